@@ -1,0 +1,1 @@
+"""retinue: teams of LLM agents that work as actors."""

@@ -1,0 +1,338 @@
+"""`Actor`: the base every retinue actor is built on (the spec's `Akgent`).
+
+A pykka thread actor with typed config and state, `receiveMsg_<Type>` dispatch along the
+message class's MRO, and the rule that a failing handler never kills the actor.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+
+import pykka
+from pykka import messages as pykka_messages
+from pykka._envelope import Envelope  # pinned pykka range: the mailbox edits rely on it
+
+from retinue.actors import runtime
+from retinue.actors.address import ActorAddress, new_id
+from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.messages import (
+    ErrorMessage,
+    EventMessage,
+    HandledMessage,
+    Message,
+    ProxyCall,
+    StateChangedMessage,
+    StopMessage,
+)
+
+if TYPE_CHECKING:
+    from retinue.actors.system import ActorSystem
+
+logger = logging.getLogger(__name__)
+
+ConfigT = TypeVar("ConfigT", bound=BaseConfig)
+StateT = TypeVar("StateT", bound=BaseState)
+
+_handler_cache: dict[tuple[type[Any], type[Any]], str | None] = {}
+
+
+class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
+    """Base actor: config, state, dispatch, events, children, failure survival."""
+
+    use_daemon_thread = True
+    is_user_proxy: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        config: ConfigT,
+        *,
+        system: ActorSystem,
+        address: ActorAddress,
+        orchestrator: ActorAddress | None = None,
+        parent: ActorAddress | None = None,
+    ) -> None:
+        super().__init__()
+        self.config: ConfigT = config
+        self.system = system
+        self.myAddress = address
+        self.orchestrator: ActorAddress | None = orchestrator
+        self.parent = parent
+        self.state: StateT = self.default_state()
+        self._published_state: str | None = None
+        self._current: Message | None = None
+        self._busy: str | None = None
+        self._thread_ident: int | None = None
+        self._accepting = True
+        self._accept_lock = threading.Lock()
+        runtime.register(self)
+
+    # ------------------------------------------------------------------ state
+    def default_state(self) -> StateT:
+        """The state a fresh actor starts with; subclasses return their own state class."""
+        return cast(StateT, BaseState())
+
+    def init_state(self, state: StateT) -> None:
+        """Replace the whole state (a restore does this; never hold on to the old object)."""
+        self.state = state
+        self.notify_if_changed()
+
+    def notify_if_changed(self) -> None:
+        """Publish a state checkpoint when the state's serialization changed."""
+        dumped = self.state.model_dump_json()
+        if dumped != self._published_state:
+            self._published_state = dumped
+            self._tell_orchestrator(StateChangedMessage(state=self.state.model_copy(deep=True)))
+
+    # ------------------------------------------------------------------ lifecycle
+    def on_start(self) -> None:
+        """Runs in the actor's thread before the first message; override freely."""
+
+    def on_stop(self) -> None:
+        """Runs in the actor's thread when it stops; override freely."""
+
+    def on_system_shutdown(self) -> None:
+        """Called from the shutting-down thread: unblock whatever this actor waits on."""
+
+    def _actor_loop_setup(self) -> None:
+        self._thread_ident = threading.get_ident()
+        try:
+            self.on_start()
+            self.notify_if_changed()
+        except Exception as exc:
+            logger.exception("%s failed to start", self.myAddress.name)
+            self._report_error(exc, None)
+            self._stop()
+        finally:
+            self.system.tracker.done()
+
+    def _stop(self) -> None:
+        with self._accept_lock:
+            self._accepting = False
+        try:
+            super()._stop()
+        finally:
+            self._drain_after_stop()
+            runtime.unregister(self.myAddress.agent_id)
+            self.system._forget(self)
+            if self.orchestrator is not None and self.orchestrator != self.myAddress:
+                self._tell_orchestrator(StopMessage())
+
+    def _drain_after_stop(self) -> None:
+        """Turn whatever is still queued into dead letters and release its waiters."""
+        inbox = self.actor_inbox
+        while not inbox.empty():
+            envelope = inbox.get()
+            message = envelope.message
+            if isinstance(message, pykka_messages._ActorStop):
+                if envelope.reply_to is not None:
+                    envelope.reply_to.set(None)
+                continue
+            if envelope.reply_to is not None:
+                envelope.reply_to.set_exception(
+                    exc_info=(
+                        pykka.ActorDeadError,
+                        pykka.ActorDeadError(f"{self.myAddress.name} stopped"),
+                        None,
+                    )
+                )
+            if isinstance(message, Message):
+                self.system.dead_letter(message.sender, self.myAddress, message)
+            self.system.tracker.done()
+
+    # ------------------------------------------------------------------ mailbox
+    def _accept(self, message: Any, reply_to: Any = None) -> bool:
+        """Queue a message unless the actor stopped; the work tracker counts it."""
+        with self._accept_lock:
+            if not self._accepting:
+                return False
+            self.system.tracker.add()
+            self.actor_inbox.put(Envelope(message, reply_to=reply_to))
+        return True
+
+    def peek_mailbox(self) -> Sequence[Message]:
+        """The messages waiting in the mailbox, oldest first, left in place."""
+        inbox = self.actor_inbox
+        with inbox.mutex:  # type: ignore[attr-defined]
+            queue = inbox.queue  # type: ignore[attr-defined]
+            return [e.message for e in queue if isinstance(e.message, Message)]
+
+    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
+        """Remove the pending messages matching `predicate`; each gets a `HandledMessage`."""
+        inbox = self.actor_inbox
+        taken: list[Envelope[Any]] = []
+        with inbox.mutex:  # type: ignore[attr-defined]
+            queue = inbox.queue  # type: ignore[attr-defined]
+            keep = []
+            for envelope in queue:
+                msg = envelope.message
+                if isinstance(msg, Message) and predicate(msg):
+                    taken.append(envelope)
+                else:
+                    keep.append(envelope)
+            if taken:
+                queue.clear()
+                queue.extend(keep)
+        for envelope in taken:
+            if envelope.reply_to is not None:  # an asked message must be answered
+                envelope.reply_to.set(None)
+            self._tell_orchestrator(HandledMessage(message_id=envelope.message.id))
+            self.system.tracker.done()
+        return [e.message for e in taken]
+
+    # ------------------------------------------------------------------ receiving
+    def on_receive(self, message: Any) -> Any:
+        try:
+            if isinstance(message, ProxyCall):
+                self._busy = message.method
+                return self._call(message)
+            if isinstance(message, Message):
+                self._busy = type(message).__name__
+                self._handle(message)
+            else:
+                logger.warning("%s ignored a non-message %r", self.myAddress.name, message)
+            return None
+        finally:
+            self._busy = None
+            self.system.tracker.done()
+
+    def _call(self, call: ProxyCall) -> Any:
+        method = getattr(self, call.method)
+        if call.reply:  # an ask: the caller receives the exception
+            try:
+                return method(*call.args, **call.kwargs)
+            finally:
+                self._safe_notify_if_changed()
+        try:
+            method(*call.args, **call.kwargs)
+        except Exception as exc:
+            logger.exception("%s.%s failed", self.myAddress.name, call.method)
+            self._report_error(exc, None)
+        self._safe_notify_if_changed()
+        return None
+
+    def _handle(self, message: Message) -> None:
+        previous, self._current = self._current, message
+        try:
+            handler = self._handler_for(type(message))
+            if handler is None:
+                self.receive_unhandled(message)
+            else:
+                getattr(self, handler)(message, message.sender)
+        except Exception as exc:
+            logger.exception("%s failed on %s", self.myAddress.name, type(message).__name__)
+            self._report_error(exc, message)
+        finally:
+            self._current = previous
+            self._safe_notify_if_changed()
+
+    def _handler_for(self, message_class: type[Any]) -> str | None:
+        key = (type(self), message_class)
+        try:
+            return _handler_cache[key]
+        except KeyError:
+            pass
+        found = None
+        for klass in message_class.__mro__:
+            name = f"receiveMsg_{klass.__name__}"
+            if callable(getattr(self, name, None)):
+                found = name
+                break
+        _handler_cache[key] = found
+        return found
+
+    def receive_unhandled(self, message: Message) -> None:
+        """A message no `receiveMsg_<Type>` accepts; logged and dropped."""
+        logger.debug("%s has no handler for %s", self.myAddress.name, type(message).__name__)
+
+    def _safe_notify_if_changed(self) -> None:
+        try:
+            self.notify_if_changed()
+        except Exception:
+            logger.exception("%s could not publish its state", self.myAddress.name)
+
+    def _report_error(self, exc: BaseException, message: Message | None) -> None:
+        self._tell_orchestrator(
+            ErrorMessage(
+                exception_type=type(exc).__name__,
+                exception_value=str(exc),
+                current_message_id=message.id if message is not None else None,
+            )
+        )
+
+    # ------------------------------------------------------------------ sending
+    @property
+    def current_message(self) -> Message | None:
+        """The message being handled right now, if any."""
+        return self._current
+
+    def stamp(self, recipient: ActorAddress, message: Message) -> Message:
+        """A copy of `message` addressed from this actor, in the chain of the current one."""
+        current = self._current
+        parent_id = message.parent_id
+        chain_id = message.chain_id
+        if parent_id is None and current is not None:
+            parent_id = current.id
+        msg_id = new_id()
+        if chain_id is None:
+            chain_id = current.chain_id if current is not None and current.chain_id else msg_id
+        return message.model_copy(
+            update={
+                "id": msg_id,
+                "sender": self.myAddress,
+                "recipient": recipient,
+                "team_id": self.myAddress.team_id,
+                "parent_id": parent_id,
+                "chain_id": chain_id,
+            }
+        )
+
+    def send(self, recipient: ActorAddress, message: Message) -> None:
+        """Deliver `message` to `recipient`; the orchestrator hears of it first."""
+        stamped = self.stamp(recipient, message)
+        self.system.route(self.orchestrator, stamped)
+
+    def _tell_orchestrator(self, message: Message) -> None:
+        target = self.orchestrator
+        if target is None:
+            return
+        message.sender = self.myAddress
+        message.recipient = target
+        message.team_id = self.myAddress.team_id
+        current = self._current
+        if current is not None:
+            message.parent_id = message.parent_id or current.id
+            message.chain_id = message.chain_id or current.chain_id
+        self.system.post(target, message)
+
+    def notify_event(self, event: Any) -> None:
+        """Publish an event (any serializable object) to the team's subscribers."""
+        self._tell_orchestrator(EventMessage(event=event))
+
+    # ------------------------------------------------------------------ children
+    def createActor(
+        self, actor_class: type[Any] | str, config: BaseConfig | None = None
+    ) -> ActorAddress:
+        """Start an actor that joins this actor's team, with this actor as its parent."""
+        return self.system.spawn(
+            actor_class,
+            config,
+            orchestrator=self.orchestrator,
+            parent=self.myAddress,
+        )
+
+    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a method of the team's orchestrator and wait for the answer (with a timeout)."""
+        if self.orchestrator is None:
+            raise RuntimeError(f"{self.myAddress.name} is not part of a team")
+        return self.system.ask(self.orchestrator, method, *args, **kwargs)
+
+    def stop(self) -> None:
+        """Stop after the messages already queued; safe from the actor's own thread."""
+        self.actor_ref.tell(pykka_messages._ActorStop())
+
+    def describe_busy(self) -> str | None:
+        """What the actor is doing right now, for idle diagnostics."""
+        return self._busy

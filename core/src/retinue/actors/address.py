@@ -1,0 +1,56 @@
+"""`ActorAddress`: the small, picklable handle every message carries."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from retinue.actors.messages import Message
+
+
+def new_id() -> str:
+    """A fresh unique id for actors, messages, runs and chains."""
+    return uuid.uuid4().hex
+
+
+class ActorAddress(BaseModel):
+    """Who an actor is, without holding the actor.
+
+    An address is plain data (ids and names), so it survives pickling, a store and a move to
+    another process; the runtime looks the live actor up by `agent_id` when it delivers.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    role: str
+    agent_id: str = Field(default_factory=new_id)
+    team_id: str | None = None
+    is_user_proxy: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ActorAddress) and other.agent_id == self.agent_id
+
+    def __hash__(self) -> int:
+        return hash(self.agent_id)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def send(self, recipient: ActorAddress, message: Message) -> None:
+        """Deliver `message` to `recipient` as if this actor sent it."""
+        from retinue.actors.runtime import deliver
+
+        deliver(self, recipient, message)
+
+    def is_alive(self) -> bool:
+        """Whether the actor behind this address is running in this process."""
+        from retinue.actors.runtime import lookup
+
+        return lookup(self.agent_id) is not None
+
+    def __repr_args__(self) -> Any:
+        return [("name", self.name), ("role", self.role), ("agent_id", self.agent_id[:8])]

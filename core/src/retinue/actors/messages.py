@@ -1,0 +1,106 @@
+"""The runtime's messages: the `Message` base and what the orchestrator is told.
+
+Every message carries its parent message id and the id of the task chain it belongs to: a
+message sent while an actor handles another one inherits that one's chain (see DESIGN.md §2).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+
+from retinue.actors.address import ActorAddress, new_id
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Message(BaseModel):
+    """Base of everything actors send each other."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    id: str = Field(default_factory=new_id)
+    sender: ActorAddress | None = None
+    recipient: ActorAddress | None = None
+    team_id: str | None = None
+    parent_id: str | None = None
+    chain_id: str | None = None
+    timestamp: datetime = Field(default_factory=_now)
+
+
+class SentMessage(Message):
+    """Told to the orchestrator for every delivery: the transcript subscribers see."""
+
+    message: SerializeAsAny[Message]
+
+
+class EventMessage(Message):
+    """Wraps any serializable event an actor publishes (tool calls, usage, announcements)."""
+
+    event: SerializeAsAny[Any]
+
+
+class HandledMessage(Message):
+    """A message was consumed without its own turn (purged cancel, absorbed mail)."""
+
+    message_id: str
+
+
+class ErrorMessage(Message):
+    """A handler raised; the actor logged it and went on with the next message."""
+
+    exception_type: str
+    exception_value: str
+    current_message_id: str | None = None
+
+
+class CancelMessage(Message):
+    """Ask an agent to stop the run in flight.
+
+    `run_id` is stamped when the cancel is sent, with the run then in flight on the target;
+    only that run may be interrupted by it (`None`: the target was idle).
+    """
+
+    run_id: str | None = None
+
+
+class StateChangedMessage(Message):
+    """A state checkpoint: the actor's whole state after a change."""
+
+    state: SerializeAsAny[BaseModel]
+
+
+class StartMessage(Message):
+    """An actor started; `config` is what it was built from, `parent` who created it."""
+
+    config: SerializeAsAny[BaseModel]
+    actor_class: str
+    parent: ActorAddress | None = None
+
+
+class StopMessage(Message):
+    """An actor stopped and left its team."""
+
+
+class DeadLetterEvent(BaseModel):
+    """A message could not be delivered because its recipient was not running."""
+
+    sender: str | None
+    recipient: str
+    message_type: str
+    message_id: str
+
+
+class ProxyCall(BaseModel):
+    """A method call carried through an actor's mailbox by `proxy_ask` / `proxy_tell`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    method: str
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+    reply: bool = True

@@ -1,0 +1,80 @@
+"""The process-wide directory of running actors and the delivery primitive.
+
+Addresses are plain data; this directory turns an address into the running actor, so a
+message can be delivered without any object being shared between actors.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from retinue.actors.actor import Actor
+    from retinue.actors.address import ActorAddress
+    from retinue.actors.messages import Message
+
+_live: dict[str, Actor[Any, Any]] = {}
+_live_lock = threading.Lock()
+
+
+def register(actor: Actor[Any, Any]) -> None:
+    """Make an actor reachable by its address."""
+    with _live_lock:
+        _live[actor.myAddress.agent_id] = actor
+
+
+def unregister(agent_id: str) -> None:
+    """Forget an actor that stopped."""
+    with _live_lock:
+        _live.pop(agent_id, None)
+
+
+def lookup(agent_id: str) -> Actor[Any, Any] | None:
+    """The running actor with this id, if it runs in this process."""
+    return _live.get(agent_id)
+
+
+class WorkTracker:
+    """Counts the work a system still owes: queued or running messages, starting actors.
+
+    A sender adds the recipient's unit before its own unit is done, so the count can only
+    reach zero when a whole chain of sends has drained; `wait_idle` waits for that.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._pending = 0
+
+    def add(self, n: int = 1) -> None:
+        with self._cond:
+            self._pending += n
+
+    def done(self, n: int = 1) -> None:
+        with self._cond:
+            self._pending -= n
+            if self._pending <= 0:
+                self._pending = 0
+                self._cond.notify_all()
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    def wait(self, timeout: float | None) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pending <= 0, timeout)
+
+
+def deliver(sender: ActorAddress | None, recipient: ActorAddress, message: Message) -> None:
+    """Send `message` from `sender`; from code outside any actor when the sender is not live."""
+    actor = lookup(sender.agent_id) if sender is not None else None
+    if actor is not None:
+        actor.send(recipient, message)
+        return
+    target = lookup(recipient.agent_id)
+    if target is None:
+        from retinue.actors.errors import ActorNotFoundError
+
+        raise ActorNotFoundError(f"no running actor {recipient.name} ({recipient.agent_id[:8]})")
+    target.system.post_from_outside(sender, recipient, message)

@@ -1,0 +1,29 @@
+"""`EventSubscriber` and `MessageSink`: how the outside world observes a team."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from retinue.actors.messages import Message
+
+
+class EventSubscriber:
+    """Receives every message the orchestrator records, in the orchestrator's thread.
+
+    Keep `on_message` quick: it runs between the orchestrator's other messages.
+    """
+
+    def on_message(self, message: Message) -> None:
+        """One recorded message (a `SentMessage`, an `EventMessage`, an error, ...)."""
+
+    def on_stop(self) -> None:
+        """The orchestrator is stopping."""
+
+
+@runtime_checkable
+class MessageSink(Protocol):
+    """Where the full record goes (the event store); the orchestrator keeps only a window."""
+
+    def record(self, message: Message) -> None:
+        """Persist one message."""
+        ...

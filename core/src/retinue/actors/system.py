@@ -1,0 +1,402 @@
+"""`ActorSystem`: creates actors, carries asks and tells, waits for quiet, shuts down."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import sys
+import threading
+import time
+from typing import Any, TypeVar, cast
+
+import pykka
+from pykka import messages as pykka_messages
+
+from retinue.actors import runtime
+from retinue.actors.actor import Actor
+from retinue.actors.address import ActorAddress, new_id
+from retinue.actors.config import BaseConfig
+from retinue.actors.errors import (
+    ActorClassError,
+    ActorNotFoundError,
+    AskTimeoutError,
+    IdleTimeoutError,
+)
+from retinue.actors.loader import import_object, qualified_name
+from retinue.actors.messages import (
+    DeadLetterEvent,
+    EventMessage,
+    Message,
+    ProxyCall,
+    SentMessage,
+    StartMessage,
+    StopMessage,
+)
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Messages that report to the orchestrator rather than converse; they get no `SentMessage`.
+_REPORTS = (SentMessage, EventMessage, StartMessage)
+
+
+def resolve_actor_class(actor_class: type[Any] | str) -> type[Actor[Any, Any]]:
+    """A class, or a dotted path to one, checked to be an `Actor`."""
+    obj = import_object(actor_class) if isinstance(actor_class, str) else actor_class
+    if not (isinstance(obj, type) and issubclass(obj, Actor)):
+        raise ActorClassError(f"{actor_class!r} is not a retinue Actor class")
+    return cast(type[Actor[Any, Any]], obj)
+
+
+class _ReplyBridge:
+    """A pykka reply slot that resolves a `concurrent.futures.Future` (for non-blocking asks)."""
+
+    def __init__(self) -> None:
+        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+    def set(self, value: Any = None) -> None:
+        if not self.future.done():
+            self.future.set_result(value)
+
+    def set_exception(self, exc_info: Any = None) -> None:
+        if not self.future.done():
+            self.future.set_exception((exc_info or sys.exc_info())[1])
+
+
+class _AskProxy:
+    """Calls an actor's public methods and waits for each answer."""
+
+    __slots__ = ("_address", "_system", "_timeout")
+
+    def __init__(self, system: ActorSystem, address: ActorAddress, timeout: float | None) -> None:
+        self._system = system
+        self._address = address
+        self._timeout = timeout
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self._system.ask(self._address, name, *args, timeout=self._timeout, **kwargs)
+
+        call.__name__ = name
+        return call
+
+
+class _TellProxy:
+    """Calls an actor's public methods without waiting."""
+
+    __slots__ = ("_address", "_system")
+
+    def __init__(self, system: ActorSystem, address: ActorAddress) -> None:
+        self._system = system
+        self._address = address
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> None:
+            self._system.tell(self._address, name, *args, **kwargs)
+
+        call.__name__ = name
+        return call
+
+
+class ActorSystem:
+    """The runtime for one or more teams of actors in this process."""
+
+    def __init__(self, *, ask_timeout: float = 30.0) -> None:
+        self.ask_timeout = ask_timeout
+        self.tracker = runtime.WorkTracker()
+        self._actors: dict[str, Actor[Any, Any]] = {}
+        self._lock = threading.Lock()
+        self._shutting_down = False
+
+    # ------------------------------------------------------------------ creation
+    def createActor(
+        self, actor_class: type[Any] | str, config: BaseConfig | None = None
+    ) -> ActorAddress:
+        """Start an actor outside any team (an `Orchestrator` starts a team of its own)."""
+        return self.spawn(actor_class, config, orchestrator=None, parent=None)
+
+    def spawn(
+        self,
+        actor_class: type[Any] | str,
+        config: BaseConfig | None,
+        *,
+        orchestrator: ActorAddress | None,
+        parent: ActorAddress | None,
+    ) -> ActorAddress:
+        """Start an actor; in a team, the orchestrator admits it under a unique name."""
+        if self._shutting_down:
+            raise RuntimeError("the actor system is shutting down")
+        cls = resolve_actor_class(actor_class)
+        if config is None:
+            config = BaseConfig(name=f"@{cls.__name__}", role=cls.__name__)
+        name = config.name or f"@{config.role or cls.__name__}"
+        agent_id = new_id()
+        team_id = orchestrator.team_id if orchestrator is not None else None
+        if orchestrator is None and getattr(cls, "starts_team", False):
+            team_id = agent_id
+        address = ActorAddress(
+            name=name,
+            role=config.role,
+            agent_id=agent_id,
+            team_id=team_id,
+            is_user_proxy=cls.is_user_proxy,
+        )
+        if orchestrator is not None:
+            address = self.ask(orchestrator, "admit", address, parent)
+        if address.name != config.name:
+            config = config.model_copy(update={"name": address.name})
+        if orchestrator is not None:  # announced first, so the record reads in causal order
+            start = StartMessage(
+                config=config,
+                actor_class=qualified_name(cls),
+                parent=parent,
+                sender=address,
+                recipient=orchestrator,
+                team_id=address.team_id,
+            )
+            self.post(orchestrator, start)
+        self.tracker.add()  # the start itself is owed work until on_start returns
+        try:
+            cls.start(
+                config, system=self, address=address, orchestrator=orchestrator, parent=parent
+            )
+        except BaseException:
+            self.tracker.done()
+            runtime.unregister(address.agent_id)
+            if orchestrator is not None:
+                self.post(orchestrator, StopMessage(sender=address, recipient=orchestrator))
+            raise
+        actor = runtime.lookup(address.agent_id)
+        if actor is not None:
+            with self._lock:
+                self._actors[address.agent_id] = actor
+        return address
+
+    def _forget(self, actor: Actor[Any, Any]) -> None:
+        with self._lock:
+            self._actors.pop(actor.myAddress.agent_id, None)
+
+    # ------------------------------------------------------------------ delivery
+    def post(self, recipient: ActorAddress, message: Any, reply_to: Any = None) -> bool:
+        """Queue `message` in the recipient's mailbox; False when it is not running."""
+        actor = runtime.lookup(recipient.agent_id)
+        return actor is not None and actor._accept(message, reply_to)
+
+    def route(self, orchestrator: ActorAddress | None, message: Message) -> None:
+        """Deliver an addressed message, telling the orchestrator first."""
+        recipient = message.recipient
+        assert recipient is not None
+        if (
+            orchestrator is not None
+            and recipient != orchestrator
+            and not isinstance(message, _REPORTS)
+        ):
+            self.post(orchestrator, SentMessage(message=message, sender=message.sender,
+                                                recipient=orchestrator, team_id=message.team_id,
+                                                parent_id=message.parent_id,
+                                                chain_id=message.chain_id))
+        if not self.post(recipient, message):
+            self.dead_letter(message.sender, recipient, message)
+
+    def post_from_outside(
+        self, sender: ActorAddress | None, recipient: ActorAddress, message: Message
+    ) -> None:
+        """A send from code that is not a running actor (a script, a test)."""
+        msg_id = new_id()
+        stamped = message.model_copy(
+            update={
+                "id": msg_id,
+                "sender": sender,
+                "recipient": recipient,
+                "team_id": recipient.team_id,
+                "chain_id": message.chain_id or msg_id,
+            }
+        )
+        target = runtime.lookup(recipient.agent_id)
+        orchestrator = target.orchestrator if target is not None else None
+        self.route(orchestrator, stamped)
+
+    def dead_letter(
+        self, sender: ActorAddress | None, recipient: ActorAddress, message: Message
+    ) -> None:
+        """Report an undeliverable message to the sender's (or recipient's) orchestrator."""
+        logger.warning(
+            "dead letter: %s from %s to stopped %s",
+            type(message).__name__,
+            sender.name if sender else "outside",
+            recipient.name,
+        )
+        if self._shutting_down:
+            return
+        source = runtime.lookup(sender.agent_id) if sender is not None else None
+        orchestrator = source.orchestrator if source is not None else None
+        if orchestrator is None or orchestrator == recipient:
+            return
+        event = DeadLetterEvent(
+            sender=sender.name if sender else None,
+            recipient=recipient.name,
+            message_type=type(message).__name__,
+            message_id=message.id,
+        )
+        self.post(
+            orchestrator,
+            EventMessage(event=event, sender=sender, recipient=orchestrator,
+                         team_id=recipient.team_id, chain_id=message.chain_id,
+                         parent_id=message.id),
+        )
+
+    # ------------------------------------------------------------------ asks and tells
+    def _target(self, address: ActorAddress, method: str) -> Actor[Any, Any]:
+        actor = runtime.lookup(address.agent_id)
+        if actor is None:
+            raise ActorNotFoundError(f"{address.name} is not running")
+        if method.startswith("_") or not callable(getattr(type(actor), method, None)):
+            raise AttributeError(f"{type(actor).__name__} has no public method {method!r}")
+        return actor
+
+    def ask(
+        self, address: ActorAddress, method: str, *args: Any, timeout: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Call `method` on the actor and wait; a self-ask runs inline instead of deadlocking."""
+        actor = self._target(address, method)
+        if actor._thread_ident == threading.get_ident():
+            return getattr(actor, method)(*args, **kwargs)
+        future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
+        if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), future):
+            raise ActorNotFoundError(f"{address.name} is not running")
+        wait = self.ask_timeout if timeout is None else timeout
+        try:
+            return future.get(timeout=wait)
+        except pykka.Timeout:
+            raise AskTimeoutError(
+                f"{address.name}.{method}() gave no answer within {wait:g}s"
+            ) from None
+        except pykka.ActorDeadError:
+            raise ActorNotFoundError(f"{address.name} stopped before answering {method}()") from None
+
+    def ask_future(
+        self, address: ActorAddress, method: str, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[Any]:
+        """Ask without blocking: await `asyncio.wrap_future(...)` from async code."""
+        actor = self._target(address, method)
+        if actor._thread_ident == threading.get_ident():
+            raise RuntimeError(f"{address.name} cannot wait on an ask to itself")
+        bridge = _ReplyBridge()
+        if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), bridge):
+            raise ActorNotFoundError(f"{address.name} is not running")
+        return bridge.future
+
+    def tell(self, address: ActorAddress, method: str, *args: Any, **kwargs: Any) -> None:
+        """Call `method` on the actor without waiting; errors go to its orchestrator."""
+        actor = self._target(address, method)
+        call = ProxyCall(method=method, args=args, kwargs=kwargs, reply=False)
+        if not actor._accept(call):
+            raise ActorNotFoundError(f"{address.name} is not running")
+
+    def proxy_ask(
+        self, address: ActorAddress, actor_class: type[T] | None = None,
+        timeout: float | None = None,
+    ) -> T:
+        """A proxy whose method calls run in the actor and return their results."""
+        return cast(T, _AskProxy(self, address, timeout))
+
+    def proxy_tell(self, address: ActorAddress, actor_class: type[T] | None = None) -> T:
+        """A proxy whose method calls run in the actor; nothing is waited for."""
+        return cast(T, _TellProxy(self, address))
+
+    # ------------------------------------------------------------------ quiet and stop
+    def actors(self) -> list[ActorAddress]:
+        """Addresses of the running actors of this system."""
+        with self._lock:
+            return [a.myAddress for a in self._actors.values()]
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Return once every mailbox is empty and no handler runs; raise on timeout."""
+        if any(a._thread_ident == threading.get_ident() for a in self._snapshot()):
+            raise RuntimeError("wait_idle() called from an actor's own thread would never return")
+        if self.tracker.wait(timeout):
+            return
+        busy = []
+        for actor in self._snapshot():
+            queued = actor.actor_inbox.qsize()  # type: ignore[attr-defined]
+            doing = actor.describe_busy()
+            if doing or queued:
+                detail = f"handling {doing}" if doing else "starting"
+                busy.append(f"{actor.myAddress.name} ({detail}, {queued} queued)")
+        names = ", ".join(busy) or f"{self.tracker.pending} unit(s) of work in flight"
+        raise IdleTimeoutError(f"not idle after {timeout:g}s: {names}")
+
+    def _snapshot(self) -> list[Actor[Any, Any]]:
+        with self._lock:
+            return list(self._actors.values())
+
+    def stop_actor(self, address: ActorAddress, timeout: float | None = None) -> bool:
+        """Stop one actor after its queued messages; never waits on itself."""
+        actor = runtime.lookup(address.agent_id)
+        if actor is None:
+            return True
+        if actor._thread_ident == threading.get_ident():
+            actor.stop()
+            return True
+        try:
+            return bool(actor.actor_ref.stop(block=True, timeout=timeout or self.ask_timeout))
+        except pykka.Timeout:
+            return False
+
+    def shutdown(self, timeout: float = 10.0) -> bool:
+        """Stop every actor, dropping queued mail; always returns, True if all stopped."""
+        self._shutting_down = True
+        deadline = time.monotonic() + timeout
+        actors = self._snapshot()
+        futures = []
+        for actor in actors:
+            with actor._accept_lock:
+                actor._accepting = False
+                dropped = _drop_queued(actor)
+            self.tracker.done(dropped)
+            try:
+                actor.on_system_shutdown()
+            except Exception:
+                logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
+            if actor.actor_ref.is_alive():
+                futures.append((actor, actor.actor_ref.ask(pykka_messages._ActorStop(), block=False)))
+        stuck = []
+        for actor, future in futures:
+            try:
+                future.get(timeout=max(0.0, deadline - time.monotonic()))
+            except pykka.Timeout:
+                stuck.append(actor.myAddress.name)
+            except pykka.ActorDeadError:
+                pass
+        if stuck:
+            logger.warning("shutdown left actors stuck in a handler: %s", ", ".join(stuck))
+        return not stuck
+
+
+def _drop_queued(actor: Actor[Any, Any]) -> int:
+    """Empty a mailbox at shutdown, answering askers; returns how many counted messages went."""
+    inbox = actor.actor_inbox
+    dropped = 0
+    with inbox.mutex:  # type: ignore[attr-defined]
+        queue = inbox.queue  # type: ignore[attr-defined]
+        envelopes = list(queue)
+        queue.clear()
+    for envelope in envelopes:
+        if isinstance(envelope.message, pykka_messages._ActorStop):
+            if envelope.reply_to is not None:
+                envelope.reply_to.set(None)
+            continue
+        if envelope.reply_to is not None:
+            envelope.reply_to.set_exception(
+                exc_info=(pykka.ActorDeadError, pykka.ActorDeadError("system shut down"), None)
+            )
+        dropped += 1
+    return dropped

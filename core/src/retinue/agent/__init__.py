@@ -1,0 +1,1 @@
+"""retinue.agent layer."""
