@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from retinue.actors import (
     Actor,
     ActorAddress,

@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import pytest
-
 from retinue.actors import (
     Actor,
     ActorAddress,
@@ -24,7 +23,6 @@ from retinue.actors import (
     SentMessage,
     StateChangedMessage,
 )
-
 
 
 class Ping(Message):
@@ -92,7 +90,9 @@ def test_handler_exception_reports_error_and_next_message_is_processed(team: Any
     team.system.wait_idle(5)
     assert team.system.proxy_ask(f, Fragile).get_handled() == [0, 2]
     errors = team.recorder.of(ErrorMessage)
-    assert [(e.exception_type, e.exception_value) for e in errors] == [("ValueError", "boom on one")]
+    assert [(e.exception_type, e.exception_value) for e in errors] == [
+        ("ValueError", "boom on one")
+    ]
     assert errors[0].sender == f
 
 
@@ -257,7 +257,7 @@ def test_agent_card_rejects_role_keyword_and_copies_config() -> None:
     copy = card.get_config_copy()
     copy.name = "@Other"
     assert card.config.name == "@Dev"
-    with pytest.raises(ValueError, match="config.role"):
+    with pytest.raises(ValueError, match=r"config\.role"):
         AgentCard(description="d", agent_class=Counter, config=config, role="X")  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="colour"):
         AgentCard(description="d", agent_class=Counter, config=config, colour="red")  # type: ignore[call-arg]

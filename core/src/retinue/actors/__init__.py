@@ -10,6 +10,7 @@ from retinue.actors.errors import (
     ActorNotFoundError,
     AskTimeoutError,
     IdleTimeoutError,
+    WarningError,
 )
 from retinue.actors.messages import (
     CancelMessage,
@@ -55,4 +56,5 @@ __all__ = [
     "StopMessage",
     "TeamMember",
     "UserProxy",
+    "WarningError",
 ]

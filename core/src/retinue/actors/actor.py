@@ -18,6 +18,7 @@ from pykka._envelope import Envelope  # pinned pykka range: the mailbox edits re
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.errors import WarningError
 from retinue.actors.messages import (
     ErrorMessage,
     EventMessage,
@@ -221,6 +222,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self.receive_unhandled(message)
             else:
                 getattr(self, handler)(message, message.sender)
+        except WarningError as exc:
+            logger.warning("%s: %s", self.myAddress.name, exc)
+            self._report_error(exc, message)
         except Exception as exc:
             logger.exception("%s failed on %s", self.myAddress.name, type(message).__name__)
             self._report_error(exc, message)

@@ -17,4 +17,6 @@ class BaseConfig(BaseModel):
 class BaseState(BaseModel):
     """An actor's resumable state; every change is published as a checkpoint."""
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, validate_assignment=True)
+    model_config = ConfigDict(
+        extra="forbid", arbitrary_types_allowed=True, validate_assignment=True
+    )

@@ -21,3 +21,10 @@ class IdleTimeoutError(ActorError, TimeoutError):
 
 class ActorClassError(ActorError, ValueError):
     """An actor class given by dotted path could not be imported or is not an actor."""
+
+
+class WarningError(ActorError):
+    """A handler ended on purpose with a condition a person should see (a spent budget).
+
+    The actor logs it as a warning, reports an `ErrorMessage` and goes on serving.
+    """

@@ -6,6 +6,7 @@ message sent while an actor handles another one inherits that one's chain (see D
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -95,12 +96,11 @@ class DeadLetterEvent(BaseModel):
     message_id: str
 
 
-class ProxyCall(BaseModel):
+@dataclass(frozen=True, slots=True)
+class ProxyCall:
     """A method call carried through an actor's mailbox by `proxy_ask` / `proxy_tell`."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     method: str
     args: tuple[Any, ...] = ()
-    kwargs: dict[str, Any] = Field(default_factory=dict)
+    kwargs: dict[str, Any] = field(default_factory=dict)
     reply: bool = True

@@ -46,7 +46,7 @@ def resolve_actor_class(actor_class: type[Any] | str) -> type[Actor[Any, Any]]:
     obj = import_object(actor_class) if isinstance(actor_class, str) else actor_class
     if not (isinstance(obj, type) and issubclass(obj, Actor)):
         raise ActorClassError(f"{actor_class!r} is not a retinue Actor class")
-    return cast(type[Actor[Any, Any]], obj)
+    return obj
 
 
 class _ReplyBridge:
@@ -108,8 +108,10 @@ class _TellProxy:
 class ActorSystem:
     """The runtime for one or more teams of actors in this process."""
 
-    def __init__(self, *, ask_timeout: float = 30.0) -> None:
+    def __init__(self, *, ask_timeout: float = 30.0, plugin_manager: Any = None) -> None:
         self.ask_timeout = ask_timeout
+        #: The pluggy manager agents of this system take their cards from; None: discover.
+        self.plugin_manager = plugin_manager
         self.tracker = runtime.WorkTracker()
         self._actors: dict[str, Actor[Any, Any]] = {}
         self._lock = threading.Lock()
@@ -198,10 +200,17 @@ class ActorSystem:
             and recipient != orchestrator
             and not isinstance(message, _REPORTS)
         ):
-            self.post(orchestrator, SentMessage(message=message, sender=message.sender,
-                                                recipient=orchestrator, team_id=message.team_id,
-                                                parent_id=message.parent_id,
-                                                chain_id=message.chain_id))
+            self.post(
+                orchestrator,
+                SentMessage(
+                    message=message,
+                    sender=message.sender,
+                    recipient=orchestrator,
+                    team_id=message.team_id,
+                    parent_id=message.parent_id,
+                    chain_id=message.chain_id,
+                ),
+            )
         if not self.post(recipient, message):
             self.dead_letter(message.sender, recipient, message)
 
@@ -247,9 +256,14 @@ class ActorSystem:
         )
         self.post(
             orchestrator,
-            EventMessage(event=event, sender=sender, recipient=orchestrator,
-                         team_id=recipient.team_id, chain_id=message.chain_id,
-                         parent_id=message.id),
+            EventMessage(
+                event=event,
+                sender=sender,
+                recipient=orchestrator,
+                team_id=recipient.team_id,
+                chain_id=message.chain_id,
+                parent_id=message.id,
+            ),
         )
 
     # ------------------------------------------------------------------ asks and tells
@@ -262,7 +276,11 @@ class ActorSystem:
         return actor
 
     def ask(
-        self, address: ActorAddress, method: str, *args: Any, timeout: float | None = None,
+        self,
+        address: ActorAddress,
+        method: str,
+        *args: Any,
+        timeout: float | None = None,
         **kwargs: Any,
     ) -> Any:
         """Call `method` on the actor and wait; a self-ask runs inline instead of deadlocking."""
@@ -280,7 +298,9 @@ class ActorSystem:
                 f"{address.name}.{method}() gave no answer within {wait:g}s"
             ) from None
         except pykka.ActorDeadError:
-            raise ActorNotFoundError(f"{address.name} stopped before answering {method}()") from None
+            raise ActorNotFoundError(
+                f"{address.name} stopped before answering {method}()"
+            ) from None
 
     def ask_future(
         self, address: ActorAddress, method: str, *args: Any, **kwargs: Any
@@ -302,7 +322,9 @@ class ActorSystem:
             raise ActorNotFoundError(f"{address.name} is not running")
 
     def proxy_ask(
-        self, address: ActorAddress, actor_class: type[T] | None = None,
+        self,
+        address: ActorAddress,
+        actor_class: type[T] | None = None,
         timeout: float | None = None,
     ) -> T:
         """A proxy whose method calls run in the actor and return their results."""
@@ -367,7 +389,9 @@ class ActorSystem:
             except Exception:
                 logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
             if actor.actor_ref.is_alive():
-                futures.append((actor, actor.actor_ref.ask(pykka_messages._ActorStop(), block=False)))
+                futures.append(
+                    (actor, actor.actor_ref.ask(pykka_messages._ActorStop(), block=False))
+                )
         stuck = []
         for actor, future in futures:
             try:

@@ -23,8 +23,12 @@ class UserProxy(Actor[BaseConfig, BaseState]):
 
     def on_user_message(self, message: Message, sender: ActorAddress | None) -> None:
         """Override to show the message to the person (console, socket, chat...)."""
-        logger.info("%s received %s from %s", self.myAddress.name, type(message).__name__,
-                    sender.name if sender else "outside")
+        logger.info(
+            "%s received %s from %s",
+            self.myAddress.name,
+            type(message).__name__,
+            sender.name if sender else "outside",
+        )
 
     def send(self, recipient: ActorAddress, message: Message) -> None:
         """Send on the person's behalf (callable through `proxy_tell`)."""

@@ -1,1 +1,40 @@
-"""retinue.agent layer."""
+"""The agent layer: messages, routing, hiring, the usage guard, cancellation, HumanProxy."""
+
+from retinue.agent.agent import BaseAgent
+from retinue.agent.cancel import MailboxCapability, is_cancel, render_arrival_notice
+from retinue.agent.config import AgentConfig, AgentState
+from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
+from retinue.agent.human_proxy import HumanProxy
+from retinue.agent.messages import AgentMessage, Intent
+from retinue.agent.output import REPLY_PROTOCOLS, Request, StructuredOutput, reply_protocol
+from retinue.agent.resolve import TeamResolver, resolve_recipient
+from retinue.agent.usage_guard import (
+    AgentLike,
+    escalate_usage_limit,
+    guard_usage_limits,
+    try_conclude_without_tools,
+)
+
+__all__ = [
+    "REPLY_PROTOCOLS",
+    "AgentConfig",
+    "AgentLike",
+    "AgentMessage",
+    "AgentState",
+    "BaseAgent",
+    "CommandsAnnouncedEvent",
+    "HumanProxy",
+    "Intent",
+    "MailboxCapability",
+    "Request",
+    "RoutingSkippedEvent",
+    "StructuredOutput",
+    "TeamResolver",
+    "escalate_usage_limit",
+    "guard_usage_limits",
+    "is_cancel",
+    "render_arrival_notice",
+    "reply_protocol",
+    "resolve_recipient",
+    "try_conclude_without_tools",
+]

@@ -1,13 +1,18 @@
-"""The pytest plugin retinue installs: no real model request leaves a test by accident.
+"""The pytest plugin retinue installs for its users and plugin authors.
 
-Tests marked `integration` talk to real providers and may make requests.
+- No real model request leaves a test by accident; tests marked `integration` may make them.
+- `retinue_team`: a real team (orchestrator and `@Human`) that is shut down after the test.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from retinue.testing.team import TeamHarness
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,3 +33,15 @@ def _retinue_block_model_requests(request: pytest.FixtureRequest) -> Iterator[No
         yield
     finally:
         models.ALLOW_MODEL_REQUESTS = previous
+
+
+@pytest.fixture
+def retinue_team() -> Iterator[TeamHarness]:
+    """A running team with an orchestrator and a `@Human`; shut down afterwards."""
+    from retinue.testing.team import TeamHarness
+
+    team = TeamHarness()
+    try:
+        yield team
+    finally:
+        assert team.shutdown(timeout=10), "an actor was still stuck at the end of the test"

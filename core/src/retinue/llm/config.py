@@ -1,0 +1,127 @@
+"""What an agent's model runner is configured with: model, runtime behaviour, compaction.
+
+All three are plain data (a team file can hold them, a store can resume them); nothing here
+imports a provider SDK. Provider names are checked when a config is built, function paths are
+checked for shape only, and imports happen when the model is built (`retinue.llm.models`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal, get_args
+
+from pydantic import Field, field_validator, model_validator
+
+from retinue.llm._data import PlainData
+
+Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
+PROVIDERS: tuple[str, ...] = get_args(Provider)
+OFFLINE_PROVIDERS = frozenset({"test", "function"})
+
+_DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+_FUNCTION_PATH = re.compile(rf"^({_DOTTED}):({_DOTTED})$")
+
+
+def parse_function_path(path: str) -> tuple[str, str]:
+    """Split `package.module:function` into module and attribute, or raise `ValueError`."""
+    match = _FUNCTION_PATH.match(path.strip())
+    if match is None:
+        raise ValueError(f"expected 'package.module:function', got {path!r}")
+    return match.group(1), match.group(2)
+
+
+class ModelConfig(PlainData):
+    """Which model an agent talks to, and how.
+
+    `provider`: `openai` (Responses API), `openai-chat` (Chat Completions, also any
+    OpenAI-compatible server through `base_url`), `anthropic`, `ollama`, or the offline
+    `test` (pydantic-ai's TestModel) and `function` (a FunctionModel over the function named
+    by `model="package.module:function"`, with an optional `stream_function` path).
+    `context_length` (tokens) switches automatic compaction on. Agents with equal
+    configurations share one model object and so one HTTP connection pool.
+    """
+
+    provider: Provider = "test"
+    model: str = "test"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    stream_function: str | None = None
+    temperature: float | None = Field(default=None, ge=0)
+    max_tokens: int | None = Field(default=None, gt=0)
+    context_length: int | None = Field(default=None, gt=0)
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _known_provider(cls, value: Any) -> Any:
+        if value not in PROVIDERS:
+            raise ValueError(f"unknown provider {value!r}; expected one of: {', '.join(PROVIDERS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ModelConfig:
+        if not self.model.strip():
+            raise ValueError("model must not be empty")
+        if self.provider == "function":
+            try:
+                parse_function_path(self.model)
+                if self.stream_function is not None:
+                    parse_function_path(self.stream_function)
+            except ValueError as exc:
+                raise ValueError(f"provider 'function' needs a function path: {exc}") from None
+        elif self.stream_function is not None:
+            raise ValueError("stream_function applies only to provider 'function'")
+        if self.base_url is not None and self.provider in OFFLINE_PROVIDERS:
+            raise ValueError(f"base_url does not apply to provider {self.provider!r}")
+        return self
+
+    def model_key(self) -> tuple[str | None, ...]:
+        """What identifies the shared model object (sampling settings are per agent)."""
+        return (self.provider, self.model, self.base_url, self.api_key_env, self.stream_function)
+
+
+EndStrategy = Literal["early", "graceful", "exhaustive"]
+
+
+class RuntimeConfig(PlainData):
+    """How runs behave: retries, tool-call ending, parallel tools, timeouts.
+
+    `end_strategy="exhaustive"` runs every tool call a model emits next to its final output,
+    so a message sent by a tool is never silently dropped. Timeouts are in seconds;
+    `http_timeout` bounds one HTTP attempt, `request_timeout` one model request with all its
+    retries, `run_timeout` a whole run (every run has one).
+    """
+
+    retries: int = Field(default=1, ge=0)
+    output_retries: int | None = Field(default=None, ge=0)
+    end_strategy: EndStrategy = "exhaustive"
+    parallel_tool_calls: bool | None = None
+    http_timeout: float = Field(default=120.0, gt=0)
+    http_retries: int | None = Field(default=None, ge=0)
+    request_timeout: float | None = Field(default=None, gt=0)
+    tool_timeout: float | None = Field(default=None, gt=0)
+    run_timeout: float = Field(default=600.0, gt=0)
+
+
+CompactionStrategy = Literal["none", "window", "summarize"]
+
+DEFAULT_SUMMARY_INSTRUCTIONS = (
+    "Summarise the conversation below for the agent that had it, so it can carry on without "
+    "the full text. Keep every open task, decision, name, number and commitment; drop chatter. "
+    "Answer with the summary only."
+)
+
+
+class CompactionConfig(PlainData):
+    """How the conversation history is shortened.
+
+    `window` keeps the last `keep_last` messages, cut where a user prompt starts; `summarize`
+    keeps the same tail and replaces what it drops with a model-written summary; `none`
+    never compacts automatically. Automatic compaction is opt-in: it runs only when
+    `ModelConfig.context_length` is set, once the estimated context passes
+    `trigger_ratio` of it. `compact()` applies the strategy by hand at any time.
+    """
+
+    strategy: CompactionStrategy = "window"
+    keep_last: int = Field(default=20, ge=1)
+    trigger_ratio: float = Field(default=0.8, gt=0, le=1)
+    summary_instructions: str = DEFAULT_SUMMARY_INSTRUCTIONS

@@ -1,0 +1,140 @@
+"""What a `ReactAgent` reports through its event sink: serializable records of its runs.
+
+They are the durable record: a store keeps them, a UI shows them, and `restore_context`
+rebuilds an agent's history and lifetime counters from them. Every event is a frozen pydantic
+model with an `event_type` tag, so a stored JSON form parses back with `parse_llm_event`.
+Model messages are kept in pydantic-ai's own JSON form (`ModelMessagesTypeAdapter`).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+
+logger = logging.getLogger(__name__)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class LlmEvent(BaseModel):
+    """Common fields: which agent, which run (None outside a run), when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    agent_name: str = ""
+    run_id: str | None = None
+    timestamp: datetime = Field(default_factory=_now)
+
+
+class RunStartedEvent(LlmEvent):
+    """A run was admitted and counted against the lifetime budget, before it executed."""
+
+    event_type: Literal["run_started"] = "run_started"
+    kind: Literal["run", "conclusion"] = "run"
+
+
+class RunFinishedEvent(LlmEvent):
+    """How a run ended; `error` names the exception class and text when it did not complete."""
+
+    event_type: Literal["run_finished"] = "run_finished"
+    status: Literal["completed", "interrupted", "usage_limit", "timeout", "failed"]
+    error: str | None = None
+
+
+class ModelMessageEvent(LlmEvent):
+    """One message added to the history, in pydantic-ai's JSON form."""
+
+    event_type: Literal["model_message"] = "model_message"
+    message: dict[str, Any]
+
+    def to_message(self) -> ModelMessage:
+        return data_to_message(self.message)
+
+
+class ToolCallEvent(LlmEvent):
+    """The model called a function tool (output tools that end a run are not reported)."""
+
+    event_type: Literal["tool_call"] = "tool_call"
+    tool_name: str
+    args: dict[str, Any] | str | None = None
+    tool_call_id: str
+
+
+class LlmUsageEvent(LlmEvent):
+    """Usage of one model request; `cost_usd` is None when the price is unknown."""
+
+    event_type: Literal["llm_usage"] = "llm_usage"
+    model_name: str | None = None
+    requests: int = 1
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    cost_usd: float | None = None
+
+
+class ContextResetEvent(LlmEvent):
+    """The history was replaced (clear, compaction); `messages` is the whole new history."""
+
+    event_type: Literal["context_reset"] = "context_reset"
+    reason: Literal["clear", "compact"]
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+
+    def to_messages(self) -> list[ModelMessage]:
+        return [data_to_message(item) for item in self.messages]
+
+
+AnyLlmEvent = Annotated[
+    RunStartedEvent
+    | RunFinishedEvent
+    | ModelMessageEvent
+    | ToolCallEvent
+    | LlmUsageEvent
+    | ContextResetEvent,
+    Field(discriminator="event_type"),
+]
+_EVENT_ADAPTER: TypeAdapter[AnyLlmEvent] = TypeAdapter(AnyLlmEvent)
+
+
+def parse_llm_event(data: Any) -> AnyLlmEvent:
+    """An event from its stored (JSON or python) form."""
+    if isinstance(data, str | bytes):
+        return _EVENT_ADAPTER.validate_json(data)
+    return _EVENT_ADAPTER.validate_python(data)
+
+
+def message_to_data(message: ModelMessage) -> dict[str, Any]:
+    """A message in pydantic-ai's JSON-compatible form; never raises.
+
+    Content pydantic cannot serialize falls back to its `repr`, and as a last resort the
+    message is kept as a `repr` record that `data_to_message` refuses; the turn goes on.
+    """
+    from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+    try:
+        data = ModelMessagesTypeAdapter.dump_python([message], mode="json", warnings="error")
+        return data[0]  # type: ignore[no-any-return]
+    except Exception:
+        pass
+    try:
+        data = ModelMessagesTypeAdapter.dump_python(
+            [message], mode="json", fallback=repr, warnings=False
+        )
+        return data[0]  # type: ignore[no-any-return]
+    except Exception:
+        logger.warning("could not serialize a model message; keeping its repr", exc_info=True)
+        return {"kind": "unserializable", "repr": repr(message)}
+
+
+def data_to_message(data: dict[str, Any]) -> ModelMessage:
+    """The message back from `message_to_data`'s form."""
+    from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+    return ModelMessagesTypeAdapter.validate_python([data])[0]

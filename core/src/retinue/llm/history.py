@@ -1,0 +1,218 @@
+"""Pure functions over pydantic-ai message lists: cut points, repair, size, transcript.
+
+Every function here looks at parts with `isinstance` and passes any other part through
+untouched: pydantic-ai adds part kinds, and a kind this module does not know must never break
+a turn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    SystemPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+
+SUMMARY_MARKER = "**Summary of the earlier conversation**"
+INTERRUPTED_RESULT = "Interrupted before this tool call produced a result."
+_MEDIA_CHARS = 1000  # rough size charged for an image or file in the token estimate
+_CHARS_PER_TOKEN = 4
+_MESSAGE_OVERHEAD_CHARS = 16
+
+
+def has_user_prompt(message: ModelMessage) -> bool:
+    """A request that carries a user prompt: the only place a history may be cut."""
+    return isinstance(message, ModelRequest) and any(
+        isinstance(part, UserPromptPart) for part in message.parts
+    )
+
+
+def cut_index(messages: Sequence[ModelMessage], keep_last: int) -> int | None:
+    """Where a window of about `keep_last` messages starts, or None when nothing can go.
+
+    The cut lands on the first user-prompt request inside the window; when the window holds
+    none (one long tool loop), on the last one before it, keeping more rather than cutting a
+    tool call from its result.
+    """
+    start = len(messages) - keep_last
+    if start <= 0:
+        return None
+    for index in range(start, len(messages)):
+        if has_user_prompt(messages[index]):
+            return index
+    for index in range(start - 1, 0, -1):
+        if has_user_prompt(messages[index]):
+            return index
+    return None
+
+
+def _is_result_part(part: object) -> bool:
+    """A part answering a tool call (its call is gone once the history is cut before it)."""
+    return isinstance(part, ToolReturnPart | RetryPromptPart) or (
+        not isinstance(part, UserPromptPart | SystemPromptPart)
+        and isinstance(getattr(part, "tool_call_id", None), str)
+    )
+
+
+def without_results(message: ModelRequest) -> ModelRequest:
+    """The request minus tool results and retry prompts, which would be orphans at a cut."""
+    parts = [part for part in message.parts if not _is_result_part(part)]
+    return message if len(parts) == len(message.parts) else replace(message, parts=parts)
+
+
+def window(messages: Sequence[ModelMessage], keep_last: int) -> tuple[int, list[ModelMessage]]:
+    """Cut to about the last `keep_last` messages; returns how many went and what stays."""
+    cut = cut_index(messages, keep_last)
+    if cut is None:
+        return 0, list(messages)
+    head = messages[cut]
+    assert isinstance(head, ModelRequest)
+    return cut, [without_results(head), *messages[cut + 1 :]]
+
+
+def _answers_a_call(part: object) -> bool:
+    """A tool result or a tool-bound retry prompt: it pairs with a `ToolCallPart` by id."""
+    if isinstance(part, ToolReturnPart):
+        return True
+    return isinstance(part, RetryPromptPart) and part.tool_name is not None
+
+
+def _interrupted_results(
+    calls: Sequence[ToolCallPart], response: ModelResponse
+) -> list[ToolReturnPart]:
+    """Stand-in results, stamped with the response's time so a repair is deterministic."""
+    return [
+        ToolReturnPart(
+            tool_name=call.tool_name,
+            content=INTERRUPTED_RESULT,
+            tool_call_id=call.tool_call_id,
+            timestamp=response.timestamp,
+            outcome="interrupted",
+        )
+        for call in calls
+    ]
+
+
+def repair(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
+    """A history the next run accepts, changed as little as possible.
+
+    An interrupted or failed run can leave a request with no parts (dropped), a response whose
+    tool calls never ran (each gets an "interrupted" result in the request that follows, or in
+    a new one), or a result whose call is gone (dropped). Messages are never merged, so a
+    repaired history replays to the same list. Idempotent; a valid history comes back equal.
+    """
+    repaired: list[ModelMessage] = []
+    called: set[str] = set()
+    waiting: list[ToolCallPart] = []  # calls of the latest response still without a result
+    caller: ModelResponse | None = None
+    for message in messages:
+        if not isinstance(message, ModelRequest):
+            if isinstance(message, ModelResponse):
+                if waiting and caller is not None:
+                    repaired.append(ModelRequest(parts=list(_interrupted_results(waiting, caller))))
+                caller = message
+                waiting = [part for part in message.parts if isinstance(part, ToolCallPart)]
+                called.update(call.tool_call_id for call in waiting)
+            repaired.append(message)
+            continue
+        parts = [
+            part
+            for part in message.parts
+            if not (_answers_a_call(part) and getattr(part, "tool_call_id", None) not in called)
+        ]
+        answered = {getattr(p, "tool_call_id", None) for p in parts if _answers_a_call(p)}
+        missing = [call for call in waiting if call.tool_call_id not in answered]
+        waiting = []
+        if missing and caller is not None:
+            last_result = max((i for i, p in enumerate(parts) if _answers_a_call(p)), default=-1)
+            parts[last_result + 1 : last_result + 1] = _interrupted_results(missing, caller)
+        if parts:
+            repaired.append(message if parts == message.parts else replace(message, parts=parts))
+    if waiting and caller is not None:
+        repaired.append(ModelRequest(parts=list(_interrupted_results(waiting, caller))))
+    return repaired
+
+
+def first_index_of_run(messages: Sequence[ModelMessage], run_id: str) -> int | None:
+    """Index of the first message a run added (pydantic-ai stamps each with its run id)."""
+    for index, message in enumerate(messages):
+        if getattr(message, "run_id", None) == run_id:
+            return index
+    return None
+
+
+def _content_chars(content: Any) -> int:
+    if content is None:
+        return 0
+    if isinstance(content, str):
+        return len(content)
+    if isinstance(content, list | tuple):
+        return sum(len(item) if isinstance(item, str) else _MEDIA_CHARS for item in content)
+    return len(str(content))
+
+
+def _part_chars(part: object) -> int:
+    chars = _content_chars(getattr(part, "content", None))
+    args = getattr(part, "args", None)
+    if args is not None:
+        chars += len(args) if isinstance(args, str) else len(str(args))
+    return chars + len(getattr(part, "tool_name", "") or "")
+
+
+def estimate_tokens(messages: Sequence[ModelMessage], instructions: str | None = None) -> int:
+    """A cheap size estimate (about four characters a token); decides when to compact."""
+    chars = len(instructions or "")
+    for message in messages:
+        chars += _MESSAGE_OVERHEAD_CHARS + sum(_part_chars(part) for part in message.parts)
+    return chars // _CHARS_PER_TOKEN
+
+
+def _render_content(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list | tuple):
+        return " ".join(
+            item if isinstance(item, str) else f"[{type(item).__name__}]" for item in content
+        )
+    return str(content)
+
+
+def _render_args(args: Any) -> str:
+    if args is None or isinstance(args, str):
+        return args or ""
+    try:
+        return json.dumps(args, default=str)
+    except (TypeError, ValueError):
+        return str(args)
+
+
+def render_transcript(messages: Sequence[ModelMessage], max_part_chars: int = 4000) -> str:
+    """A plain-text transcript for a summariser; unknown part kinds are skipped."""
+
+    def clip(text: str) -> str:
+        return text if len(text) <= max_part_chars else text[:max_part_chars] + " [...]"
+
+    lines: list[str] = []
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, UserPromptPart):
+                lines.append(f"User: {clip(_render_content(part.content))}")
+            elif isinstance(part, TextPart):
+                lines.append(f"Assistant: {clip(part.content)}")
+            elif isinstance(part, ToolCallPart):
+                lines.append(f"Tool call {part.tool_name}({clip(_render_args(part.args))})")
+            elif isinstance(part, ToolReturnPart):
+                lines.append(f"Tool result {part.tool_name}: {clip(_render_content(part.content))}")
+            # any other part (thinking, native tools, kinds added later) is left out
+    return "\n".join(lines)

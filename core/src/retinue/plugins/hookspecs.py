@@ -1,0 +1,66 @@
+"""The hooks a retinue plugin may implement.
+
+Every tool card is a plugin: the kernel knows no card by name, it asks the installed plugins
+for their card classes and capabilities through these hooks. Plugins return *classes* (and
+capability objects built for one agent); the kernel decides where they go and refuses
+conflicting names, so two plugins can never silently shadow each other.
+
+A plugin is a module (usually `<package>.hooks`) holding only `@hookimpl` functions,
+announced by an entry point in the `retinue` group::
+
+    [project.entry-points.retinue]
+    foo = "retinue_foo.hooks"
+
+Both collection hooks below are called once per plugin, in plugin registration order, so the
+kernel can tell which distribution provided what; for that reason they may not be
+implemented as hook wrappers, and `tryfirst`/`trylast` do not reorder them.
+
+Agent-layer types are named here only for type checkers: this layer sits below the agent
+layer and must not import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from pydantic_ai.capabilities import AbstractCapability
+
+    from retinue.agent.config import AgentConfig
+    from retinue.tools.card import ToolCard
+
+__all__ = ["PROJECT_NAME", "hookimpl", "hookspec", "retinue_capabilities", "retinue_tool_cards"]
+
+PROJECT_NAME = "retinue"
+"""The pluggy project name, which is also the entry-point group plugins are announced in."""
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+"""Marks a hook specification (kernel use)."""
+
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+"""Marks a hook implementation: plugin authors decorate their hook functions with it."""
+
+
+@hookspec
+def retinue_tool_cards() -> Sequence[type[ToolCard]]:  # type: ignore[empty-body]
+    """ToolCard classes this plugin provides.
+
+    Return the classes, not instances: an agent instantiates a card with its own settings.
+    Each class's `name` is how team files and `config.tools` refer to it, so it must be
+    unique across every installed plugin; a class with `default = True` is given to every
+    agent that does not already carry it.
+    """
+
+
+@hookspec
+def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any]]:  # type: ignore[empty-body]
+    """Extra pydantic-ai capabilities for an agent built from this config.
+
+    Called once per agent while it starts. Use it for behaviour that must run around every
+    model request (an audit wrapper, a guard) and has no card channel to ride; return an
+    empty sequence for agents the plugin does not concern. The kernel's own cancellation
+    capability always runs first and is never returned here.
+    """

@@ -1,0 +1,418 @@
+"""Finding the installed plugins and collecting what they provide.
+
+`get_plugin_manager()` builds a fresh `pluggy.PluginManager` on every call. There is no
+module-level manager and nothing happens at import: which plugins are active depends on the
+environment variables and arguments of the moment (a test may block one, a CLI flag may turn
+autoload off), and a cached global would leak one caller's choice into the next. The agent
+layer builds one manager per agent system and keeps it there.
+
+Discovery follows the pytest and tox conventions:
+
+* every entry point in the `retinue` group is loaded unless autoload is off
+  (`autoload=False`, or `RETINUE_DISABLE_PLUGIN_AUTOLOAD` set to anything but `0`/`false`);
+* entry-point names in `blocked` or in `RETINUE_DISABLED_PLUGINS=a,b` are skipped.
+
+Mistakes are reported when the manager is built, each naming the plugin and the distribution
+it came from: a hook implementation whose name matches no hook (usually a typo, which would
+otherwise be silently ignored), a `retinue_*` function missing its `@hookimpl`, a plugin that
+fails to import, and one entry-point name declared by two distributions. Two plugins that
+provide a card of the same name are reported when the cards are collected.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+import inspect
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+from pydantic import BaseModel, ConfigDict, Field
+
+from retinue.plugins import hookspecs
+from retinue.plugins.hookspecs import PROJECT_NAME
+
+if TYPE_CHECKING:
+    from pydantic_ai.capabilities import AbstractCapability
+
+    from retinue.agent.config import AgentConfig
+    from retinue.tools.card import ToolCard
+
+__all__ = [
+    "DISABLED_PLUGINS_ENV",
+    "DISABLE_AUTOLOAD_ENV",
+    "ENTRY_POINT_GROUP",
+    "CardConflictError",
+    "PluginConflictError",
+    "PluginError",
+    "PluginInfo",
+    "PluginLoadError",
+    "UnknownHookError",
+    "autoload_disabled_by_env",
+    "blocked_by_env",
+    "collect_capabilities",
+    "collect_card_classes",
+    "default_card_classes",
+    "describe_plugins",
+    "get_plugin_manager",
+    "validate_plugins",
+]
+
+ENTRY_POINT_GROUP = PROJECT_NAME
+"""The entry-point group plugins announce themselves in; the same string as the project."""
+
+DISABLE_AUTOLOAD_ENV = "RETINUE_DISABLE_PLUGIN_AUTOLOAD"
+"""Set to anything but empty, `0` or `false` to load no entry point at all."""
+
+DISABLED_PLUGINS_ENV = "RETINUE_DISABLED_PLUGINS"
+"""Comma-separated entry-point names to skip, e.g. `planning,workspace`."""
+
+# Hooks the kernel calls one plugin at a time, to know which plugin returned what.
+_COLLECTION_HOOKS = frozenset({"retinue_tool_cards", "retinue_capabilities"})
+_HOOK_PREFIX = f"{PROJECT_NAME}_"
+
+
+class PluginError(RuntimeError):
+    """Base of the errors about installed plugins; the message says what to fix."""
+
+
+class PluginLoadError(PluginError):
+    """A plugin's entry point could not be imported or registered."""
+
+
+class PluginConflictError(PluginError):
+    """Two distributions declare the same entry-point name, or a name is registered twice."""
+
+
+class UnknownHookError(PluginError):
+    """A plugin implements a hook the kernel does not define (usually a misspelt name)."""
+
+
+class CardConflictError(PluginError):
+    """Two plugins provide a tool card of the same name."""
+
+
+class PluginInfo(BaseModel):
+    """One active plugin, as plain data (what `retinue plugins` prints)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(description="The entry-point name (or the name it was registered under).")
+    module: str | None = Field(description="The module or object registered as the plugin.")
+    distribution: str | None = Field(
+        description="The distribution that declared the entry point; None if registered in code."
+    )
+    version: str | None = Field(description="That distribution's version.")
+    cards: list[str] = Field(description="Names of the tool cards the plugin provides.")
+    hooks: list[str] = Field(description="The retinue hooks the plugin implements.")
+
+
+# -- building the manager -------------------------------------------------------------------
+
+
+def autoload_disabled_by_env(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether `RETINUE_DISABLE_PLUGIN_AUTOLOAD` turns entry-point loading off."""
+    value = (os.environ if environ is None else environ).get(DISABLE_AUTOLOAD_ENV, "")
+    value = value.strip().lower()
+    return bool(value) and value not in {"0", "false"}
+
+
+def blocked_by_env(environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The entry-point names listed in `RETINUE_DISABLED_PLUGINS`."""
+    value = (os.environ if environ is None else environ).get(DISABLED_PLUGINS_ENV, "")
+    return frozenset(name.strip() for name in value.split(",") if name.strip())
+
+
+def get_plugin_manager(
+    autoload: bool = True,
+    blocked: Iterable[str] = (),
+    *,
+    plugins: Iterable[object] = (),
+) -> pluggy.PluginManager:
+    """A new plugin manager with the retinue hooks and the installed plugins.
+
+    `blocked` names entry points to skip, on top of `RETINUE_DISABLED_PLUGINS`; `autoload`
+    turns entry-point discovery off, as does `RETINUE_DISABLE_PLUGIN_AUTOLOAD`. `plugins` are
+    extra plugin objects (modules holding `@hookimpl` functions) registered after the entry
+    points, for applications and tests that provide hooks in code.
+
+    Raises a `PluginError` subclass naming the plugin and its distribution when a plugin
+    cannot be loaded or does not keep to the hook contract.
+    """
+    pm = pluggy.PluginManager(PROJECT_NAME)
+    pm.add_hookspecs(hookspecs)
+    for name in sorted({*blocked, *blocked_by_env()}):
+        pm.set_blocked(name)
+    if autoload and not autoload_disabled_by_env():
+        _load_entry_points(pm)
+    for plugin in plugins:
+        try:
+            pm.register(plugin)
+        except ValueError as exc:  # pluggy: name or object already registered
+            raise PluginConflictError(f"cannot register plugin {plugin!r}: {exc}") from exc
+        except pluggy.PluginValidationError as exc:
+            raise PluginLoadError(f"cannot register plugin {plugin!r}: {exc}") from exc
+    validate_plugins(pm)
+    return pm
+
+
+def _load_entry_points(pm: pluggy.PluginManager) -> None:
+    candidates: dict[str, list[importlib.metadata.EntryPoint]] = {}
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if not pm.is_blocked(entry_point.name):
+            candidates.setdefault(entry_point.name, []).append(entry_point)
+    for name, found in candidates.items():
+        if len(found) > 1:
+            sources = " and ".join(_distribution_label(ep.dist) for ep in found)
+            raise PluginConflictError(
+                f"the retinue plugin name {name!r} is declared by {sources}; uninstall one "
+                "of them (entry-point names must be unique)"
+            )
+    try:
+        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    except Exception as exc:
+        raise _load_failure(pm, candidates, exc) from exc
+
+
+def _load_failure(
+    pm: pluggy.PluginManager,
+    candidates: Mapping[str, list[importlib.metadata.EntryPoint]],
+    exc: Exception,
+) -> PluginError:
+    """Name the entry point behind a failed load (pluggy loads them all in one call)."""
+    culprit_plugin = getattr(exc, "plugin", None)
+    for name, (entry_point, *_) in candidates.items():
+        if pm.get_plugin(name) is not None:
+            continue
+        try:
+            loaded = entry_point.load()
+        except Exception:
+            pass  # this is the one that fails to import
+        else:
+            if culprit_plugin is None or loaded is not culprit_plugin:
+                continue
+        return PluginLoadError(
+            f"retinue plugin {name!r} from {_distribution_label(entry_point.dist)} could not "
+            f"be loaded: {type(exc).__name__}: {exc}. Fix or uninstall it, or skip it with "
+            f"{DISABLED_PLUGINS_ENV}={name}"
+        )
+    return PluginLoadError(f"loading the retinue plugins failed: {type(exc).__name__}: {exc}")
+
+
+def validate_plugins(pm: pluggy.PluginManager) -> None:
+    """Check every registered plugin against the hook contract; raise on the first breach.
+
+    `get_plugin_manager()` calls this; call it again after registering more plugins by hand.
+    """
+    known = sorted(name for name, caller in _hook_callers(pm) if caller.has_spec())
+    for name, caller in _hook_callers(pm):
+        for impl in caller.get_hookimpls():
+            if not caller.has_spec() and not impl.optionalhook:
+                raise UnknownHookError(_unknown_hook_message(pm, impl.plugin, name, known))
+            if name in _COLLECTION_HOOKS and (impl.wrapper or impl.hookwrapper):
+                raise PluginError(
+                    f"{_plugin_label(pm, impl.plugin)} implements {name} as a hook wrapper; "
+                    "the kernel calls this hook once per plugin, so it must be a plain "
+                    "@hookimpl"
+                )
+    for _, plugin in pm.list_name_plugin():
+        if plugin is None:  # a blocked name
+            continue
+        for attribute in dir(plugin):
+            if not attribute.startswith(_HOOK_PREFIX):
+                continue
+            value = getattr(plugin, attribute, None)
+            if not inspect.isfunction(value) or hasattr(value, f"{PROJECT_NAME}_spec"):
+                continue
+            if pm.parse_hookimpl_opts(plugin, attribute) is None:
+                raise PluginError(
+                    f"{_plugin_label(pm, plugin)} defines {attribute}() without @hookimpl, so "
+                    "retinue would never call it; decorate it with "
+                    "`@retinue.plugins.hookimpl`"
+                )
+    pm.check_pending()  # pluggy's own check, after ours has given the clearer message
+
+
+def _hook_callers(pm: pluggy.PluginManager) -> list[tuple[str, pluggy.HookCaller]]:
+    return [
+        (name, caller)
+        for name, caller in vars(pm.hook).items()
+        if not name.startswith("_") and isinstance(caller, pluggy.HookCaller)
+    ]
+
+
+def _unknown_hook_message(
+    pm: pluggy.PluginManager, plugin: object, hook: str, known: list[str]
+) -> str:
+    close = difflib.get_close_matches(hook, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else "."
+    return (
+        f"{_plugin_label(pm, plugin)} implements {hook!r}, which is not a retinue hook{hint} "
+        f"The hooks are: {', '.join(known)}"
+    )
+
+
+# -- where a plugin came from ---------------------------------------------------------------
+
+
+def _distribution_of(pm: pluggy.PluginManager, plugin: object) -> Any | None:
+    for candidate, dist in pm.list_plugin_distinfo():
+        if candidate is plugin:
+            return dist
+    return None
+
+
+def _distribution_label(dist: Any) -> str:
+    if dist is None:
+        return "an unknown distribution"
+    return f"distribution {dist.metadata['Name']} {dist.version}"
+
+
+def _plugin_label(pm: pluggy.PluginManager, plugin: object) -> str:
+    name = pm.get_name(plugin) or repr(plugin)
+    dist = _distribution_of(pm, plugin)
+    source = "registered in code" if dist is None else _distribution_label(dist)
+    return f"plugin {name!r} ({source})"
+
+
+# -- collecting what the plugins provide ----------------------------------------------------
+
+
+def _call_per_plugin(
+    pm: pluggy.PluginManager, hook: str, **kwargs: Any
+) -> list[tuple[str, object, list[Any]]]:
+    """Call `hook` on each plugin separately, in registration order: (name, plugin, items)."""
+    caller: pluggy.HookCaller = getattr(pm.hook, hook)
+    impls = {id(impl.plugin): impl for impl in caller.get_hookimpls()}
+    results: list[tuple[str, object, list[Any]]] = []
+    for name, plugin in pm.list_name_plugin():
+        impl = impls.get(id(plugin)) if plugin is not None else None
+        if impl is None:
+            continue
+        try:
+            returned = impl.function(*(kwargs[arg] for arg in impl.argnames))
+        except Exception as exc:
+            raise PluginError(
+                f"{_plugin_label(pm, plugin)} failed in {hook}: {type(exc).__name__}: {exc}"
+            ) from exc
+        if returned is None:
+            items: list[Any] = []
+        elif isinstance(returned, Iterable) and not isinstance(returned, str | bytes | Mapping):
+            items = list(returned)
+        else:
+            raise PluginError(
+                f"{_plugin_label(pm, plugin)} returned {returned!r} from {hook}; "
+                "expected a sequence"
+            )
+        results.append((name, plugin, items))
+    return results
+
+
+def _cards_by_plugin(
+    pm: pluggy.PluginManager,
+) -> list[tuple[str, object, list[type[ToolCard]]]]:
+    from retinue.tools.card import ToolCard, card_name
+
+    found: list[tuple[str, object, list[type[ToolCard]]]] = []
+    for name, plugin, items in _call_per_plugin(pm, "retinue_tool_cards"):
+        cards: list[type[ToolCard]] = []
+        for item in items:
+            if not (isinstance(item, type) and issubclass(item, ToolCard)):
+                raise PluginError(
+                    f"{_plugin_label(pm, plugin)} returned {item!r} from retinue_tool_cards; "
+                    "expected ToolCard subclasses (the classes, not instances)"
+                )
+            try:
+                card_name(item)
+            except TypeError as exc:
+                raise PluginError(f"{_plugin_label(pm, plugin)}: {exc}") from None
+            cards.append(item)
+        found.append((name, plugin, cards))
+    return found
+
+
+def collect_card_classes(pm: pluggy.PluginManager) -> dict[str, type[ToolCard]]:
+    """Every installed card class by name, sorted by name.
+
+    Raises `CardConflictError` naming both plugins and distributions when two different
+    classes claim one name: a team file's `tools = ["planning"]` must mean one thing. The
+    same class offered twice (a plugin re-exporting another's card) is not a conflict.
+    """
+    classes: dict[str, type[ToolCard]] = {}
+    sources: dict[str, object] = {}
+    for _, plugin, cards in _cards_by_plugin(pm):
+        for card in cards:
+            name: str = card.name
+            existing = classes.get(name)
+            if existing is not None and existing is not card:
+                raise CardConflictError(
+                    f"tool card {name!r} is provided twice: {_qualname(existing)} by "
+                    f"{_plugin_label(pm, sources[name])} and {_qualname(card)} by "
+                    f"{_plugin_label(pm, plugin)}. Uninstall one, or skip one, e.g. with "
+                    f"{DISABLED_PLUGINS_ENV}={pm.get_name(plugin)}"
+                )
+            classes[name] = card
+            sources.setdefault(name, plugin)
+    return dict(sorted(classes.items()))
+
+
+def default_card_classes(pm: pluggy.PluginManager) -> list[type[ToolCard]]:
+    """The installed cards marked `default = True`, sorted by card name.
+
+    Sorting by name rather than by discovery order keeps every agent's tool list, and so its
+    prompt, identical from one machine (and one install order) to the next.
+    """
+    return [card for card in collect_card_classes(pm).values() if card.default]
+
+
+def collect_capabilities(
+    pm: pluggy.PluginManager, config: AgentConfig
+) -> list[AbstractCapability[Any]]:
+    """The extra pydantic-ai capabilities all plugins give an agent built from `config`.
+
+    Flattened in plugin registration order: capability hooks run in list order, so a
+    capability's place here is its place around every model request.
+    """
+    from pydantic_ai.capabilities import AbstractCapability
+
+    capabilities: list[AbstractCapability[Any]] = []
+    for _, plugin, items in _call_per_plugin(pm, "retinue_capabilities", config=config):
+        for item in items:
+            if not isinstance(item, AbstractCapability):
+                raise PluginError(
+                    f"{_plugin_label(pm, plugin)} returned {item!r} from "
+                    "retinue_capabilities; expected pydantic-ai AbstractCapability instances"
+                )
+            capabilities.append(item)
+    return capabilities
+
+
+def describe_plugins(pm: pluggy.PluginManager) -> list[PluginInfo]:
+    """The active plugins in registration order, with their distribution and cards."""
+    cards = {id(plugin): [card.name for card in found] for _, plugin, found in _cards_by_plugin(pm)}
+    hooks: dict[int, list[str]] = {}
+    for hook, caller in _hook_callers(pm):
+        for impl in caller.get_hookimpls():
+            hooks.setdefault(id(impl.plugin), []).append(hook)
+    described: list[PluginInfo] = []
+    for name, plugin in pm.list_name_plugin():
+        if plugin is None:
+            continue
+        dist = _distribution_of(pm, plugin)
+        described.append(
+            PluginInfo(
+                name=name,
+                module=getattr(plugin, "__name__", None) or type(plugin).__qualname__,
+                distribution=None if dist is None else str(dist.metadata["Name"]),
+                version=None if dist is None else str(dist.version),
+                cards=cards.get(id(plugin), []),
+                hooks=sorted(hooks.get(id(plugin), [])),
+            )
+        )
+    return described
+
+
+def _qualname(cls: type[Any]) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"

@@ -1,0 +1,155 @@
+"""`ToolCard`: one feature, described once, served to an agent through the four channels.
+
+A card in a config is a blueprint. The agent never uses that object: it binds a deep copy of
+it to itself, so two agents configured with the same card object can never act for each
+other, and the config stays plain data that can be written to a team file and resumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from retinue.tools.channels import Channel, ContextProvider
+from retinue.tools.errors import CardNotBoundError
+
+if TYPE_CHECKING:
+    from pydantic_ai import Tool
+    from pydantic_ai.toolsets import AbstractToolset
+
+    from retinue.tools.host import ToolHost
+
+
+class _Binding:
+    """Holds the agent a card is bound to; any copy of it is empty.
+
+    Copying or pickling a card must never carry its agent along: the copy would act for the
+    wrong agent, and a live actor can be neither copied nor pickled.
+    """
+
+    __slots__ = ("host",)
+
+    def __init__(self, host: ToolHost | None = None) -> None:
+        self.host = host
+
+    def __copy__(self) -> _Binding:
+        return _Binding()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Binding:
+        return _Binding()
+
+    def __reduce__(self) -> tuple[type[_Binding], tuple[()]]:
+        return (_Binding, ())
+
+
+_CHANNEL_METHODS: Mapping[Channel, tuple[str, ...]] = {
+    Channel.TOOL_CALL: ("get_tools", "get_toolsets"),
+    Channel.SYSTEM_PROMPT: ("get_system_prompts",),
+    Channel.LLM_CONTEXT: ("get_context_states",),
+    Channel.COMMAND: ("get_commands",),
+}
+
+
+class ToolCard(BaseModel):
+    """Base class of every tool card.
+
+    Subclasses set `name` (how team files refer to the card: `tools = ["planning"]`), declare
+    their configuration as pydantic fields, and override the channel methods they serve;
+    every channel is empty by default. Runtime resources (clients, caches) belong in
+    `on_bind`, not in fields: fields are deep-copied for every agent.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: ClassVar[str]
+    """The card's name in team files and command descriptors; unique among installed cards."""
+    default: ClassVar[bool] = False
+    """Installed default cards are prepended to every agent's cards unless already configured."""
+
+    _binding: _Binding = PrivateAttr(default_factory=_Binding)
+
+    # -- binding ---------------------------------------------------------------------------
+
+    def bind(self, host: ToolHost) -> Self:
+        """A deep copy of this card bound to `host`; this card itself is left untouched."""
+        bound = self.model_copy(deep=True)
+        bound._binding = _Binding(host)
+        bound.on_bind()
+        return bound
+
+    def unbind(self) -> None:
+        """Release the agent (when it stops); a no-op for an unbound card."""
+        if self._binding.host is None:
+            return
+        try:
+            self.on_unbind()
+        finally:
+            self._binding = _Binding()
+
+    @property
+    def is_bound(self) -> bool:
+        """Whether this card acts for an agent."""
+        return self._binding.host is not None
+
+    @property
+    def host(self) -> ToolHost:
+        """The agent this card acts for; raises `CardNotBoundError` on an unbound card."""
+        host = self._binding.host
+        if host is None:
+            raise CardNotBoundError(
+                f"tool card {type(self).__qualname__} is not bound to an agent: bind(host) "
+                "returns a bound copy (the agent's ToolFactory does this); the card in a "
+                "config is only a blueprint"
+            )
+        return host
+
+    def on_bind(self) -> None:
+        """Hook: runs on the bound copy once `host` is set; acquire runtime resources here."""
+
+    def on_unbind(self) -> None:
+        """Hook: runs when the agent releases the card; free what `on_bind` acquired."""
+
+    # -- channels --------------------------------------------------------------------------
+
+    def get_tools(self) -> Sequence[Tool[Any] | Callable[..., Any]]:
+        """TOOL_CALL: tools the model may call (pydantic-ai `Tool`s or plain functions)."""
+        return ()
+
+    def get_toolsets(self) -> Sequence[AbstractToolset[Any]]:
+        """TOOL_CALL: whole pydantic-ai toolsets (MCP servers, filtered sets, ...)."""
+        return ()
+
+    def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
+        """SYSTEM_PROMPT: stable text for the system block; never volatile team state."""
+        return ()
+
+    def get_context_states(self) -> Mapping[str, ContextProvider]:
+        """LLM_CONTEXT: named providers of volatile state, diffed before every run."""
+        return {}
+
+    def get_commands(self) -> Sequence[Callable[..., Any]]:
+        """COMMAND: callables for the command registry, keyed by their `__name__`."""
+        return ()
+
+    @classmethod
+    def channels(cls) -> frozenset[Channel]:
+        """The channels this card class serves, i.e. whose methods it overrides."""
+        return frozenset(
+            channel
+            for channel, methods in _CHANNEL_METHODS.items()
+            if any(getattr(cls, m) is not getattr(ToolCard, m) for m in methods)
+        )
+
+
+def card_name(card: ToolCard | type[ToolCard]) -> str:
+    """The `name` of a card or card class; a clear error when the class forgot to set it."""
+    cls = card if isinstance(card, type) else type(card)
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(
+            f"tool card class {cls.__module__}.{cls.__qualname__} must set the class "
+            'attribute `name` (e.g. `name: ClassVar[str] = "planning"`)'
+        )
+    return name

@@ -1,0 +1,158 @@
+"""`ContextUpdater`: turns the LLM_CONTEXT providers into at most one block per run.
+
+Volatile team state stays out of the system prompt (which must stay byte-identical for the
+prompt cache); instead, before a run, the agent appends the block `compose()` returns: a full
+snapshot when no baselines survive, else only what changed since the last block delivered.
+
+The baselines and the counter live in the agent's `ToolState` slot, which this engine reads
+through a getter on every call: a restore replaces the whole state object, so a held
+reference would silently go stale.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from retinue.tools import rendering
+from retinue.tools.markers import find_markers, marker_line
+from retinue.tools.state import Snapshot, ToolState
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+
+    from retinue.tools.channels import ContextProvider
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """A provider raised (or returned something that is not a `ContextState`)."""
+
+    error: Exception
+
+
+class ContextUpdater:
+    """Composes context-update blocks for one agent from its providers and its slot."""
+
+    def __init__(
+        self,
+        providers: Mapping[str, ContextProvider],
+        state_getter: Callable[[], ToolState],
+    ) -> None:
+        self._providers = dict(providers)
+        self._state_getter = state_getter
+
+    @property
+    def providers(self) -> Mapping[str, ContextProvider]:
+        """The named providers, in the order their sections appear."""
+        return MappingProxyType(self._providers)
+
+    def reconcile(self, history: Sequence[ModelMessage]) -> ToolState:
+        """Bring the slot in line with the markers visible in `history`; returns the slot.
+
+        - A counter behind the highest visible marker (a crash between the append and the
+          checkpoint) catches up to it; the baselines are kept, so the next block repeats
+          what the lost blocks said rather than omitting it.
+        - Baselines are trusted only while every block from the full snapshot they descend
+          from to the last one delivered is still visible; otherwise (compaction, a trim, a
+          cleared history) they are all dropped and the next block is a full snapshot. The
+          counter is never lowered here, so N stays monotonic.
+        """
+        slot = self._state_getter()
+        visible = {marker.number for marker in find_markers(history)}
+        highest = max(visible, default=0)
+        slot.last_block = max(slot.last_block, highest)
+        if slot.has_baselines and not visible.issuperset(
+            range(slot.chain_start, slot.last_block + 1)
+        ):
+            slot.drop_baselines()
+        return slot
+
+    def compose(self, history: Sequence[ModelMessage]) -> str | None:
+        """The block to append before the next run, or None when there is nothing new.
+
+        Reconciles, reads every provider, diffs against the baselines and, only when a block
+        is produced, advances the counter and stores the new baselines in the slot.
+        """
+        slot = self.reconcile(history)
+        full = not slot.has_baselines
+        baselines: dict[str, Snapshot] = {} if full else dict(slot.baselines)
+        unavailable: set[str] = set() if full else set(slot.unavailable)
+        sections: list[str] = []
+
+        for name, provider in self._providers.items():
+            reading = _read(name, provider)
+            if isinstance(reading, _Failure):
+                # Said once per outage; the baseline stays as the model last saw it.
+                if name not in unavailable:
+                    sections.append(_unavailable_section(name, reading))
+                    unavailable.add(name)
+                continue
+            if full:
+                sections.append(rendering.section(name, rendering.render_full(reading)))
+            elif name in unavailable:
+                body = rendering.render_full(reading)
+                sections.append(rendering.section(name, body, rendering.AVAILABLE_AGAIN))
+            elif name not in baselines:
+                body = rendering.render_full(reading)
+                sections.append(rendering.section(name, body, rendering.NEW))
+            else:
+                delta = rendering.render_delta(baselines[name], reading)
+                if delta is not None:
+                    label, body = delta
+                    sections.append(rendering.section(name, body, label))
+            baselines[name] = reading
+            unavailable.discard(name)
+
+        # Providers the model was told about that this agent no longer has (a restore with
+        # a different card set): say so instead of leaving stale state standing.
+        for name in [*baselines, *sorted(unavailable - baselines.keys())]:
+            if name not in self._providers:
+                sections.append(rendering.section(name, "No longer provided.", rendering.REMOVED))
+                baselines.pop(name, None)
+                unavailable.discard(name)
+
+        if not sections:
+            return None
+        number = slot.last_block + 1
+        slot.last_block = number
+        if full:
+            slot.chain_start = number
+        slot.baselines = baselines
+        slot.unavailable = sorted(unavailable)
+        return "\n\n".join([marker_line(number, full=full), *sections])
+
+    def reset(self) -> None:
+        """Zero the counter and the baselines together (the agent's `/clear`).
+
+        The one legitimate zeroing: the caller empties the history at the same time, so the
+        next block is `**Context update 1** — current state.`
+        """
+        self._state_getter().clear()
+
+
+def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
+    """Call a provider and copy its answer, so later mutation by the card cannot leak in."""
+    try:
+        value: object = provider()
+        if isinstance(value, str):
+            return value
+        if isinstance(value, Mapping):
+            return {str(key): str(item) for key, item in value.items()}
+        raise TypeError(
+            f"context provider {name!r} returned {type(value).__name__}, "
+            "expected str or Mapping[str, str]"
+        )
+    except Exception as exc:
+        logger.warning("context provider %r could not be read", name, exc_info=True)
+        return _Failure(exc)
+
+
+def _unavailable_section(name: str, failure: _Failure) -> str:
+    body = f"This state could not be read ({type(failure.error).__name__})."
+    return rendering.section(name, body, rendering.UNAVAILABLE)

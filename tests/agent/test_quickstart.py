@@ -1,0 +1,69 @@
+"""The spec's Quick Start flow on scripted models: human, manager, developer and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from retinue import (
+    AgentCard,
+    AgentConfig,
+    AgentMessage,
+    BaseAgent,
+    ModelConfig,
+    PromptTemplate,
+)
+from retinue.testing import TeamHarness
+
+
+def card(role: str, script: str, routes_to: list[str] | None = None) -> AgentCard:
+    return AgentCard(
+        description=f"{role} of the team",
+        skills=[role.lower()],
+        agent_class="retinue.BaseAgent",
+        config=AgentConfig(
+            name=f"@{role}",
+            role=role,
+            prompt=PromptTemplate(template=f"You are the {role}."),
+            model_cfg=ModelConfig(provider="function", model=f"agent_scripts:{script}"),
+        ),
+        routes_to=routes_to or [],
+    )
+
+
+def test_human_manager_developer_and_back(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.register(card("Developer", "developer"))
+    developer = team.add(card("Developer", "developer"))
+    manager = team.add(card("Manager", "manager_to_member", routes_to=["Developer"]))
+    team.say(manager, "Plan the next sprint.")
+    team.wait_idle()
+    assert developer.name == "@Developer"
+    assert team.transcript() == [
+        ("@Human", "@Manager", "request", "Plan the next sprint."),
+        ("@Manager", "@Developer", "request", "Write the sprint plan"),
+        ("@Developer", "@Manager", "response", "plan ready"),
+        ("@Manager", "@Human", "response", "Sprint planned: plan ready"),
+    ]
+
+
+def test_hiring_without_team_plugin_names_it(retinue_team: TeamHarness) -> None:
+    pytest.importorskip("retinue", reason="kernel always present")
+    team = retinue_team
+    if "team" in _installed_cards(team):
+        pytest.skip("retinue-team is installed here")
+    manager = team.add(card("Manager", "manager"))
+    with pytest.raises(RuntimeError, match="retinue-team"):
+        team.proxy(manager).hire_member("Developer")
+
+
+def _installed_cards(team: TeamHarness) -> dict[str, Any]:
+    from retinue.agent.plugin_access import plugin_manager_for
+    from retinue.plugins.manager import collect_card_classes
+
+    return collect_card_classes(plugin_manager_for(team.system))
+
+
+def test_agent_message_defaults_to_request() -> None:
+    assert AgentMessage(content="x").type == "request"
+    assert BaseAgent.__name__ == "BaseAgent"

@@ -1,0 +1,424 @@
+"""Context updates: at most one block per run, full or delta, healed against the history."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextContent,
+    TextPart,
+    UserPromptPart,
+)
+from retinue.tools import ContextProvider, ContextState, ContextUpdater, ToolState
+
+from .fakes import FakeState
+
+FULL = "— current state."
+DELTA = "— state has changed since the last update."
+
+
+class Agent:
+    """Just enough of an agent: a state slot read through `self.state`, and a history."""
+
+    def __init__(self, providers: Mapping[str, ContextProvider]) -> None:
+        self.state = FakeState()
+        self.history: list[ModelMessage] = []
+        self.updater = ContextUpdater(providers, lambda: self.state.tool_state)
+
+    @property
+    def slot(self) -> ToolState:
+        return self.state.tool_state
+
+    def turn(self, text: str = "next") -> str | None:
+        """Deliver a block if one is due (as its own user part), then the user's message."""
+        block = self.updater.compose(self.history)
+        parts = [UserPromptPart(block)] if block is not None else []
+        self.history.append(ModelRequest(parts=[*parts, UserPromptPart(text)]))
+        self.history.append(ModelResponse(parts=[TextPart("done")]))
+        return block
+
+    def forget_block(self, number: int) -> None:
+        """Drop the request that carried block `number` (compaction, a trim)."""
+        marker = f"**Context update {number}** "
+        self.history = [
+            m
+            for m in self.history
+            if not (
+                isinstance(m, ModelRequest)
+                and any(
+                    isinstance(p, UserPromptPart)
+                    and isinstance(p.content, str)
+                    and p.content.startswith(marker)
+                    for p in m.parts
+                )
+            )
+        ]
+
+
+@pytest.fixture
+def roster() -> dict[str, str]:
+    return {"Ada": "Developer", "Bob": "Tester"}
+
+
+@pytest.fixture
+def plan() -> list[str]:
+    return ["1. write the parser"]
+
+
+@pytest.fixture
+def agent(roster: dict[str, str], plan: list[str]) -> Agent:
+    return Agent({"roster": lambda: roster, "planning": lambda: plan[0]})
+
+
+def header(block: str | None) -> str:
+    assert block is not None
+    return block.splitlines()[0]
+
+
+# -- the block itself -----------------------------------------------------------------------
+
+
+def test_first_block_is_a_full_snapshot_of_every_provider(agent: Agent) -> None:
+    block = agent.turn()
+    assert block == (
+        "**Context update 1** — current state.\n\n"
+        "### roster\n- Ada: Developer\n- Bob: Tester\n\n"
+        "### planning\n1. write the parser"
+    )
+    assert agent.slot.last_block == 1
+    assert agent.slot.baselines == {
+        "roster": {"Ada": "Developer", "Bob": "Tester"},
+        "planning": "1. write the parser",
+    }
+
+
+def test_nothing_changed_means_no_block_and_no_new_number(agent: Agent) -> None:
+    agent.turn()
+    assert agent.turn() is None
+    assert agent.turn() is None
+    assert agent.slot.last_block == 1
+
+
+def test_a_change_is_a_delta_of_added_changed_and_removed_items(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    roster["Ada"] = "Lead developer"
+    del roster["Bob"]
+    roster["Cy"] = "Reviewer"
+    block = agent.turn()
+    assert block == (
+        f"**Context update 2** {DELTA}\n\n"
+        "### roster (changed)\n"
+        "Added:\n- Cy: Reviewer\n"
+        "Changed:\n- Ada: Lead developer\n"
+        "Removed:\n- Bob"
+    )
+    assert agent.turn() is None
+
+
+def test_a_changed_text_is_restated_whole(agent: Agent, plan: list[str]) -> None:
+    agent.turn()
+    plan[0] = "1. write the parser\n2. test it"
+    block = agent.turn()
+    assert block == (
+        f"**Context update 2** {DELTA}\n\n### planning (updated)\n1. write the parser\n2. test it"
+    )
+
+
+def test_one_block_per_run_carries_every_changed_section(
+    agent: Agent, roster: dict[str, str], plan: list[str]
+) -> None:
+    agent.turn()
+    roster["Cy"] = "Reviewer"
+    plan[0] = "done"
+    block = agent.turn()
+    assert block is not None
+    assert block.count("**Context update") == 1
+    assert "### roster (changed)" in block
+    assert "### planning (updated)" in block
+
+
+def test_a_provider_new_in_a_delta_block_is_rendered_full(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    # The same agent restored with one more card: same slot, same history.
+    later = Agent({"roster": lambda: roster, "roles": lambda: {"Developer": "writes code"}})
+    later.state, later.history = agent.state, agent.history
+    block = later.turn()
+    assert header(block) == f"**Context update 2** {DELTA}"
+    assert block is not None
+    assert "### roles (new)\n- Developer: writes code" in block
+    # The planning provider went away with its card: the model is told, not left stale.
+    assert "### planning (removed)\nNo longer provided." in block
+    assert "### roster" not in block
+    assert set(later.slot.baselines) == {"roster", "roles"}
+    assert later.turn() is None
+
+
+def test_multiline_items_and_empty_states_render_readably() -> None:
+    agent = Agent({"tasks": lambda: {"T1": "parse\nand test", "T2": ""}, "notes": lambda: ""})
+    assert agent.turn() == (
+        "**Context update 1** — current state.\n\n"
+        "### tasks\n- T1: parse\n  and test\n- T2\n\n"
+        "### notes\n(empty)"
+    )
+    empty = Agent({"none": dict}).turn()
+    assert empty == "**Context update 1** — current state.\n\n### none\n(none)"
+
+
+def test_no_providers_never_produce_a_block() -> None:
+    agent = Agent({})
+    assert agent.turn() is None
+    assert agent.turn() is None
+    assert agent.slot.last_block == 0
+
+
+def test_the_baseline_is_a_copy_of_what_the_provider_returned() -> None:
+    shared = {"Ada": "Developer"}
+    agent = Agent({"roster": lambda: shared})
+    agent.turn()
+    shared["Bob"] = "Tester"  # the card mutates its own mapping in place
+    block = agent.turn()
+    assert block is not None
+    assert "Added:\n- Bob: Tester" in block
+
+
+# -- reconciliation against the history -----------------------------------------------------
+
+
+def test_marker_gone_means_full_snapshot_and_n_stays_monotonic(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    roster["Cy"] = "Reviewer"
+    agent.turn()
+    agent.forget_block(1)
+    agent.forget_block(2)  # compaction folded both blocks away
+    block = agent.turn()
+    assert block is not None
+    assert header(block) == f"**Context update 3** {FULL}"
+    assert "### roster\n- Ada: Developer\n- Bob: Tester\n- Cy: Reviewer" in block
+    assert "### planning\n1. write the parser" in block
+    assert agent.turn() is None
+
+
+def test_an_empty_history_drops_baselines_but_not_the_counter(agent: Agent) -> None:
+    agent.turn()
+    agent.history.clear()  # e.g. a sliding window with nothing left of the block
+    assert header(agent.turn()) == f"**Context update 2** {FULL}"
+
+
+def test_counter_behind_the_history_catches_up_and_keeps_baselines(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    checkpoint = agent.slot.model_dump(mode="json")  # last checkpoint: after block 1
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 2** {DELTA}"
+    # Crash: block 2 is in the history, the checkpoint never saw it.
+    agent.state = FakeState(tool_state=ToolState.model_validate(checkpoint))
+    assert agent.slot.last_block == 1
+
+    roster["Dee"] = "Designer"
+    block = agent.turn()
+    assert header(block) == f"**Context update 3** {DELTA}"
+    assert block is not None
+    # Diffed against the kept baseline: block 2's news is repeated, never omitted.
+    assert "Added:\n- Cy: Reviewer\n- Dee: Designer" in block
+    assert agent.turn() is None
+
+
+def test_counter_behind_with_nothing_new_still_catches_up(agent: Agent) -> None:
+    agent.turn()
+    agent.state = FakeState()  # a slot lost altogether
+    agent.updater.reconcile(agent.history)
+    assert agent.slot.last_block == 1
+    assert header(agent.turn()) == f"**Context update 2** {FULL}"
+
+
+def test_delta_left_after_its_full_snapshot_is_gone_forces_a_full_snapshot(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    roster["Cy"] = "Reviewer"
+    agent.turn()
+    agent.forget_block(1)  # block 2 (a delta) still shows, its base does not
+    assert header(agent.turn()) == f"**Context update 3** {FULL}"
+
+
+def test_a_gap_in_the_chain_forces_a_full_snapshot(agent: Agent, roster: dict[str, str]) -> None:
+    agent.turn()
+    roster["Cy"] = "Reviewer"
+    agent.turn()
+    roster["Dee"] = "Designer"
+    agent.turn()
+    agent.forget_block(2)  # blocks 1 and 3 remain, the model lost what 2 said
+    roster["Eve"] = "Ops"
+    block = agent.turn()
+    assert header(block) == f"**Context update 4** {FULL}"
+
+
+def test_the_chain_restarts_at_each_full_snapshot(agent: Agent, roster: dict[str, str]) -> None:
+    agent.turn()
+    agent.forget_block(1)
+    agent.turn()  # block 2: full again
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 3** {DELTA}"
+    assert agent.slot.chain_start == 2
+
+
+def test_a_block_folded_into_a_longer_prompt_counts_as_delivered(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    block = agent.updater.compose(agent.history)
+    assert block is not None
+    # A fresh agent's first block is folded into the first run's user prompt.
+    folded = f"[intent: request]\n\n{block}\n\nPlease plan the sprint."
+    agent.history = [ModelRequest(parts=[UserPromptPart(folded)])]
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 2** {DELTA}"
+
+
+def test_a_block_inside_multipart_content_counts_as_delivered(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    block = agent.updater.compose(agent.history)
+    assert block is not None
+    agent.history = [ModelRequest(parts=[UserPromptPart(["Look:", TextContent(block)])])]
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 2** {DELTA}"
+
+
+def test_a_marker_only_the_model_wrote_is_not_a_delivery(agent: Agent) -> None:
+    agent.history = [ModelResponse(parts=[TextPart("**Context update 5** — current state.")])]
+    assert header(agent.turn()) == f"**Context update 1** {FULL}"
+
+
+class _FuturePart:
+    part_kind = "hologram"
+
+
+def test_unknown_message_and_part_kinds_do_not_crash(agent: Agent, roster: dict[str, str]) -> None:
+    agent.turn()
+    odd: list[Any] = [_FuturePart()]
+    agent.history.extend([ModelRequest(parts=odd), object()])  # type: ignore[list-item]
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 2** {DELTA}"
+
+
+# -- the slot: reset, restore, never cached -------------------------------------------------
+
+
+def test_reset_zeroes_counter_and_baselines_together(agent: Agent) -> None:
+    agent.turn()
+    agent.turn()
+    agent.history.clear()  # /clear empties the history ...
+    agent.updater.reset()  # ... and the slot, together
+    assert agent.slot == ToolState()
+    assert header(agent.turn()) == f"**Context update 1** {FULL}"
+
+
+def test_a_replaced_slot_is_read_on_the_next_call(agent: Agent) -> None:
+    agent.turn()
+    held = agent.slot
+    agent.state = FakeState(tool_state=ToolState(last_block=7))  # init_state() on restore
+    block = agent.turn()
+    assert header(block) == f"**Context update 8** {FULL}"
+    assert agent.slot.last_block == 8
+    assert held.last_block == 1  # the old object was not written to
+
+
+def test_a_restored_agent_with_its_blocks_resumes_deltas_usually_silent(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    saved = agent.state.model_dump_json()
+    agent.state = FakeState.model_validate_json(saved)
+    assert agent.turn() is None
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 2** {DELTA}"
+
+
+def test_the_slot_is_mutated_in_place(agent: Agent) -> None:
+    slot = agent.slot
+    agent.turn()
+    assert agent.slot is slot
+    assert slot.last_block == 1
+
+
+def test_a_slot_with_unknown_keys_still_loads() -> None:
+    assert ToolState.model_validate({"last_block": 3, "from_the_future": 1}).last_block == 3
+
+
+# -- providers that fail ------------------------------------------------------------------------
+
+
+def test_a_failing_provider_is_reported_once_and_kills_nothing(
+    roster: dict[str, str], plan: list[str]
+) -> None:
+    broken = [True]
+
+    def planning() -> ContextState:
+        if broken[0]:
+            raise ConnectionError("board unreachable")
+        return plan[0]
+
+    agent = Agent({"roster": lambda: roster, "planning": planning})
+    block = agent.turn()
+    assert block == (
+        f"**Context update 1** {FULL}\n\n"
+        "### roster\n- Ada: Developer\n- Bob: Tester\n\n"
+        "### planning (unavailable)\nThis state could not be read (ConnectionError)."
+    )
+    assert "planning" not in agent.slot.baselines
+    assert agent.turn() is None  # still down: said once, not every turn
+
+    broken[0] = False
+    block = agent.turn()
+    assert block == (
+        f"**Context update 2** {DELTA}\n\n### planning (available again)\n1. write the parser"
+    )
+    assert agent.slot.baselines["planning"] == "1. write the parser"
+    assert agent.slot.unavailable == []
+
+
+def test_a_failure_keeps_the_last_good_baseline(plan: list[str]) -> None:
+    broken = [False]
+
+    def planning() -> ContextState:
+        if broken[0]:
+            raise RuntimeError("boom")
+        return plan[0]
+
+    agent = Agent({"planning": planning})
+    agent.turn()
+    broken[0] = True
+    assert "(unavailable)" in (agent.turn() or "")
+    assert agent.slot.baselines["planning"] == "1. write the parser"
+    assert agent.slot.unavailable == ["planning"]
+
+
+def test_a_provider_returning_the_wrong_type_is_unavailable() -> None:
+    agent = Agent({"count": lambda: 3})  # type: ignore[dict-item,return-value]
+    assert "### count (unavailable)\nThis state could not be read (TypeError)." in (
+        agent.turn() or ""
+    )
+
+
+def test_a_full_snapshot_reports_an_ongoing_outage_again() -> None:
+    def down() -> ContextState:
+        raise OSError("down")
+
+    agent = Agent({"kg": down})
+    agent.turn()
+    agent.history.clear()
+    block = agent.turn()
+    assert header(block) == f"**Context update 2** {FULL}"
+    assert "### kg (unavailable)" in (block or "")

@@ -1,0 +1,84 @@
+"""The marker line: its fixed wording, and finding it wherever a user prompt carries it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic_ai.messages import (
+    ImageUrl,
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    SystemPromptPart,
+    TextContent,
+    TextPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from retinue.tools import MARKER_RE, ContextMarker, find_markers, marker_line
+
+
+def test_marker_wording_is_fixed() -> None:
+    assert marker_line(1, full=True) == "**Context update 1** — current state."
+    assert (
+        marker_line(12, full=False)
+        == "**Context update 12** — state has changed since the last update."
+    )
+
+
+def test_marker_must_open_a_line() -> None:
+    assert MARKER_RE.search("see **Context update 3** — current state.") is None
+    assert MARKER_RE.search("intro\n**Context update 3** — current state.\nrest") is not None
+    assert MARKER_RE.search("**Context update 3** — some other words.") is None
+    assert MARKER_RE.search("**Context update 0** — current state.") is None
+
+
+def test_markers_are_found_in_user_prompts_only_and_in_order() -> None:
+    history: list[ModelMessage] = [
+        ModelRequest(parts=[UserPromptPart(marker_line(1, full=True) + "\n### roster\n- Ada")]),
+        ModelResponse(parts=[TextPart(marker_line(9, full=True))]),  # the model echoing it
+        ModelRequest(
+            parts=[
+                UserPromptPart(
+                    [
+                        "Reply protocol: answer the question.",
+                        TextContent(marker_line(2, full=False) + "\n### roster (changed)"),
+                        ImageUrl("https://example.com/a.png"),
+                    ]
+                )
+            ]
+        ),
+        ModelRequest(parts=[SystemPromptPart(marker_line(7, full=True))]),
+    ]
+    assert find_markers(history) == [ContextMarker(1, True), ContextMarker(2, False)]
+
+
+def test_a_block_folded_mid_prompt_is_found() -> None:
+    prompt = "\n\n".join(
+        ["[intent: request] Please review.", marker_line(4, full=False), "### plan\nnew", "Go."]
+    )
+    history: list[ModelMessage] = [ModelRequest(parts=[UserPromptPart(prompt)])]
+    assert find_markers(history) == [ContextMarker(4, False)]
+
+
+class _FuturePart:
+    """A part kind from a newer pydantic-ai."""
+
+    part_kind = "hologram"
+    content = marker_line(5, full=True)
+
+
+def test_unknown_kinds_are_skipped_without_error() -> None:
+    odd_parts: list[Any] = [
+        _FuturePart(),
+        ToolReturnPart("roster", marker_line(6, full=True), tool_call_id="t1"),
+    ]
+    history: list[Any] = [
+        ModelRequest(parts=odd_parts),
+        ModelRequest(parts=[UserPromptPart(marker_line(3, full=True))]),
+        object(),
+        {"kind": "request", "parts": []},
+        ModelResponse(parts=[], timestamp=datetime.now(UTC)),
+    ]
+    assert find_markers(history) == [ContextMarker(3, True)]
