@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue.testing import call_tool, last_prompt, send, user_texts
+from retinue.testing import call_tool, incoming, last_prompt, send, user_texts
 
 #: Prompts each scripted agent saw, keyed by a label the function chooses.
 seen: dict[str, list[str]] = {}
@@ -21,25 +21,26 @@ def _log(label: str, messages: list[ModelMessage]) -> str:
 
 def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """Delegates the human's request to a Developer, then answers the human."""
-    prompt = _log("manager", messages)
-    if "from @Human" in prompt:
+    _log("manager", messages)
+    got = incoming(messages)
+    if got.sender == "@Human":
         return send(info, ("Developer", "request", "Write the sprint plan"))
-    return send(info, ("@Human", "response", "Sprint planned: " + prompt.split("\n\n", 1)[-1]))
+    return send(info, ("@Human", "response", "Sprint planned: " + got.content))
 
 
 def manager_to_member(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """Like `manager`, but delegates to an existing `@Developer`."""
-    prompt = _log("manager", messages)
-    if "from @Human" in prompt:
+    _log("manager", messages)
+    got = incoming(messages)
+    if got.sender == "@Human":
         return send(info, ("@Developer", "request", "Write the sprint plan"))
-    return send(info, ("@Human", "response", "Sprint planned: " + prompt.split("\n\n", 1)[-1]))
+    return send(info, ("@Human", "response", "Sprint planned: " + got.content))
 
 
 def developer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """Answers whoever asked."""
-    prompt = _log("developer", messages)
-    sender = prompt.split(" from ", 1)[1].split(".", 1)[0]
-    return send(info, (sender, "response", "plan ready"))
+    _log("developer", messages)
+    return send(info, (incoming(messages).sender, "response", "plan ready"))
 
 
 def silent(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -55,17 +56,15 @@ def to_nobody(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 def corrects_after_retry(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """Names @Nobody first; after the correction, answers the human."""
-    texts = "\n".join(user_texts(messages))
+    """Names @Nobody first; once told the recipient cannot be reached, answers the human."""
     _log("corrects", messages)
-    retried = any(
-        getattr(p, "part_kind", "") == "retry-prompt"
+    told = any(
+        "cannot be reached" in str(getattr(p, "content", ""))
         for m in messages
         for p in getattr(m, "parts", [])
     )
-    if retried:
+    if told:
         return send(info, ("@Human", "response", "fixed"))
-    del texts
     return send(info, ("@Nobody", "request", "hello?"))
 
 
@@ -105,25 +104,70 @@ def tool_looper_silent_conclusion(messages: list[ModelMessage], info: AgentInfo)
     return call_tool("ping")
 
 
-#: Coordination for the cancellation tests (set by the test, used by `slow`).
+#: Coordination for the cancellation and arrival tests (reset and set by the tests).
 gate = threading.Event()
 entered = threading.Event()
 
 
-async def slow(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """Calls `ping` once, then answers; waits on `gate` at the first request of a task."""
+async def _wait_for_gate() -> None:
+    """Park this model request until the test opens the gate, without blocking the loop."""
     import asyncio
 
-    prompt = _log("slow", messages)
-    if "task 1" in prompt and "ping" not in str(messages[-1]):
-        entered.set()
-        while not gate.is_set():
-            await asyncio.sleep(0.005)  # sleep-ok: polls a gate; the test sets it
-    if info.function_tools and not any(
-        getattr(p, "tool_name", None) == "ping"
-        for m in messages
-        for p in getattr(m, "parts", [])
-        if getattr(p, "part_kind", "") == "tool-return"
-    ):
+    entered.set()
+    await asyncio.get_running_loop().run_in_executor(None, gate.wait, 10)
+
+
+def _pinged(messages: list[ModelMessage]) -> bool:
+    """Whether the latest request carries a `ping` tool result (this run took a step)."""
+    from pydantic_ai.messages import ModelRequest, ToolReturnPart
+
+    last = messages[-1]
+    return isinstance(last, ModelRequest) and any(
+        isinstance(p, ToolReturnPart) and p.tool_name == "ping" for p in last.parts
+    )
+
+
+async def gated_step(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Task 1 parks its first request at the gate, then takes a `ping` step; all answer."""
+    got = incoming(messages)
+    _log("gated", messages)
+    if _pinged(messages):
+        seen.setdefault("gated_after_step", []).append("\n".join(user_texts(messages)))
+        return send(info, ("@Human", "response", "done: step"))
+    if got.content.startswith("task 1"):
+        await _wait_for_gate()
         return call_tool("ping")
-    return send(info, ("@Human", "response", "done: " + prompt.split("\n\n", 1)[-1][:30]))
+    return send(info, ("@Human", "response", "done: " + got.content))
+
+
+async def gated_final(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Task 1's only (final) request parks at the gate; others answer at once."""
+    got = incoming(messages)
+    _log("gated", messages)
+    if got.content.startswith("task 1"):
+        await _wait_for_gate()
+    return send(info, ("@Human", "response", "done: " + got.content))
+
+
+def triage_looper(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """For CustomAgent: loops on `ping`, concludes with a TriageOutput hand-off."""
+    from retinue.testing import output
+
+    _log("triage", messages)
+    if not info.function_tools:
+        return output(info, {"handoffs": [{"recipient": "@Helper", "task": "finish triage"}]})
+    return call_tool("ping")
+
+
+def triage_once(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """For CustomAgent: hands the batch to @Helper straight away."""
+    from retinue.testing import output
+
+    _log("triage", messages)
+    return output(info, {"handoffs": [{"recipient": "@Helper", "task": "do it"}]})
+
+
+def clear_writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Writes a slash command into a message to another agent."""
+    _log("clear_writer", messages)
+    return send(info, ("@Target", "request", "/clear"))

@@ -5,30 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from retinue import (
-    AgentCard,
-    AgentConfig,
-    AgentMessage,
-    BaseAgent,
-    ModelConfig,
-    PromptTemplate,
-)
+from agent_cards import card
+from retinue import AgentMessage, BaseAgent
 from retinue.testing import TeamHarness
-
-
-def card(role: str, script: str, routes_to: list[str] | None = None) -> AgentCard:
-    return AgentCard(
-        description=f"{role} of the team",
-        skills=[role.lower()],
-        agent_class="retinue.BaseAgent",
-        config=AgentConfig(
-            name=f"@{role}",
-            role=role,
-            prompt=PromptTemplate(template=f"You are the {role}."),
-            model_cfg=ModelConfig(provider="function", model=f"agent_scripts:{script}"),
-        ),
-        routes_to=routes_to or [],
-    )
 
 
 def test_human_manager_developer_and_back(retinue_team: TeamHarness) -> None:

@@ -214,6 +214,12 @@ class ActorSystem:
         if not self.post(recipient, message):
             self.dead_letter(message.sender, recipient, message)
 
+    def send(
+        self, recipient: ActorAddress, message: Message, sender: ActorAddress | None = None
+    ) -> None:
+        """Send from code outside the actors (a script, a test); `sender` may be None."""
+        self.post_from_outside(sender, recipient, message)
+
     def post_from_outside(
         self, sender: ActorAddress | None, recipient: ActorAddress, message: Message
     ) -> None:

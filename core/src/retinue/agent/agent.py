@@ -389,6 +389,12 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             self._context_updater.reset()
         return "Context cleared."
 
+    def get_context_transcript(self) -> str:
+        """The conversation as the model will see it next, as plain text (for people)."""
+        from retinue.llm.history import render_transcript
+
+        return render_transcript(self.react_agent.messages)
+
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
         if isinstance(event, LlmUsageEvent | RunStartedEvent):

@@ -1,7 +1,9 @@
 """Test support for users and plugin authors: scripted models and a real team harness."""
 
 from retinue.testing.scripted import (
+    Incoming,
     call_tool,
+    incoming,
     last_prompt,
     output,
     send,
@@ -12,9 +14,11 @@ from retinue.testing.scripted import (
 from retinue.testing.team import Recorder, TeamHarness
 
 __all__ = [
+    "Incoming",
     "Recorder",
     "TeamHarness",
     "call_tool",
+    "incoming",
     "last_prompt",
     "output",
     "send",

@@ -11,8 +11,9 @@ it read the latest prompt and reply with structured output or tool calls in one 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 from pydantic_ai.messages import (
@@ -51,6 +52,27 @@ def last_prompt(messages: Sequence[ModelMessage]) -> str:
             if texts:
                 return "\n".join(texts)
     return ""
+
+
+_HEADER = re.compile(r"^Incoming (\w+) from (\S+?)\. [^\n]*\n\n", re.MULTILINE)
+
+
+class Incoming(NamedTuple):
+    """The message behind the latest prompt: its intent, its sender and its raw content."""
+
+    intent: str
+    sender: str
+    content: str
+
+
+def incoming(messages: Sequence[ModelMessage]) -> Incoming:
+    """Parse the reply-protocol header of the latest prompt (context updates may precede it)."""
+    prompt = last_prompt(messages)
+    matches = list(_HEADER.finditer(prompt))
+    if not matches:
+        return Incoming("", "", prompt)
+    last = matches[-1]
+    return Incoming(last.group(1), last.group(2), prompt[last.end() :])
 
 
 def tool_returns(messages: Sequence[ModelMessage]) -> list[ToolReturnPart]:

@@ -59,8 +59,8 @@ class TeamHarness:
 
     # ------------------------------------------------------------------ driving
     def say(self, recipient: ActorAddress, content: str, intent: str = "request") -> None:
-        """The human sends a message."""
-        self.system.proxy_tell(self.human).send(
+        """The human sends a message; returns once it is in the recipient's mailbox."""
+        self.system.proxy_ask(self.human).send(
             recipient, AgentMessage(content=content, type=intent)
         )
 

@@ -1,0 +1,38 @@
+"""Each intent's reply protocol reaches the model's prompt, before the raw content."""
+
+from __future__ import annotations
+
+import agent_scripts
+import pytest
+from agent_cards import card
+from retinue import REPLY_PROTOCOLS, reply_protocol
+from retinue.testing import TeamHarness
+
+
+@pytest.mark.parametrize("intent", sorted(REPLY_PROTOCOLS))
+def test_protocol_line_precedes_raw_content(retinue_team: TeamHarness, intent: str) -> None:
+    agent_scripts.seen.clear()
+    listener = retinue_team.add(card("Listener", "silent"))
+    retinue_team.say(listener, f"raw {intent} content", intent=intent)
+    retinue_team.wait_idle()
+    (prompt,) = agent_scripts.seen["silent"]
+    header = reply_protocol(intent, "@Human")
+    # A context-update block may be folded in front; the protocol sits right before the content.
+    assert prompt.endswith(f"{header}\n\nraw {intent} content")
+
+
+def test_protocol_lines_speak_of_mechanics_not_delegation() -> None:
+    for line in REPLY_PROTOCOLS.values():
+        lowered = line.lower()
+        assert "delegate" not in lowered and "yourself" not in lowered
+
+
+def test_a_silent_turn_still_runs_and_sends_nothing(retinue_team: TeamHarness) -> None:
+    agent_scripts.seen.clear()
+    listener = retinue_team.add(card("Listener", "silent"))
+    retinue_team.say(listener, "just so you know", intent="notification")
+    retinue_team.wait_idle()
+    assert len(agent_scripts.seen["silent"]) == 1
+    assert retinue_team.transcript() == [
+        ("@Human", "@Listener", "notification", "just so you know")
+    ]

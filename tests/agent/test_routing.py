@@ -1,0 +1,63 @@
+"""Routing bad recipients: one correction in the same run, then a skip with a note."""
+
+from __future__ import annotations
+
+import agent_scripts
+from agent_cards import card
+from retinue import ErrorMessage, RoutingSkippedEvent
+from retinue.testing import TeamHarness
+
+
+def test_unknown_member_is_corrected_within_the_run(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    worker = team.add(card("Worker", "corrects_after_retry"))
+    team.say(worker, "say hello")
+    team.wait_idle()
+    assert [m.content for m in team.received_by("@Human")] == ["fixed"]
+    assert len(agent_scripts.seen["corrects"]) == 2  # one run, two requests
+    transcript = team.proxy(worker).get_context_transcript()
+    assert "@Nobody is not a member" in transcript
+    assert "Members: @Human" in transcript
+    assert team.events(RoutingSkippedEvent) == []
+
+
+def test_still_unknown_member_is_skipped_with_a_note(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    agent_scripts.seen.pop("to_nobody", None)
+    worker = team.add(card("Worker", "to_nobody"))
+    team.say(worker, "say hello")
+    team.wait_idle()
+    assert len(agent_scripts.seen["to_nobody"]) == 2  # corrected once, no more
+    (skipped,) = team.events(RoutingSkippedEvent)
+    assert skipped.recipient == "@Nobody" and "no such member" in skipped.reason
+    assert "was not delivered" in team.proxy(worker).get_context_transcript()
+    assert team.of(ErrorMessage) == []
+    assert [m.recipient.name for m in team.sent() if m.recipient] == ["@Worker"]
+
+
+def test_hiring_an_unregistered_role_is_reported_not_raised(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    worker = team.add(card("Worker", "hires_ghost"))
+    team.say(worker, "get help")
+    team.wait_idle()
+    (skipped,) = team.events(RoutingSkippedEvent)
+    assert skipped.recipient == "Ghost"
+    assert team.of(ErrorMessage) == []
+    transcript = team.proxy(worker).get_context_transcript()
+    assert "Ghost is not a role you can hire" in transcript
+    assert "Your message to Ghost was not delivered" in transcript
+
+
+def test_roles_outside_routes_to_cannot_be_hired(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.register(card("Developer", "developer"))
+    manager = team.add(card("Manager", "manager", routes_to=["QA"]))
+    team.say(manager, "plan")
+    team.wait_idle()
+    (skipped,) = team.events(RoutingSkippedEvent)
+    assert skipped.recipient == "Developer"
+    assert "may not hire 'Developer'" in skipped.reason
+    assert [a.role for a in team.orchestrator_proxy.get_team_members()] == [
+        "Human",
+        "Manager",
+    ]
