@@ -68,6 +68,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._thread_ident: int | None = None
         self._accepting = True
         self._accept_lock = threading.Lock()
+        self._stops_owed = 0
         runtime.register(self)
 
     # ------------------------------------------------------------------ state
@@ -120,6 +121,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self.system._forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
                 self._tell_orchestrator(StopMessage())
+            with self._accept_lock:
+                owed, self._stops_owed = self._stops_owed, 0
+            self.system.tracker.done(owed)
 
     def _drain_after_stop(self) -> None:
         """Turn whatever is still queued into dead letters and release its waiters."""
@@ -334,7 +338,16 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         return self.system.ask(self.orchestrator, method, *args, **kwargs)
 
     def stop(self) -> None:
-        """Stop after the messages already queued; safe from the actor's own thread."""
+        """Stop after the messages already queued; safe from the actor's own thread.
+
+        The stop counts as owed work until it has happened, so `wait_idle` cannot return
+        between the request and the actor leaving its team.
+        """
+        with self._accept_lock:
+            if not self._accepting:
+                return
+            self.system.tracker.add()
+            self._stops_owed += 1
         self.actor_ref.tell(pykka_messages._ActorStop())
 
     def describe_busy(self) -> str | None:

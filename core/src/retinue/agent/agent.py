@@ -215,6 +215,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
+        self._cancel_stamps.pop(message.id, None)  # an idle /stop: its stamp is moot
         is_command = message.content.startswith("/") and _from_operator(message)
         if is_command and self._dispatch_command(message):
             return

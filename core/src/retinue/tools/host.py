@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.config import BaseConfig, BaseState
     from retinue.actors.messages import Message
+    from retinue.actors.system import ActorSystem
 
 
 @runtime_checkable
@@ -32,6 +33,11 @@ class ToolHost(Protocol):
     @property
     def state(self) -> BaseState:
         """This agent's current state; read through it on every use, never cache it."""
+        ...
+
+    @property
+    def system(self) -> ActorSystem:
+        """The actor system the agent runs in (to stop a member, ask an actor, ...)."""
         ...
 
     @property

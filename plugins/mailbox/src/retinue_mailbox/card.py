@@ -1,0 +1,99 @@
+"""`MailboxTool`: the two mailbox surfaces, each on its own channel.
+
+* TOOL_CALL — `read_mailbox()`: the model reads the mail waiting for it in the middle of a
+  run and *absorbs* it: every message it is shown leaves the mailbox (the kernel's
+  `consume_mailbox` reports each one as handled), so it does not come back as a turn of its
+  own. The tool's answer in the history is the record of that mail.
+* COMMAND — `stop()`: the `/stop` frontends offer. A `/stop` that arrives while a run is in
+  flight is taken by the kernel's cancellation hook before it is ever dispatched, so
+  reaching this command means there was no run to stop, and it says so.
+
+What the read leaves in place:
+
+* every cancel (`is_cancel`): cancelling is the kernel's, and a cancel the model could read
+  away would never cancel;
+* slash commands from an operator: they are meant for the agent's command registry, not
+  for the model, and get their own turn;
+* anything that is not an `AgentMessage` (runtime traffic has no text for the model).
+
+The card serves no LLM_CONTEXT: the kernel's mid-run arrival notice already tells the model
+that mail came in; a second carrier would only narrate the same arrivals twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from retinue import ToolCard
+
+if TYPE_CHECKING:
+    from retinue import AgentMessage
+
+NO_RUN_IN_PROGRESS = "No run is in progress; there is nothing to stop."
+"""What `/stop` answers when it is dispatched (a run in flight never lets it get this far)."""
+EMPTY_MAILBOX = "Your mailbox is empty."
+"""What `read_mailbox` answers when nothing is waiting."""
+
+
+def is_readable(message: object) -> bool:
+    """Whether `read_mailbox` may take this pending message."""
+    # The agent layer loads pydantic-ai; importing it here, not at the top, keeps plugin
+    # discovery (`retinue plugins`) from paying for it.
+    from retinue import AgentMessage, is_cancel
+
+    if not isinstance(message, AgentMessage) or is_cancel(message):
+        return False
+    sender = message.sender
+    from_operator = sender is None or sender.is_user_proxy
+    return not (from_operator and message.content.lstrip().startswith("/"))
+
+
+def render_mail(messages: Sequence[AgentMessage]) -> str:
+    """The text the model reads: each message's sender, intent and content, oldest first."""
+    if not messages:
+        return EMPTY_MAILBOX
+    if len(messages) == 1:
+        heading = (
+            "1 message taken from your mailbox; it will not arrive again, so act on it now "
+            "if it needs it."
+        )
+    else:
+        heading = (
+            f"{len(messages)} messages taken from your mailbox; they will not arrive again, "
+            "so act on them now if they need it."
+        )
+    blocks = [heading]
+    for number, message in enumerate(messages, start=1):
+        sender = message.sender.name if message.sender is not None else "an operator"
+        blocks.append(f"{number}. From {sender} ({message.type}):\n{message.content}")
+    return "\n\n".join(blocks)
+
+
+class MailboxTool(ToolCard):
+    """Read and absorb pending mail mid-run (`read_mailbox`); `/stop` for frontends."""
+
+    name: ClassVar[str] = "mailbox"
+    default: ClassVar[bool] = True
+
+    def get_tools(self) -> Sequence[Callable[..., Any]]:
+        return [self.read_mailbox]
+
+    def get_commands(self) -> Sequence[Callable[..., Any]]:
+        return [self.stop]
+
+    def read_mailbox(self) -> str:
+        """Read the messages that arrived for you while you were working, and take them.
+
+        Every message shown is removed from your mailbox: it will not arrive again as a
+        new turn, so handle it in this run if it needs handling. Call this when you are
+        told that new messages arrived.
+        """
+        from retinue import AgentMessage
+
+        taken = self.host.consume_mailbox(is_readable)
+        return render_mail([m for m in taken if isinstance(m, AgentMessage)])
+
+    def stop(self) -> str:
+        """Stop the run in progress (while one runs, the agent's cancel hook takes /stop)."""
+        return NO_RUN_IN_PROGRESS

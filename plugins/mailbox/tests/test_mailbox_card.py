@@ -1,0 +1,161 @@
+"""`MailboxTool` as a card: channels, hook module, and what a read may take."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+import retinue_mailbox.hooks
+from retinue import (
+    ActorAddress,
+    AgentMessage,
+    BaseConfig,
+    BaseState,
+    CancelMessage,
+    Channel,
+    Message,
+    StateChangedMessage,
+)
+from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue_mailbox import (
+    EMPTY_MAILBOX,
+    NO_RUN_IN_PROGRESS,
+    MailboxTool,
+    is_readable,
+    render_mail,
+)
+
+HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
+PEER = ActorAddress(name="@Peer", role="Peer")
+
+
+class Desk:
+    """A host whose mailbox is a plain list, consumed the way the kernel's is."""
+
+    def __init__(self, pending: list[Message]) -> None:
+        self.myAddress = ActorAddress(name="@Reader", role="Reader")
+        self.config = BaseConfig(name="@Reader", role="Reader")
+        self.state = BaseState()
+        self.orchestrator: ActorAddress | None = None
+        self.pending = pending
+
+    def send(self, recipient: ActorAddress, message: Message) -> None:
+        raise AssertionError("a read sends nothing")
+
+    def createActor(self, actor_class: type[Any] | str, config: BaseConfig) -> ActorAddress:
+        raise AssertionError("a read hires nobody")
+
+    def notify_event(self, event: Any) -> None:
+        pass
+
+    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a read asks nobody")
+
+    def peek_mailbox(self) -> Sequence[Message]:
+        return list(self.pending)
+
+    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
+        taken = [m for m in self.pending if predicate(m)]
+        self.pending = [m for m in self.pending if not predicate(m)]
+        return taken
+
+
+def _from(sender: ActorAddress | None, content: str, intent: str = "request") -> AgentMessage:
+    return AgentMessage(content=content, sender=sender, type=intent)  # type: ignore[arg-type]
+
+
+def test_the_card_is_a_default_named_mailbox() -> None:
+    assert MailboxTool.name == "mailbox"
+    assert MailboxTool.default is True
+
+
+def test_the_card_serves_a_tool_and_a_command_and_no_context() -> None:
+    assert MailboxTool.channels() == {Channel.TOOL_CALL, Channel.COMMAND}
+
+
+def test_the_hook_module_holds_only_hook_implementations() -> None:
+    functions = inspect.getmembers(retinue_mailbox.hooks, inspect.isfunction)
+    own = [f for _, f in functions if f.__module__ == retinue_mailbox.hooks.__name__]
+
+    assert [f.__name__ for f in own] == ["retinue_tool_cards"]
+    assert retinue_mailbox.hooks.retinue_tool_cards() == [MailboxTool]
+
+
+def test_the_plugin_provides_the_default_mailbox_card() -> None:
+    pm = get_plugin_manager(autoload=False, plugins=[retinue_mailbox.hooks])
+
+    assert collect_card_classes(pm) == {"mailbox": MailboxTool}
+    assert default_card_classes(pm) == [MailboxTool]
+
+
+@pytest.mark.parametrize(
+    ("message", "readable"),
+    [
+        (_from(PEER, "a note"), True),
+        (_from(HUMAN, "a question"), True),
+        (_from(None, "from code"), True),
+        (_from(PEER, "/stop"), True),  # an agent's "/stop" is text, not a cancel
+        (_from(PEER, "/fire_member @Human"), True),  # and an agent's command is text too
+        (_from(HUMAN, "/stop"), False),  # a cancel
+        (_from(None, " /stop "), False),  # a cancel from code
+        (CancelMessage(sender=HUMAN), False),
+        (_from(HUMAN, "/team_members"), False),  # for the command registry
+        (StateChangedMessage(state=BaseState()), False),  # not mail
+    ],
+)
+def test_what_a_read_may_take(message: Message, readable: bool) -> None:
+    assert is_readable(message) is readable
+
+
+def test_a_read_takes_the_mail_and_leaves_cancels_and_commands() -> None:
+    cancel = CancelMessage(sender=HUMAN)
+    stop = _from(HUMAN, "/stop")
+    command = _from(HUMAN, "/team_members")
+    desk = Desk(
+        [
+            _from(PEER, "First", "notification"),
+            cancel,
+            stop,
+            command,
+            _from(HUMAN, "Second"),
+        ]
+    )
+    card = MailboxTool().bind(desk)
+
+    text = card.read_mailbox()
+
+    assert text == (
+        "2 messages taken from your mailbox; they will not arrive again, so act on them now "
+        "if they need it.\n\n1. From @Peer (notification):\nFirst\n\n2. From @Human (request):\n"
+        "Second"
+    )
+    assert desk.pending == [cancel, stop, command]
+    assert card.read_mailbox() == EMPTY_MAILBOX
+
+
+def test_mail_from_code_names_an_operator() -> None:
+    assert render_mail([_from(None, "Hi", "notification")]) == (
+        "1 message taken from your mailbox; it will not arrive again, so act on it now "
+        "if it needs it.\n\n1. From an operator (notification):\nHi"
+    )
+
+
+def test_stop_answers_that_no_run_is_in_progress() -> None:
+    card = MailboxTool().bind(Desk([]))
+
+    assert [c.__name__ for c in card.get_commands()] == ["stop"]  # type: ignore[attr-defined]
+    assert card.stop() == NO_RUN_IN_PROGRESS
+
+
+def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
+    # `retinue plugins` imports every hook module; pydantic-ai must wait for the first agent.
+    code = "import sys, retinue_mailbox.hooks; print('pydantic_ai' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+
+    assert result.stdout.strip() == "False"

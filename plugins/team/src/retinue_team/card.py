@@ -1,0 +1,286 @@
+"""`TeamTool`: hiring and firing by role, and the team as every agent's context.
+
+One feature, three channels:
+
+* TOOL_CALL — `hire_members(roles)` and `fire_members(names)` for the model, which answer
+  in sentences and never raise, so a refused hire reads as advice instead of a failed call;
+* LLM_CONTEXT — the roster and the role profiles as keyed mappings, so a later hire or a
+  member turning busy reaches every agent as a small delta, not a restated team;
+* COMMAND — `hire_member`, `fire_member`, `team_members` and `team_roles` for operators
+  (`/hire_member Developer name=@Ada`) and for code; `hire_member` is also what the kernel's
+  routing calls when a model names a bare role as a recipient, so its native value is the
+  new member's `ActorAddress`. Refusals raise `ValueError` with the reason, which the
+  command registry hands back to an operator as the result.
+
+The card talks to the team only through its host and the orchestrator's public methods;
+the orchestrator never asks an agent anything, so none of these calls can deadlock on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+from retinue import ActorAddress, AgentCard, ToolCard
+
+DEFAULT_MAX_MEMBERS = 20
+"""How many agents a team may hold unless a card says otherwise (people are not counted)."""
+
+ROSTER_SECTION = "Team roster"
+"""Heading of the roster in context updates."""
+ROLES_SECTION = "Role profiles"
+"""Heading of the hireable roles in context updates."""
+
+
+class MemberInfo(BaseModel):
+    """One member of the team as `team_members()` reports it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    role: str
+    busy: bool = False
+    is_person: bool = False
+    address: ActorAddress
+
+    def __str__(self) -> str:
+        if self.is_person:
+            return f"{self.name} — {self.role} (a person)"
+        return f"{self.name} — {self.role} ({'busy' if self.busy else 'idle'})"
+
+
+class RoleInfo(BaseModel):
+    """One registered role as `team_roles()` reports it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: str
+    description: str = ""
+    skills: list[str] = Field(default_factory=list)
+    may_hire: bool = True
+    """Whether the agent asked may hire this role (its own card's `routes_to` allows it)."""
+
+    def __str__(self) -> str:
+        parts = [self.role]
+        if self.description:
+            parts.append(f"— {self.description}")
+        if self.skills:
+            parts.append(f"[{', '.join(self.skills)}]")
+        if not self.may_hire:
+            parts.append("(not hireable by this agent)")
+        return " ".join(parts)
+
+
+class TeamTool(ToolCard):
+    """Hire and fire team members by role; the team roster and role profiles as context."""
+
+    name: ClassVar[str] = "team"
+    default: ClassVar[bool] = True
+
+    max_members: int = Field(default=DEFAULT_MAX_MEMBERS, ge=1)
+    """The most agents the team may hold; a hire beyond it is refused. People don't count."""
+    stop_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a fire waits for the member to finish what it is doing and stop."""
+
+    # -- channels --------------------------------------------------------------------------
+
+    def get_tools(self) -> Sequence[Callable[..., Any]]:
+        return [self.hire_members, self.fire_members]
+
+    def get_context_states(self) -> Mapping[str, Callable[[], Mapping[str, str]]]:
+        return {ROSTER_SECTION: self.roster_state, ROLES_SECTION: self.roles_state}
+
+    def get_commands(self) -> Sequence[Callable[..., Any]]:
+        return [self.hire_member, self.fire_member, self.team_members, self.team_roles]
+
+    # -- tools for the model ---------------------------------------------------------------
+
+    def hire_members(self, roles: list[str]) -> str:
+        """Hire one new team member for each role given.
+
+        Each new member joins the team at once under its own `@Name`; address it by that
+        name in your messages. Naming a role as a message recipient also hires a member,
+        so use this tool when you want members before you write to them.
+
+        Args:
+            roles: Role names from the role profiles, one per member to hire; repeat a
+                role to hire several members for it.
+        """
+        if not roles:
+            return "No roles given; nobody was hired."
+        lines = []
+        for role in roles:
+            try:
+                address = self.hire_member(role)
+            except Exception as exc:
+                lines.append(f"Could not hire {role!r}: {exc}")
+            else:
+                lines.append(f"Hired {address.name} as {address.role}.")
+        return "\n".join(lines)
+
+    def fire_members(self, names: list[str]) -> str:
+        """Fire team members by name; each stops and leaves the team.
+
+        People cannot be fired. A member in the middle of a task finishes it first.
+
+        Args:
+            names: Member names as the roster shows them, such as `@Developer`.
+        """
+        if not names:
+            return "No names given; nobody was fired."
+        lines = []
+        for name in names:
+            try:
+                lines.append(self.fire_member(name))
+            except Exception as exc:
+                lines.append(f"Could not fire {name!r}: {exc}")
+        return "\n".join(lines)
+
+    # -- commands --------------------------------------------------------------------------
+
+    def hire_member(self, role: str, name: str | None = None) -> ActorAddress:
+        """Hire a new member for a role (optionally under a chosen @name); returns its address.
+
+        Raises `ValueError` when the role is unknown, when this agent's own role profile
+        does not route to it, or when the team is full.
+        """
+        role = role.strip()
+        if not role:
+            raise ValueError("a role is needed to hire a member")
+        profiles = self._profiles()
+        card = next((p for p in profiles if p.role == role), None)
+        if card is None:
+            raise ValueError(f"no role {role!r} is registered; {_roles_phrase(profiles)}")
+        allowed = self._hireable(profiles)
+        if allowed is not None and role not in allowed:
+            may = ", ".join(sorted(allowed)) or "no role"
+            raise ValueError(
+                f"{self.host.myAddress.name} may not hire {role!r}; it may hire: {may}"
+            )
+        agents = [m for m in self._ask("get_team_members") if not m.is_user_proxy]
+        if len(agents) >= self.max_members:
+            raise ValueError(
+                f"the team is full: it has {len(agents)} agents and allows at most "
+                f"{self.max_members} (fire a member first)"
+            )
+        config = card.get_config_copy()
+        if name is not None:
+            config = config.model_copy(update={"name": _member_name(name)})
+        address: ActorAddress = self.host.createActor(card.agent_class, config)
+        return address
+
+    def fire_member(self, name: str) -> str:
+        """Fire a member by @name: it stops after its current work and leaves the team.
+
+        Raises `ValueError` for a name not on the roster and for a person (a user proxy).
+        An agent may fire itself: it leaves once the message it is handling is done.
+        """
+        target = _member_name(name)
+        member: ActorAddress | None = self._ask("get_team_member", target)
+        if member is None:
+            names = ", ".join(sorted(m.name for m in self._ask("get_team_members")))
+            raise ValueError(f"no member is called {target}; the members are: {names or 'none'}")
+        if member.is_user_proxy:
+            raise ValueError(f"{member.name} is a person, not an agent, and cannot be fired")
+        system = self.host.system
+        if member == self.host.myAddress:
+            # Never wait on ourselves: the stop is queued behind the message being handled.
+            system.tell(member, "stop")
+            return f"{member.name} fired itself and leaves the team once its current work is done."
+        if system.stop_actor(member, timeout=self.stop_timeout):
+            return f"Fired {member.name} ({member.role}); it has left the team."
+        return (
+            f"Fired {member.name} ({member.role}); it is still finishing its current work "
+            "and leaves the team when that is done."
+        )
+
+    def team_members(self) -> list[MemberInfo]:
+        """The current team roster: each member's @name, role, and whether it is busy."""
+        return [
+            MemberInfo(
+                name=m.address.name,
+                role=m.address.role,
+                busy=bool(m.busy),
+                is_person=m.address.is_user_proxy,
+                address=m.address,
+            )
+            for m in self._ask("get_team")
+        ]
+
+    def team_roles(self) -> list[RoleInfo]:
+        """The roles that can be hired, with their descriptions and skills."""
+        profiles = self._profiles()
+        allowed = self._hireable(profiles)
+        return [
+            RoleInfo(
+                role=p.role,
+                description=p.description,
+                skills=list(p.skills),
+                may_hire=allowed is None or p.role in allowed,
+            )
+            for p in profiles
+        ]
+
+    # -- context providers -----------------------------------------------------------------
+
+    def roster_state(self) -> Mapping[str, str]:
+        """The roster keyed by @name, for context updates."""
+        if self.host.orchestrator is None:
+            return {}
+        me = self.host.myAddress
+        roster: dict[str, str] = {}
+        for member in self.team_members():
+            if member.address == me:
+                roster[member.name] = f"{member.role} (you)"
+            elif member.is_person:
+                roster[member.name] = f"{member.role} (a person)"
+            else:
+                roster[member.name] = f"{member.role} ({'busy' if member.busy else 'idle'})"
+        return roster
+
+    def roles_state(self) -> Mapping[str, str]:
+        """The role profiles keyed by role, for context updates."""
+        if self.host.orchestrator is None:
+            return {}
+        profiles: dict[str, str] = {}
+        for info in self.team_roles():
+            parts = [info.description.strip() or "No description."]
+            if info.skills:
+                parts.append(f"Skills: {', '.join(info.skills)}.")
+            parts.append("You may hire this role." if info.may_hire else "You may not hire it.")
+            profiles[info.role] = " ".join(parts)
+        return profiles
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _ask(self, method: str, *args: Any) -> Any:
+        if self.host.orchestrator is None:
+            raise ValueError(f"{self.host.myAddress.name} is not part of a team")
+        return self.host.ask_orchestrator(method, *args)
+
+    def _profiles(self) -> list[AgentCard]:
+        profiles: list[AgentCard] = self._ask("get_agent_profiles")
+        return profiles
+
+    def _hireable(self, profiles: Sequence[AgentCard]) -> set[str] | None:
+        """The roles this agent may hire, or None for any: its own profile's `routes_to`."""
+        own_role = self.host.myAddress.role
+        own = next((p for p in profiles if p.role == own_role), None)
+        if own is None or not own.routes_to:
+            return None
+        return set(own.routes_to)
+
+
+def _member_name(name: str) -> str:
+    """A member name with its leading `@` (`Ada` and `@Ada` both mean `@Ada`)."""
+    name = name.strip()
+    if not name.lstrip("@"):
+        raise ValueError("a member name is needed")
+    return name if name.startswith("@") else f"@{name}"
+
+
+def _roles_phrase(profiles: Sequence[AgentCard]) -> str:
+    if not profiles:
+        return "no roles are registered with the orchestrator (register_agent_profiles)"
+    return f"registered roles: {', '.join(sorted(p.role for p in profiles))}"

@@ -1,0 +1,156 @@
+"""`TeamTool` as a card: its channels, its plugin hook, and an agent outside any team."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+import retinue_team.hooks
+from retinue import ActorAddress, BaseConfig, BaseState, Channel, CommandRegistry, Message
+from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue_team import MemberInfo, RoleInfo, TeamTool
+from retinue_team.card import DEFAULT_MAX_MEMBERS, ROLES_SECTION, ROSTER_SECTION
+
+
+class Loner:
+    """A host outside any team: no orchestrator to ask."""
+
+    def __init__(self) -> None:
+        self.myAddress = ActorAddress(name="@Loner", role="Loner")
+        self.config = BaseConfig(name="@Loner", role="Loner")
+        self.state = BaseState()
+        self.orchestrator: ActorAddress | None = None
+
+    def send(self, recipient: ActorAddress, message: Message) -> None:
+        raise AssertionError("nothing is sent")
+
+    def createActor(self, actor_class: type[Any] | str, config: BaseConfig) -> ActorAddress:
+        raise AssertionError("nobody is hired")
+
+    def notify_event(self, event: Any) -> None:
+        pass
+
+    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("there is no orchestrator")
+
+    def peek_mailbox(self) -> Sequence[Message]:
+        return ()
+
+    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
+        return []
+
+
+def test_the_card_is_a_default_named_team() -> None:
+    assert TeamTool.name == "team"
+    assert TeamTool.default is True
+    assert TeamTool().max_members == DEFAULT_MAX_MEMBERS
+
+
+def test_the_card_serves_tools_context_and_commands_but_no_system_prompt() -> None:
+    assert TeamTool.channels() == {Channel.TOOL_CALL, Channel.LLM_CONTEXT, Channel.COMMAND}
+
+
+def test_the_hook_module_holds_only_hook_implementations() -> None:
+    functions = inspect.getmembers(retinue_team.hooks, inspect.isfunction)
+    own = [f for name, f in functions if f.__module__ == retinue_team.hooks.__name__]
+
+    assert [f.__name__ for f in own] == ["retinue_tool_cards"]
+    assert retinue_team.hooks.retinue_tool_cards() == [TeamTool]
+
+
+def test_the_plugin_provides_the_default_team_card() -> None:
+    pm = get_plugin_manager(autoload=False, plugins=[retinue_team.hooks])
+
+    assert collect_card_classes(pm) == {"team": TeamTool}
+    assert default_card_classes(pm) == [TeamTool]
+
+
+def test_the_commands_are_announced_under_their_own_names() -> None:
+    card = TeamTool().bind(Loner())
+    registry = CommandRegistry()
+    for command in card.get_commands():
+        registry.register(command, owner=card.name)
+
+    usage = {d.name: d.usage for d in registry.descriptors()}
+    assert usage == {
+        "hire_member": "/hire_member <role> [name=<name>]",
+        "fire_member": "/fire_member <name>",
+        "team_members": "/team_members",
+        "team_roles": "/team_roles",
+    }
+    assert {d.owner for d in registry.descriptors()} == {"team"}
+
+
+def test_the_model_tools_are_hire_members_and_fire_members() -> None:
+    card = TeamTool().bind(Loner())
+
+    assert [t.__name__ for t in card.get_tools()] == ["hire_members", "fire_members"]  # type: ignore[union-attr]
+    assert list(card.get_context_states()) == [ROSTER_SECTION, ROLES_SECTION]
+
+
+def test_an_agent_outside_a_team_has_an_empty_team_context() -> None:
+    card = TeamTool().bind(Loner())
+
+    assert card.roster_state() == {}
+    assert card.roles_state() == {}
+
+
+def test_an_agent_outside_a_team_cannot_hire_or_fire() -> None:
+    card = TeamTool().bind(Loner())
+
+    with pytest.raises(ValueError, match="@Loner is not part of a team"):
+        card.hire_member("Developer")
+    with pytest.raises(ValueError, match="@Loner is not part of a team"):
+        card.fire_member("@Developer")
+    assert card.hire_members(["Developer"]) == (
+        "Could not hire 'Developer': @Loner is not part of a team"
+    )
+    assert card.hire_members([]) == "No roles given; nobody was hired."
+    assert card.fire_members([]) == "No names given; nobody was fired."
+
+
+@pytest.mark.parametrize("name", ["", "  ", "@"])
+def test_a_fire_needs_a_name(name: str) -> None:
+    card = TeamTool().bind(Loner())
+
+    with pytest.raises(ValueError, match="a member name is needed"):
+        card.fire_member(name)
+
+
+def test_a_hire_needs_a_role() -> None:
+    card = TeamTool().bind(Loner())
+
+    with pytest.raises(ValueError, match="a role is needed"):
+        card.hire_member("  ")
+
+
+def test_member_and_role_lines_read_well() -> None:
+    address = ActorAddress(name="@Ada", role="Developer")
+
+    assert str(MemberInfo(name="@Ada", role="Developer", busy=True, address=address)) == (
+        "@Ada — Developer (busy)"
+    )
+    assert str(RoleInfo(role="QA", description="Tests", skills=["pytest"], may_hire=False)) == (
+        "QA — Tests [pytest] (not hireable by this agent)"
+    )
+
+
+def test_settings_are_validated() -> None:
+    with pytest.raises(ValueError):
+        TeamTool(max_members=0)
+    with pytest.raises(ValueError):
+        TeamTool(unknown=1)  # type: ignore[call-arg]
+
+
+def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
+    # `retinue plugins` imports every hook module; pydantic-ai must wait for the first agent.
+    code = "import sys, retinue_team.hooks; print('pydantic_ai' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+
+    assert result.stdout.strip() == "False"
