@@ -200,17 +200,16 @@ class ActorSystem:
             and recipient != orchestrator
             and not isinstance(message, _REPORTS)
         ):
-            self.post(
-                orchestrator,
-                SentMessage(
-                    message=message,
-                    sender=message.sender,
-                    recipient=orchestrator,
-                    team_id=message.team_id,
-                    parent_id=message.parent_id,
-                    chain_id=message.chain_id,
-                ),
+            # The report names the conversation's own sender and recipient, as subscribers read it.
+            report = SentMessage(
+                message=message,
+                sender=message.sender,
+                recipient=recipient,
+                team_id=message.team_id,
+                parent_id=message.parent_id,
+                chain_id=message.chain_id,
             )
+            self.post(orchestrator, report)
         if not self.post(recipient, message):
             self.dead_letter(message.sender, recipient, message)
 
