@@ -46,3 +46,23 @@ def _installed_cards(team: TeamHarness) -> dict[str, Any]:
 def test_agent_message_defaults_to_request() -> None:
     assert AgentMessage(content="x").type == "request"
     assert BaseAgent.__name__ == "BaseAgent"
+
+
+def test_bad_agent_config_fails_create_actor_in_one_line(retinue_team: TeamHarness) -> None:
+    from retinue import AgentConfig, ModelConfig, UnknownToolCardError
+
+    with pytest.raises(UnknownToolCardError) as info:
+        retinue_team.orchestrator_proxy.createActor(
+            BaseAgent, AgentConfig(name="@X", role="X", tools=["no_such_card"])
+        )
+    assert "no_such_card" in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="no_such_module"):
+        retinue_team.orchestrator_proxy.createActor(
+            BaseAgent,
+            AgentConfig(
+                name="@Y",
+                role="Y",
+                model_cfg=ModelConfig(provider="function", model="no_such_module:fn"),
+            ),
+        )
+    assert [m.name for m in retinue_team.orchestrator_proxy.get_team_members()] == ["@Human"]

@@ -24,7 +24,9 @@ from pathlib import Path
 import pytest
 from retinue.plugins import DISABLE_AUTOLOAD_ENV, DISABLED_PLUGINS_ENV, ENTRY_POINT_GROUP
 
-EXAMPLE_PLUGIN = Path(__file__).resolve().parents[1] / "fixtures" / "retinue-example-plugin"
+REPOSITORY = Path(__file__).resolve().parents[2]
+EXAMPLE_PLUGIN = REPOSITORY / "docs" / "example-plugin"
+"""retinue-notes, the complete minimal plugin the docs walk through."""
 
 
 def write_distribution(
@@ -51,7 +53,7 @@ def write_distribution(
 
 
 def install_example_plugin(root: Path) -> Path:
-    """Install tests/fixtures/retinue-example-plugin into `root`, from its own pyproject."""
+    """Install docs/example-plugin (retinue-notes) into `root`, from its own pyproject."""
     project = tomllib.loads((EXAMPLE_PLUGIN / "pyproject.toml").read_text())["project"]
     for package in (EXAMPLE_PLUGIN / "src").iterdir():
         if package.is_dir() and not package.name.startswith((".", "_")):
@@ -99,5 +101,5 @@ def site_dir(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.fixture
 def example_plugin(site_dir: Path) -> Path:
-    """The example plugin distribution, installed for this test only."""
+    """The example plugin distribution (retinue-notes), installed for this test only."""
     return install_example_plugin(site_dir)

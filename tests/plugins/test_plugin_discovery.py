@@ -1,10 +1,11 @@
 """Discovery of a real, installed distribution through its `retinue` entry point.
 
-The example plugin in tests/fixtures is installed into a temporary site directory (see
-conftest.py), so these tests exercise the same path a `pip install retinue-foo` takes:
-importlib.metadata finds the dist-info, pluggy loads the entry point, the kernel collects
-the card. Other plugins may be installed beside it (tox's "all" environment), so the tests
-look for the example plugin rather than asserting the whole set.
+The example plugin of the docs (retinue-notes, docs/example-plugin) is installed into a
+temporary site directory (see conftest.py), so these tests exercise the same path a
+`pip install retinue-foo` takes: importlib.metadata finds the dist-info, pluggy loads the
+entry point, the kernel collects the card. Other plugins may be installed beside it (tox's
+"all" environment), so the tests look for the example plugin rather than asserting the
+whole set.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import pluggy
 import pytest
+from retinue import ActorAddress, AgentConfig
 from retinue.plugins import (
     DISABLE_AUTOLOAD_ENV,
     DISABLED_PLUGINS_ENV,
@@ -35,10 +37,11 @@ def _active(pm: pluggy.PluginManager) -> set[str]:
 def test_example_plugin_is_discovered_with_its_card(example_plugin: Path) -> None:
     pm = get_plugin_manager()
 
-    assert "example" in _active(pm)
+    assert "notes" in _active(pm)
     cards = collect_card_classes(pm)
-    card_module = sys.modules["retinue_example_plugin.card"]
-    assert cards["example"] is card_module.ExampleTool
+    card_module = sys.modules["retinue_notes.card"]
+    assert cards["notes"] is card_module.NotesTool
+    assert not cards["notes"].default  # a third-party card is opt-in
 
 
 def test_the_plugin_is_attributed_to_its_distribution(example_plugin: Path) -> None:
@@ -47,66 +50,70 @@ def test_the_plugin_is_attributed_to_its_distribution(example_plugin: Path) -> N
     distributions = {
         pm.get_name(plugin): dist.project_name for plugin, dist in pm.list_plugin_distinfo()
     }
-    assert distributions["example"] == "retinue-example-plugin"
-    info = {entry.name: entry for entry in describe_plugins(pm)}["example"]
+    assert distributions["notes"] == "retinue-notes"
+    info = {entry.name: entry for entry in describe_plugins(pm)}["notes"]
     assert info == PluginInfo(
-        name="example",
-        module="retinue_example_plugin.hooks",
-        distribution="retinue-example-plugin",
+        name="notes",
+        module="retinue_notes.hooks",
+        distribution="retinue-notes",
         version="0.1.0",
-        cards=["example"],
+        cards=["notes"],
         hooks=["retinue_capabilities", "retinue_tool_cards"],
     )
     assert PluginInfo.model_validate_json(info.model_dump_json()) == info
 
 
 def test_the_discovered_card_serves_its_command(example_plugin: Path) -> None:
-    card_class = collect_card_classes(get_plugin_manager())["example"]
+    card_class = collect_card_classes(get_plugin_manager())["notes"]
+    host: Any = SimpleNamespace(myAddress=ActorAddress(name="@Ada", role="Scribe"))
+    card = card_class.model_validate({"max_notes": 5}).bind(host)
+    card.take_note("the launch is on May 3")  # type: ignore[attr-defined]
     registry = CommandRegistry()
-    for command in card_class.model_validate({"prefix": "hi"}).get_commands():
+    for command in card.get_commands():
         registry.register(command, owner=card_class.name)
 
-    assert registry.dispatch('/example_echo "two words" times=2') == "hi: two words hi: two words"
-    assert registry.descriptors()[0].owner == "example"
+    assert registry.dispatch("/notes") == "Notes of @Ada:\n#1 the launch is on May 3"
+    assert registry.descriptors()[0].owner == "notes"
 
 
 def test_the_plugin_gives_capabilities_built_for_the_config(example_plugin: Path) -> None:
     pm = get_plugin_manager()
-    config: Any = SimpleNamespace(name="Ada")
 
-    capabilities = collect_capabilities(pm, config)
+    def audits(config: AgentConfig) -> list[Any]:
+        found = collect_capabilities(pm, config)
+        return [c for c in found if type(c).__module__ == "retinue_notes.audit"]
 
-    mine = [c for c in capabilities if type(c).__module__ == "retinue_example_plugin.card"]
-    assert [c.agent_name for c in mine] == ["Ada"]  # type: ignore[attr-defined]
+    assert [c.agent_name for c in audits(AgentConfig(name="@Ada", tools=["notes"]))] == ["@Ada"]
+    assert audits(AgentConfig(name="@Bob")) == []  # only agents that carry the card
 
 
 def test_disabled_plugins_env_blocks_it(
     example_plugin: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(DISABLED_PLUGINS_ENV, " unrelated , example ")
+    monkeypatch.setenv(DISABLED_PLUGINS_ENV, " unrelated , notes ")
 
     pm = get_plugin_manager()
 
-    assert pm.is_blocked("example")
-    assert "example" not in _active(pm)
-    assert "example" not in collect_card_classes(pm)
-    assert "retinue_example_plugin.hooks" not in sys.modules
+    assert pm.is_blocked("notes")
+    assert "notes" not in _active(pm)
+    assert "notes" not in collect_card_classes(pm)
+    assert "retinue_notes.hooks" not in sys.modules
 
 
 def test_blocked_argument_blocks_it(example_plugin: Path) -> None:
-    pm = get_plugin_manager(blocked=("example",))
+    pm = get_plugin_manager(blocked=("notes",))
 
-    assert "example" not in _active(pm)
-    assert "example" not in collect_card_classes(pm)
+    assert "notes" not in _active(pm)
+    assert "notes" not in collect_card_classes(pm)
 
 
 def test_blocked_argument_and_env_are_merged(
     example_plugin: Path, site_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(DISABLED_PLUGINS_ENV, "example")
+    monkeypatch.setenv(DISABLED_PLUGINS_ENV, "notes")
     pm = get_plugin_manager(blocked=["other"])
 
-    assert pm.is_blocked("example")
+    assert pm.is_blocked("notes")
     assert pm.is_blocked("other")
 
 
@@ -128,7 +135,7 @@ def test_disable_autoload_env_off_values_keep_autoload(
 ) -> None:
     monkeypatch.setenv(DISABLE_AUTOLOAD_ENV, value)
 
-    assert "example" in _active(get_plugin_manager())
+    assert "notes" in _active(get_plugin_manager())
 
 
 def test_autoload_false_loads_nothing(example_plugin: Path) -> None:

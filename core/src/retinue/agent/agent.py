@@ -24,7 +24,8 @@ from retinue.agent.resolve import is_member_name, resolve_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
-from retinue.llm.events import LlmUsageEvent, RunStartedEvent
+from retinue.llm.events import LlmUsageEvent, RunStartedEvent, ToolCallEvent
+from retinue.llm.models import get_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary, aggregate_usage
 from retinue.plugins.manager import (
@@ -47,6 +48,11 @@ TEAM_PROTOCOL = (
     "An empty list sends nothing."
 )
 
+STALE_STOP = (
+    "That stop arrived when the run it could have stopped was already over (or none was "
+    "running); nothing was interrupted."
+)
+
 HIRE_NEEDS_TEAM_PLUGIN = (
     "cannot hire {role!r}: no installed card provides hire_member "
     "(install the retinue-team plugin: pip install retinue-team)"
@@ -58,6 +64,12 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     def __init__(self, config: AgentConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
+        # Checked in the creator's thread, so a bad card name or a model that cannot be built
+        # (missing SDK or key) fails `createActor` itself instead of a silent actor death.
+        pm = plugin_manager_for(self.system)
+        configured = resolve_cards(config.tools, collect_card_classes(pm))
+        self._cards = with_default_cards(configured, default_card_classes(pm))
+        get_model(config.model_cfg)
         self._cancel_stamps: dict[str, str | None] = {}
         self._usage_events: list[Any] = []
         self._mailbox_capability = MailboxCapability(self)
@@ -73,9 +85,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
     # ------------------------------------------------------------------ start and stop
     def on_start(self) -> None:
         pm = plugin_manager_for(self.system)
-        configured = resolve_cards(self.config.tools, collect_card_classes(pm))
-        cards = with_default_cards(configured, default_card_classes(pm))
-        factory = ToolFactory(cards, host=self)
+        factory = ToolFactory(self._cards, host=self)
         self._tool_factory = factory
         self.state.backstory = self.config.prompt.render()
         self._command_registry = factory.get_command_registry(
@@ -174,12 +184,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         if isinstance(message, AgentMessage) and message.sender is not None:
             self.send(
                 message.sender,
-                AgentMessage(
-                    type="notification",
-                    content="That stop arrived after the run it was meant for had ended; "
-                    "nothing was interrupted.",
-                    parent_id=message.id,
-                ),
+                AgentMessage(type="notification", content=STALE_STOP, parent_id=message.id),
             )
 
     def offers_mailbox_tool(self) -> bool:
@@ -398,7 +403,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
-        if isinstance(event, LlmUsageEvent | RunStartedEvent):
+        if isinstance(event, LlmUsageEvent | RunStartedEvent | ToolCallEvent):
             self._usage_events.append(event)
         self.notify_event(event)
 

@@ -42,7 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `retinue` command."""
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    from retinue.plugins import PluginError
+
+    try:
+        code: int = args.run(args)
+    except PluginError as exc:
+        print(f"retinue: {exc}", file=sys.stderr)
+        return 1
     return code
 
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -36,11 +36,20 @@ def _retinue_block_model_requests(request: pytest.FixtureRequest) -> Iterator[No
 
 
 @pytest.fixture
-def retinue_team() -> Iterator[TeamHarness]:
+def retinue_plugin_manager() -> Any:
+    """The plugin manager `retinue_team` uses; None discovers the installed plugins.
+
+    Override it in a plugin's conftest to pin exactly the plugins a test should see.
+    """
+    return None
+
+
+@pytest.fixture
+def retinue_team(retinue_plugin_manager: Any) -> Iterator[TeamHarness]:
     """A running team with an orchestrator and a `@Human`; shut down afterwards."""
     from retinue.testing.team import TeamHarness
 
-    team = TeamHarness()
+    team = TeamHarness(plugin_manager=retinue_plugin_manager)
     try:
         yield team
     finally:

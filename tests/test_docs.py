@@ -1,0 +1,25 @@
+"""The docs' code runs as written, and their excerpts match the files they quote."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_python_block_in_the_docs_runs() -> None:
+    pytest.importorskip("retinue_team", reason="the docs' examples hire through retinue-team")
+    pytest.importorskip("retinue_mailbox", reason="the docs' examples stop runs through it")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "check_snippets.py")],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
