@@ -9,12 +9,11 @@ ends, reports what happened as serializable events, and can be interrupted from 
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar, cast
 
-from pydantic_ai import Agent, AgentCapability, CancellationToken, RunContext, capture_run_messages
+from pydantic_ai import Agent, AgentCapability, RunContext, capture_run_messages
 from pydantic_ai.agent import AgentRetries
 from pydantic_ai.capabilities import AbstractCapability, ProcessHistory
 from pydantic_ai.exceptions import RunCancelled, RunTimedOut, UsageLimitExceeded
@@ -29,7 +28,6 @@ from retinue.llm import history
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, emit_safely
 from retinue.llm.errors import (
-    ConfigError,
     RunInterruptedError,
     RunTimeoutError,
     RunUsageLimitError,
@@ -47,57 +45,21 @@ from retinue.llm.events import (
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
+from retinue.llm.run_parts import (
+    RUN_TIMEOUT_GRACE,
+    Outcome,
+    RunKind,
+    RunState,
+    SystemPrompt,
+    WithoutFunctionTools,
+    new_run_id,
+    render_system_block,
+    status_of,
+    usage_event,
+)
 from retinue.llm.usage import AgentUsageCounters
 
 T = TypeVar("T")
-
-SystemPrompt = str | Callable[[], str]
-"""A piece of the system block: text, or a function returning it (called once)."""
-
-RUN_TIMEOUT_GRACE = 10.0
-"""Extra seconds the caller waits past pydantic-ai's own run timeout before giving up."""
-
-RunKind = Literal["run", "conclusion"]
-
-
-def new_run_id() -> str:
-    return uuid.uuid4().hex
-
-
-def render_system_block(prompts: Sequence[SystemPrompt]) -> str:
-    """The frozen system block: every piece rendered once, blank ones left out.
-
-    It is sent unchanged with every request, so the provider's prompt cache keeps its prefix;
-    anything volatile belongs in a context-update block instead.
-    """
-    pieces: list[str] = []
-    for prompt in prompts:
-        text = prompt() if callable(prompt) else prompt
-        if not isinstance(text, str):
-            raise ConfigError(f"a system prompt must be text, got {type(text).__name__}")
-        if text.strip():
-            pieces.append(text.strip())
-    return "\n\n".join(pieces)
-
-
-@dataclass
-class _RunState:
-    """What the runner knows about the run in flight; shared with the loop thread."""
-
-    run_id: str
-    kind: RunKind
-    token: CancellationToken = field(default_factory=CancellationToken)
-    compacted: bool = False
-    dropped: list[ModelMessage] = field(default_factory=list)
-    output_tools: set[str] = field(default_factory=set)
-    messages: list[ModelMessage] | None = None
-
-
-@dataclass
-class _Outcome:
-    messages: list[ModelMessage]
-    output: Any = None
-    error: BaseException | None = None
 
 
 @dataclass
@@ -111,16 +73,6 @@ class _RunnerHooks(AbstractCapability[Any]):
     ) -> list[ToolDefinition]:
         self.runner._note_output_tools(ctx.run_id, tool_defs)
         return tool_defs
-
-
-@dataclass
-class _WithoutFunctionTools(AbstractCapability[Any]):
-    """Offers the model no function tool at all (a conclusion answers with what it has)."""
-
-    async def prepare_tools(
-        self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]
-    ) -> list[ToolDefinition]:
-        return []
 
 
 class ReactAgent:
@@ -174,8 +126,8 @@ class ReactAgent:
         self._agents: dict[object, Agent[Any, Any]] = {}
         self._summary_agent: Agent[Any, str] | None = None
         self._lock = threading.Lock()
-        self._current: _RunState | None = None
-        self._runs: dict[str, _RunState] = {}
+        self._current: RunState | None = None
+        self._runs: dict[str, RunState] = {}
         self._usage = AgentUsageCounters()
         self._summary_usage: dict[str | None, list[LlmUsageEvent]] = {}
 
@@ -261,7 +213,7 @@ class ReactAgent:
                 )
             self._usage.check(self.agent_usage_limits, self.name)
             self._usage.runs += 1  # charged before it runs: a failing run still counts
-            state = _RunState(run_id=new_run_id(), kind=kind)
+            state = RunState(run_id=new_run_id(), kind=kind)
             self._current = state
             self._runs[state.run_id] = state
         try:
@@ -273,9 +225,9 @@ class ReactAgent:
                 outcome = loop.run(coro, self.runtime_cfg.run_timeout + RUN_TIMEOUT_GRACE)
             except TimeoutError:
                 timeout = RunTimeoutError(state.run_id, self.runtime_cfg.run_timeout)
-                outcome = _Outcome(list(state.messages or before), error=timeout)
+                outcome = Outcome(list(state.messages or before), error=timeout)
             except Exception as exc:
-                outcome = _Outcome(list(state.messages or before), error=exc)
+                outcome = Outcome(list(state.messages or before), error=exc)
             return self._finish(state, before, outcome)
         finally:
             with self._lock:
@@ -285,11 +237,11 @@ class ReactAgent:
     async def _drive(
         self,
         agent: Agent[Any, Any],
-        state: _RunState,
+        state: RunState,
         prompt: str | Sequence[UserContent],
         message_history: list[ModelMessage],
         deps: Any,
-    ) -> _Outcome:
+    ) -> Outcome:
         conclusion = state.kind == "conclusion"
         limits = self.run_usage_limits.to_usage_limits(request_limit=1 if conclusion else None)
         with capture_run_messages() as captured:
@@ -303,13 +255,13 @@ class ReactAgent:
                     cancellation_token=state.token,
                     timeout=self.runtime_cfg.run_timeout,
                     run_id=state.run_id,
-                    capabilities=[_WithoutFunctionTools()] if conclusion else None,
+                    capabilities=[WithoutFunctionTools()] if conclusion else None,
                 )
             except Exception as exc:
-                return _Outcome(list(captured), error=exc)
-        return _Outcome(result.all_messages(), output=result.output)
+                return Outcome(list(captured), error=exc)
+        return Outcome(result.all_messages(), output=result.output)
 
-    def _finish(self, state: _RunState, before: list[ModelMessage], outcome: _Outcome) -> Any:
+    def _finish(self, state: RunState, before: list[ModelMessage], outcome: Outcome) -> Any:
         """Commit the run to the history, report it, and return its output or raise."""
         start = history.first_index_of_run(outcome.messages, state.run_id)
         new = outcome.messages[start:] if start is not None else []
@@ -341,7 +293,7 @@ class ReactAgent:
             )
 
         error = self._map_error(state, outcome.error)
-        status = _status_of(error)
+        status = status_of(error)
         self._emit(
             RunFinishedEvent(
                 agent_name=self.name,
@@ -354,7 +306,7 @@ class ReactAgent:
             raise error
         return outcome.output
 
-    def _map_error(self, state: _RunState, error: BaseException | None) -> BaseException | None:
+    def _map_error(self, state: RunState, error: BaseException | None) -> BaseException | None:
         """pydantic-ai's endings in this layer's vocabulary (the original as the cause)."""
         if error is None or isinstance(error, RunInterruptedError | RunTimeoutError):
             return error
@@ -468,7 +420,7 @@ class ReactAgent:
             history.render_transcript(messages), usage_limits=UsageLimits(request_limit=2)
         )
         events = [
-            self._usage_event(message, run_id)
+            usage_event(self.name, message, run_id)
             for message in result.new_messages()
             if isinstance(message, ModelResponse)
         ]
@@ -485,22 +437,8 @@ class ReactAgent:
         if self.event_sink is not None:
             emit_safely(self.event_sink, event)
 
-    def _usage_event(self, response: ModelResponse, run_id: str | None) -> LlmUsageEvent:
-        usage = response.usage
-        cost = getattr(usage, "cost", None)
-        return LlmUsageEvent(
-            agent_name=self.name,
-            run_id=run_id,
-            model_name=response.model_name,
-            requests=usage.requests,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            total_tokens=usage.total_tokens,
-            cost_usd=None if cost is None else float(cost),
-        )
-
-    def _report_response(self, response: ModelResponse, state: _RunState) -> None:
-        self._emit(self._usage_event(response, state.run_id))
+    def _report_response(self, response: ModelResponse, state: RunState) -> None:
+        self._emit(usage_event(self.name, response, state.run_id))
         for part in response.parts:
             if isinstance(part, ToolCallPart) and part.tool_name not in state.output_tools:
                 self._emit(
@@ -523,17 +461,3 @@ class ReactAgent:
         state = self._runs.get(run_id) if run_id is not None else None
         if state is not None:
             state.output_tools.update(tool.name for tool in tool_defs)
-
-
-def _status_of(
-    error: BaseException | None,
-) -> Literal["completed", "interrupted", "usage_limit", "timeout", "failed"]:
-    if error is None:
-        return "completed"
-    if isinstance(error, RunInterruptedError):
-        return "interrupted"
-    if isinstance(error, RunUsageLimitError):
-        return "usage_limit"
-    if isinstance(error, TimeoutError):
-        return "timeout"
-    return "failed"
