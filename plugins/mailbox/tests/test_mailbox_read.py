@@ -2,91 +2,183 @@
 
 from __future__ import annotations
 
-import mailbox_scripted
+import threading
+from collections.abc import Callable, Iterator
+from typing import ClassVar
+
 import pytest
-from mailbox_scripted import MailArrivesDuringRead, Team, inbox
-from retinue import AgentMessage, CancelMessage, HandledMessage, Message, SentMessage
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue import (
+    ActorAddress,
+    AgentMessage,
+    BaseAgent,
+    CancelMessage,
+    ErrorMessage,
+    HandledMessage,
+    Message,
+    SentMessage,
+    is_cancel,
+)
+from retinue.testing import (
+    TeamHarness,
+    agent_name,
+    call_directive,
+    follow,
+    scripted_card,
+    send_directive,
+)
 
-READ = "call read_mailbox {}"
+READ = call_directive("read_mailbox")
+
+#: Run once, while the named agent's model handles its first request (mail "arrives").
+DURING_FIRST_REQUEST: dict[str, Callable[[], None]] = {}
 
 
-def _sent_ids(team: Team, content: str) -> list[str]:
+def follow_while_mail_arrives(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """`follow`, with the agent's `DURING_FIRST_REQUEST` action run inside its first request."""
+    action = DURING_FIRST_REQUEST.pop(agent_name(info), None)
+    if action is not None:
+        action()
+    return follow(messages, info)
+
+
+MAIL_ARRIVES = f"{__name__}:follow_while_mail_arrives"
+
+
+class MailArrivesDuringRead(BaseAgent):
+    """A `BaseAgent` whose mail (`ARRIVALS`) lands exactly while `read_mailbox` runs.
+
+    A cancel sent while a run is in flight ends that run at once, so the only moment a read
+    can meet a cancel is when the cancel lands while the tool is already running; this agent
+    makes that moment happen every time. Its cancel purge also waits for the read to finish,
+    so the read always looks at the mailbox before the purge does.
+    """
+
+    #: (sender, message) pairs delivered to this agent at the start of its first read.
+    ARRIVALS: ClassVar[list[tuple[ActorAddress | None, Message]]] = []
+    #: What the read took.
+    TAKEN: ClassVar[list[Message]] = []
+    READ_DONE: ClassVar[threading.Event] = threading.Event()
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.ARRIVALS = []
+        cls.TAKEN = []
+        cls.READ_DONE = threading.Event()
+
+    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
+        if predicate is is_cancel:  # the kernel's purge: let the read go first
+            assert type(self).READ_DONE.wait(10), "the read never ran"
+            return super().consume_mailbox(predicate)
+        if type(self).READ_DONE.is_set():
+            return super().consume_mailbox(predicate)
+        for sender, message in type(self).ARRIVALS:
+            self.system.post_from_outside(sender, self.myAddress, message)
+        try:
+            taken = super().consume_mailbox(predicate)
+            type(self).TAKEN.extend(taken)
+            return taken
+        finally:
+            type(self).READ_DONE.set()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_arrivals() -> Iterator[None]:
+    DURING_FIRST_REQUEST.clear()
+    MailArrivesDuringRead.reset()
+    yield
+    DURING_FIRST_REQUEST.clear()
+    MailArrivesDuringRead.reset()
+
+
+def _inbox(team: TeamHarness) -> list[str]:
+    return [m.content for m in team.received_by("@Human")]
+
+
+def _sent_ids(team: TeamHarness, content: str) -> list[str]:
     return [
         m.message.id
-        for m in team.recorded()
-        if isinstance(m, SentMessage)
-        and isinstance(m.message, AgentMessage)
-        and m.message.content == content
+        for m in team.of(SentMessage)
+        if isinstance(m.message, AgentMessage) and m.message.content == content
     ]
 
 
-def _handled_ids(team: Team) -> set[str]:
-    return {m.message_id for m in team.recorded() if isinstance(m, HandledMessage)}
+def _handled_ids(team: TeamHarness) -> set[str]:
+    return {m.message_id for m in team.of(HandledMessage)}
 
 
-def test_read_mailbox_absorbs_two_queued_messages_and_they_get_no_turn(team: Team) -> None:
-    reader = team.agent("@Reader")
-    peer = team.agent("@Peer")
+def test_read_mailbox_absorbs_two_queued_messages_and_they_get_no_turn(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    reader = team.add(scripted_card("Reader", MAIL_ARRIVES))
+    peer = team.add(scripted_card("Peer"))
 
     def mail_arrives() -> None:
         peer.send(reader, AgentMessage(content="First note", type="notification"))
         team.human.send(reader, AgentMessage(content="Second note"))
 
-    mailbox_scripted.DURING_FIRST_REQUEST["@Reader"] = mail_arrives
-    team.say(reader, f"{READ}\nsend @Human response: Read my mail.")
-    team.system.wait_idle(20)
+    DURING_FIRST_REQUEST["@Reader"] = mail_arrives
+    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Read my mail.')}")
+    team.wait_idle(20)
 
-    assert mailbox_scripted.TOOL_RESULTS["@Reader"] == [
+    assert team.tool_results("@Reader") == [
         "2 messages taken from your mailbox; they will not arrive again, so act on them now "
         "if they need it.\n\n"
         "1. From @Peer (notification):\nFirst note\n\n"
         "2. From @Human (request):\nSecond note"
     ]
     # One run of two model requests (the read, then the answer): the notes had no turn.
-    assert len(mailbox_scripted.REQUESTS["@Reader"]) == 2
-    assert inbox() == ["Read my mail."]
+    assert len(team.model_requests("@Reader")) == 2
+    assert _inbox(team) == ["Read my mail."]
     absorbed = _sent_ids(team, "First note") + _sent_ids(team, "Second note")
     assert len(absorbed) == 2
     assert set(absorbed) <= _handled_ids(team)
 
 
-def test_an_empty_mailbox_reads_as_empty(team: Team) -> None:
-    reader = team.agent("@Reader")
+def test_an_empty_mailbox_reads_as_empty(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    reader = team.add(scripted_card("Reader"))
 
-    team.say(reader, f"{READ}\nsend @Human response: Nothing for me.")
-    team.system.wait_idle(20)
+    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Nothing for me.')}")
+    team.wait_idle(20)
 
-    assert mailbox_scripted.TOOL_RESULTS["@Reader"] == ["Your mailbox is empty."]
-    assert inbox() == ["Nothing for me."]
+    assert team.tool_results("@Reader") == ["Your mailbox is empty."]
+    assert _inbox(team) == ["Nothing for me."]
 
 
-def test_the_read_leaves_an_operators_command_for_the_registry(team: Team) -> None:
-    reader = team.agent("@Reader")
+def test_the_read_leaves_an_operators_command_for_the_registry(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    reader = team.add(scripted_card("Reader", MAIL_ARRIVES))
 
     def mail_arrives() -> None:
         team.human.send(reader, AgentMessage(content="A note"))
         team.human.send(reader, AgentMessage(content="/compact"))
 
-    mailbox_scripted.DURING_FIRST_REQUEST["@Reader"] = mail_arrives
-    team.say(reader, f"{READ}\nsend @Human response: Done.")
-    team.system.wait_idle(20)
+    DURING_FIRST_REQUEST["@Reader"] = mail_arrives
+    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Done.')}")
+    team.wait_idle(20)
 
-    [read] = mailbox_scripted.TOOL_RESULTS["@Reader"]
+    [read] = team.tool_results("@Reader")
     assert read.startswith("1 message taken from your mailbox")
     assert "A note" in read
     assert "/compact" not in read
-    answers = inbox()
+    answers = _inbox(team)
     assert answers[0] == "Done."
     assert len(answers) == 2  # /compact was dispatched as a command after the run
-    assert len(mailbox_scripted.REQUESTS["@Reader"]) == 2  # and never reached the model
+    assert len(team.model_requests("@Reader")) == 2  # and never reached the model
 
 
 @pytest.mark.parametrize("cancel", ["/stop", "CancelMessage"])
 def test_a_cancel_queued_during_the_read_survives_it_and_still_cancels(
-    team: Team, cancel: str
+    retinue_team: TeamHarness, cancel: str
 ) -> None:
-    reader = team.agent("@Reader", MailArrivesDuringRead)
-    peer = team.agent("@Peer")
+    team = retinue_team
+    reader = team.add(scripted_card("Reader", agent_class=MailArrivesDuringRead))
+    peer = team.add(scripted_card("Peer"))
     stop: Message = AgentMessage(content="/stop") if cancel == "/stop" else CancelMessage()
     MailArrivesDuringRead.ARRIVALS = [
         (peer, AgentMessage(content="First note", type="notification")),
@@ -94,12 +186,12 @@ def test_a_cancel_queued_during_the_read_survives_it_and_still_cancels(
         (team.human, AgentMessage(content="Second note")),
     ]
 
-    team.say(reader, f"{READ}\nsend @Human response: Finished.")
-    team.system.wait_idle(20)
+    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Finished.')}")
+    team.wait_idle(20)
 
     taken = [m.content for m in MailArrivesDuringRead.TAKEN if isinstance(m, AgentMessage)]
     assert taken == ["First note", "Second note"]
     assert len(MailArrivesDuringRead.TAKEN) == 2  # the cancel was left in place ...
-    assert inbox() == ["Run interrupted."]  # ... and it cancelled the run
-    assert len(mailbox_scripted.REQUESTS["@Reader"]) == 1  # no answer, no turn for the notes
-    assert not [m for m in team.recorded() if type(m).__name__ == "ErrorMessage"]
+    assert _inbox(team) == ["Run interrupted."]  # ... and it cancelled the run
+    assert len(team.model_requests("@Reader")) == 1  # no answer, no turn for the notes
+    assert not team.of(ErrorMessage)

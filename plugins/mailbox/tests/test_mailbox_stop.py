@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-import mailbox_scripted
-from mailbox_scripted import Team, inbox
-from retinue import CommandsAnnouncedEvent, EventMessage
+from retinue import CommandsAnnouncedEvent
+from retinue.testing import TeamHarness, scripted_card
 from retinue_mailbox import NO_RUN_IN_PROGRESS
 
 
-def test_stop_with_no_run_in_progress_says_so(team: Team) -> None:
-    reader = team.agent("@Reader")
+def test_stop_with_no_run_in_progress_says_so(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    reader = team.add(scripted_card("Reader"))
 
-    team.say(reader, "/stop")
-    team.system.wait_idle(20)
-
-    assert inbox() == [NO_RUN_IN_PROGRESS]
-    assert mailbox_scripted.REQUESTS["@Reader"] == []  # the model never saw it
+    assert team.command(reader, "/stop", timeout=20) == NO_RUN_IN_PROGRESS
+    assert team.model_requests("@Reader") == []  # the model never saw it
 
 
-def test_stop_is_announced_with_the_agents_commands(team: Team) -> None:
-    team.agent("@Reader")
-    team.system.wait_idle(20)
+def test_stop_is_announced_with_the_agents_commands(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.add(scripted_card("Reader"))
+    team.wait_idle(20)
 
-    [announced] = [
-        m.event
-        for m in team.recorded()
-        if isinstance(m, EventMessage) and isinstance(m.event, CommandsAnnouncedEvent)
-    ]
+    [announced] = team.events(CommandsAnnouncedEvent)
     stop = next(d for d in announced.commands if d.name == "stop")
     assert stop.owner == "mailbox"
     assert stop.usage == "/stop"

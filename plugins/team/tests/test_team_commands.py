@@ -3,29 +3,32 @@
 from __future__ import annotations
 
 import pytest
-from retinue import BaseAgent
+from retinue import ActorAddress, StopMessage
+from retinue.testing import TeamHarness, scripted_card, send_directive
 from retinue_team import TeamTool
-from team_scripted import Team, role_card
 
 
 @pytest.fixture
-def manager(team: Team) -> object:
-    team.register(
-        role_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
-        role_card("Developer", description="Writes and reviews code", skills=["python"]),
-        role_card("DevOpsEngineer", description="Runs the deployments"),
-        role_card("Auditor", description="Reads the books"),
+def manager(retinue_team: TeamHarness) -> ActorAddress:
+    retinue_team.register(
+        scripted_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
+        scripted_card("Developer", description="Writes and reviews code", skills=["python"]),
+        scripted_card("DevOpsEngineer", description="Runs the deployments"),
+        scripted_card("Auditor", description="Reads the books"),
     )
-    return team.start_agent("Manager")
+    return retinue_team.start("Manager")
 
 
-def test_team_members_lists_the_roster(team: Team, manager: object) -> None:
-    answer = team.command(manager, "/team_members")
+def test_team_members_lists_the_roster(retinue_team: TeamHarness, manager: ActorAddress) -> None:
+    answer = retinue_team.command(manager, "/team_members")
 
     assert answer.splitlines() == ["@Human — Human (a person)", "@Manager — Manager (busy)"]
 
 
-def test_hire_then_fire_changes_the_roster(team: Team, manager: object) -> None:
+def test_hire_then_fire_changes_the_roster(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
     hired = team.command(manager, "/hire_member DevOpsEngineer")
 
     assert hired == "@DevOpsEngineer"
@@ -44,7 +47,8 @@ def test_hire_then_fire_changes_the_roster(team: Team, manager: object) -> None:
     assert "@DevOpsEngineer" not in team.command(manager, "/team_members")
 
 
-def test_hire_under_a_chosen_name(team: Team, manager: object) -> None:
+def test_hire_under_a_chosen_name(retinue_team: TeamHarness, manager: ActorAddress) -> None:
+    team = retinue_team
     assert team.command(manager, "/hire_member Developer name=@Ada") == "@Ada"
     assert team.command(manager, "/hire_member Developer name=Ada") == "@Ada2"  # kept unique
 
@@ -52,14 +56,19 @@ def test_hire_under_a_chosen_name(team: Team, manager: object) -> None:
     assert team.roster()["@Ada2"] == "Developer"
 
 
-def test_team_roles_says_what_this_agent_may_hire(team: Team, manager: object) -> None:
-    lines = team.command(manager, "/team_roles").splitlines()
+def test_team_roles_says_what_this_agent_may_hire(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    lines = retinue_team.command(manager, "/team_roles").splitlines()
 
     assert "Developer — Writes and reviews code [python]" in lines
     assert "Auditor — Reads the books (not hireable by this agent)" in lines
 
 
-def test_an_unknown_role_is_refused_with_the_registered_roles(team: Team, manager: object) -> None:
+def test_an_unknown_role_is_refused_with_the_registered_roles(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
     answer = team.command(manager, "/hire_member Astronaut")
 
     assert answer == (
@@ -69,7 +78,10 @@ def test_an_unknown_role_is_refused_with_the_registered_roles(team: Team, manage
     assert set(team.roster()) == {"@Human", "@Manager"}
 
 
-def test_routes_to_limits_the_roles_an_agent_may_hire(team: Team, manager: object) -> None:
+def test_routes_to_limits_the_roles_an_agent_may_hire(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
     answer = team.command(manager, "/hire_member Auditor")
 
     assert answer == (
@@ -79,13 +91,16 @@ def test_routes_to_limits_the_roles_an_agent_may_hire(team: Team, manager: objec
     assert set(team.roster()) == {"@Human", "@Manager"}
 
 
-def test_an_agent_without_routes_to_may_hire_any_role(team: Team, manager: object) -> None:
-    developer = team.start_agent("Developer")
+def test_an_agent_without_routes_to_may_hire_any_role(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    developer = retinue_team.start("Developer")
 
-    assert team.command(developer, "/hire_member Auditor") == "@Auditor"
+    assert retinue_team.command(developer, "/hire_member Auditor") == "@Auditor"
 
 
-def test_firing_the_person_is_refused(team: Team, manager: object) -> None:
+def test_firing_the_person_is_refused(retinue_team: TeamHarness, manager: ActorAddress) -> None:
+    team = retinue_team
     answer = team.command(manager, "/fire_member @Human")
 
     assert answer == (
@@ -94,8 +109,10 @@ def test_firing_the_person_is_refused(team: Team, manager: object) -> None:
     assert "@Human" in team.roster()
 
 
-def test_firing_an_unknown_name_is_refused(team: Team, manager: object) -> None:
-    answer = team.command(manager, "/fire_member @Nobody")
+def test_firing_an_unknown_name_is_refused(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    answer = retinue_team.command(manager, "/fire_member @Nobody")
 
     assert answer == (
         "/fire_member failed: ValueError: no member is called @Nobody; "
@@ -103,23 +120,26 @@ def test_firing_an_unknown_name_is_refused(team: Team, manager: object) -> None:
     )
 
 
-def test_an_agent_firing_itself_by_command_returns_and_leaves(team: Team, manager: object) -> None:
-    stops = team.watch_stops()
-
+def test_an_agent_firing_itself_by_command_returns_and_leaves(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
     answer = team.command(manager, "/fire_member @Manager")
 
     assert answer == "@Manager fired itself and leaves the team once its current work is done."
-    stops.wait_for("@Manager")
-    team.system.wait_idle(10)
+    # The stop it queued for itself is owed work, so the command's `wait_idle` saw it through.
+    assert [m.sender.name for m in team.of(StopMessage)] == ["@Manager"]
+    assert not manager.is_alive()
     assert set(team.roster()) == {"@Human"}
 
 
-def test_the_member_cap_refuses_a_hire(team: Team) -> None:
+def test_the_member_cap_refuses_a_hire(retinue_team: TeamHarness) -> None:
+    team = retinue_team
     team.register(
-        role_card("Lead", tools=[TeamTool(max_members=2)]),
-        role_card("Developer"),
+        scripted_card("Lead", tools=[TeamTool(max_members=2)]),
+        scripted_card("Developer"),
     )
-    lead = team.start_agent("Lead")
+    lead = team.start("Lead")
 
     assert team.command(lead, "/hire_member Developer") == "@Developer"
     answer = team.command(lead, "/hire_member Developer")
@@ -131,9 +151,12 @@ def test_the_member_cap_refuses_a_hire(team: Team) -> None:
     assert set(team.roster()) == {"@Human", "@Lead", "@Developer"}
 
 
-def test_the_typed_command_returns_the_new_address(team: Team, manager: object) -> None:
+def test_the_typed_command_returns_the_new_address(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
     # BaseAgent.hire_member resolves the registry's typed `hire_member` command.
-    address = team.system.proxy_ask(manager, BaseAgent).hire_member("Developer")
+    address = team.proxy(manager).hire_member("Developer")
 
     assert address.name == "@Developer"
     assert address.role == "Developer"
@@ -141,12 +164,16 @@ def test_the_typed_command_returns_the_new_address(team: Team, manager: object) 
     assert team.roster()["@Developer"] == "Developer"
 
 
-def test_an_agent_cannot_fire_by_writing_a_slash_command(team: Team, manager: object) -> None:
+def test_an_agent_cannot_fire_by_writing_a_slash_command(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
     # Another agent's "/fire_member" is content for the model, never a command.
-    team.register(role_card("Developer"))
-    developer = team.start_agent("Developer")
-    team.say(manager, "send @Developer request: /fire_member @Manager")
-    team.system.wait_idle(20)
+    team = retinue_team
+    team.register(scripted_card("Developer"))
+    developer = team.start("Developer")
+    team.say(manager, send_directive("@Developer", "request", "/fire_member @Manager"))
+    team.wait_idle(20)
 
+    assert [m.content for m in team.received_by("@Developer")] == ["/fire_member @Manager"]
     assert developer.is_alive()
     assert set(team.roster()) == {"@Human", "@Manager", "@Developer"}

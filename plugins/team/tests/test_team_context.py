@@ -2,32 +2,34 @@
 
 from __future__ import annotations
 
-import team_scripted
-from team_scripted import Team, role_card, user_texts
+from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
 
 FULL = "**Context update 1** — current state."
 DELTA = "**Context update 2** — state has changed since the last update."
 
 
-def _blocks(name: str, request: int) -> list[str]:
+def _blocks(team: TeamHarness, name: str, request: int) -> list[str]:
     """The context-update texts the agent's model was shown in one request."""
-    messages = team_scripted.REQUESTS[name][request]
+    messages = team.model_requests(name)[request]
     return [text for text in user_texts(messages) if "**Context update " in text]
 
 
-def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(team: Team) -> None:
+def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
     team.register(
-        role_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
-        role_card("Developer", description="Writes and reviews code", skills=["python"]),
-        role_card("DevOpsEngineer", description="Runs the deployments"),
+        scripted_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
+        scripted_card("Developer", description="Writes and reviews code", skills=["python"]),
+        scripted_card("DevOpsEngineer", description="Runs the deployments"),
     )
-    manager = team.start_agent("Manager")
+    manager = team.start("Manager")
 
-    team.say(manager, "send Developer request: Please look at the build.")
-    team.system.wait_idle(20)
+    team.say(manager, send_directive("Developer", "request", "Please look at the build."))
+    team.wait_idle(20)
 
     # The hired member's first prompt carries everything, as a full snapshot.
-    [first] = _blocks("@Developer", 0)
+    [first] = _blocks(team, "@Developer", 0)
     assert first.startswith(FULL)
     assert "### Team roster\n" in first
     assert "- @Developer: Developer (you)" in first
@@ -38,29 +40,30 @@ def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(team: Team
     assert "@DevOpsEngineer" not in first
 
     assert team.command(manager, "/hire_member DevOpsEngineer") == "@DevOpsEngineer"
-    team.say(manager, "send @Developer request: And now the deployment.")
-    team.system.wait_idle(20)
+    team.say(manager, send_directive("@Developer", "request", "And now the deployment."))
+    team.wait_idle(20)
 
     # Its next prompt says only what changed: the new member.
-    assert len(team_scripted.REQUESTS["@Developer"]) == 2
-    [second] = _blocks("@Developer", 1)[-1:]
+    assert len(team.model_requests("@Developer")) == 2
+    [second] = _blocks(team, "@Developer", 1)[-1:]
     assert second.startswith(DELTA)
     assert "### Team roster (changed)\nAdded:\n- @DevOpsEngineer: DevOpsEngineer (idle)" in second
     assert "### Role profiles" not in second  # unchanged, so not repeated
     assert FULL not in second
 
 
-def test_role_profiles_say_which_roles_this_agent_may_hire(team: Team) -> None:
+def test_role_profiles_say_which_roles_this_agent_may_hire(retinue_team: TeamHarness) -> None:
+    team = retinue_team
     team.register(
-        role_card("Manager", routes_to=["Developer"]),
-        role_card("Developer"),
-        role_card("Auditor", description="Reads the books"),
+        scripted_card("Manager", routes_to=["Developer"]),
+        scripted_card("Developer"),
+        scripted_card("Auditor", description="Reads the books"),
     )
-    manager = team.start_agent("Manager")
+    manager = team.start("Manager")
 
     team.say(manager, "Hello.")
-    team.system.wait_idle(20)
+    team.wait_idle(20)
 
-    [block] = _blocks("@Manager", 0)
+    [block] = _blocks(team, "@Manager", 0)
     assert "- Auditor: Reads the books You may not hire it." in block
     assert "- Developer: Does the work of a Developer You may hire this role." in block

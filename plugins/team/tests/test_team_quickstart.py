@@ -2,39 +2,58 @@
 
 from __future__ import annotations
 
-import team_scripted
-from retinue import ActorSystem, AgentMessage, BaseAgent
-from team_scripted import Team, inbox, role_card
+from typing import Any
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue.testing import TeamHarness, incoming, scripted_card, send
 
 
-def test_quick_start_hires_a_bare_role_and_the_answer_comes_back() -> None:
-    # A default system discovers the installed plugins: the entry point is what is tested.
-    system = ActorSystem()
-    try:
-        team = Team.start(system)
-        manager_card = role_card(
+@pytest.fixture
+def retinue_plugin_manager() -> Any:
+    """None: this team discovers the installed plugins, so the entry point is what is tested."""
+    return None
+
+
+def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The Quick Start's manager: delegate to a Developer, then report to the person."""
+    got = incoming(messages)
+    if got.sender == "@Human":
+        return send(info, ("Developer", "request", "Implement the sprint plan."))
+    if got.sender == "@Developer":
+        return send(info, ("@Human", "response", f"Sprint planned. {got.content}"))
+    return send(info)
+
+
+def developer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The Quick Start's developer: answer the manager."""
+    return send(info, ("@Manager", "response", "Implemented the sprint plan."))
+
+
+def test_quick_start_hires_a_bare_role_and_the_answer_comes_back(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    team.register(scripted_card("Developer", f"{__name__}:developer"))
+    manager_address = team.add(
+        scripted_card(
             "Manager",
-            model="team_scripted:manager",
+            f"{__name__}:manager",
             description="Project manager who coordinates specialists",
             skills=["coordination", "delegation"],
             routes_to=["Developer", "QA"],
         )
-        developer_card = role_card("Developer", model="team_scripted:developer")
-        team.register(manager_card, developer_card)
-        manager = team.orchestrator_proxy.createActor(
-            BaseAgent, config=manager_card.get_config_copy()
-        )
+    )
 
-        team.system.proxy_tell(team.human).send(
-            manager, AgentMessage(content="Plan the next sprint.")
-        )
-        system.wait_idle(20)
+    team.say(manager_address, "Plan the next sprint.")
+    team.wait_idle(20)
 
-        assert inbox() == ["Sprint planned. Implemented the sprint plan."]
-        members = {m.address.name: m for m in team.orchestrator_proxy.get_team()}
-        assert set(members) == {"@Human", "@Manager", "@Developer"}
-        assert members["@Developer"].address.role == "Developer"
-        assert members["@Developer"].parent == manager  # hired by the manager
-        assert len(team_scripted.REQUESTS["@Developer"]) == 1
-    finally:
-        assert system.shutdown(timeout=10)
+    assert [m.content for m in team.received_by("@Human")] == [
+        "Sprint planned. Implemented the sprint plan."
+    ]
+    members = {m.address.name: m for m in team.orchestrator_proxy.get_team()}
+    assert set(members) == {"@Human", "@Manager", "@Developer"}
+    assert members["@Developer"].address.role == "Developer"
+    assert members["@Developer"].parent == manager_address  # hired by the manager
+    assert len(team.model_requests("@Developer")) == 1

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import json
-
-import team_scripted
+from retinue import StopMessage
+from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
 from retinue_team import TeamTool
-from team_scripted import Team, role_card
 
 
-def _call(tool: str, **args: object) -> str:
-    return f"call {tool} {json.dumps(args)}"
+def test_hire_members_hires_each_role_and_explains_a_refusal(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.register(scripted_card("Manager"), scripted_card("Developer"), scripted_card("QA"))
+    manager = team.start("Manager")
 
+    team.say(manager, call_directive("hire_members", {"roles": ["Developer", "QA", "Astronaut"]}))
+    team.wait_idle(20)
 
-def test_hire_members_hires_each_role_and_explains_a_refusal(team: Team) -> None:
-    team.register(role_card("Manager"), role_card("Developer"), role_card("QA"))
-    manager = team.start_agent("Manager")
-
-    team.say(manager, _call("hire_members", roles=["Developer", "QA", "Astronaut"]))
-    team.system.wait_idle(20)
-
-    assert team_scripted.TOOL_RESULTS["@Manager"] == [
+    assert team.tool_results("@Manager") == [
         "Hired @Developer as Developer.\n"
         "Hired @QA as QA.\n"
         "Could not hire 'Astronaut': no role 'Astronaut' is registered; "
@@ -29,15 +24,18 @@ def test_hire_members_hires_each_role_and_explains_a_refusal(team: Team) -> None
     assert set(team.roster()) == {"@Human", "@Manager", "@Developer", "@QA"}
 
 
-def test_fire_members_fires_agents_and_refuses_people_and_strangers(team: Team) -> None:
-    team.register(role_card("Manager"), role_card("Developer"))
-    manager = team.start_agent("Manager")
-    team.start_agent("Developer")
+def test_fire_members_fires_agents_and_refuses_people_and_strangers(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    team.register(scripted_card("Manager"), scripted_card("Developer"))
+    manager = team.start("Manager")
+    team.start("Developer")
 
-    team.say(manager, _call("fire_members", names=["@Developer", "@Human", "Nobody"]))
-    team.system.wait_idle(20)
+    team.say(manager, call_directive("fire_members", {"names": ["@Developer", "@Human", "Nobody"]}))
+    team.wait_idle(20)
 
-    assert team_scripted.TOOL_RESULTS["@Manager"] == [
+    assert team.tool_results("@Manager") == [
         "Fired @Developer (Developer); it has left the team.\n"
         "Could not fire '@Human': @Human is a person, not an agent, and cannot be fired\n"
         "Could not fire 'Nobody': no member is called @Nobody; "
@@ -46,46 +44,57 @@ def test_fire_members_fires_agents_and_refuses_people_and_strangers(team: Team) 
     assert set(team.roster()) == {"@Human", "@Manager"}
 
 
-def test_a_member_that_fires_itself_finishes_its_turn_and_leaves(team: Team) -> None:
-    team.register(role_card("Manager"))
-    manager = team.start_agent("Manager")
-    stops = team.watch_stops()
+def test_a_member_that_fires_itself_finishes_its_turn_and_leaves(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    team.register(scripted_card("Manager"))
+    manager = team.start("Manager")
 
     team.say(
         manager,
-        _call("fire_members", names=["@Manager"]) + "\nsend @Human response: Goodbye.",
+        call_directive("fire_members", {"names": ["@Manager"]})
+        + "\n"
+        + send_directive("@Human", "response", "Goodbye."),
     )
-    stops.wait_for("@Manager")
-    team.system.wait_idle(20)
+    team.wait_idle(20)  # the stop it queued for itself is owed work: waited for too
 
-    assert team_scripted.TOOL_RESULTS["@Manager"] == [
+    assert team.tool_results("@Manager") == [
         "@Manager fired itself and leaves the team once its current work is done."
     ]
-    assert team_scripted.inbox() == ["Goodbye."]  # the turn was finished, not cut off
+    # the turn was finished, not cut off
+    assert [m.content for m in team.received_by("@Human")] == ["Goodbye."]
+    assert [m.sender.name for m in team.of(StopMessage)] == ["@Manager"]
     assert not manager.is_alive()
     assert set(team.roster()) == {"@Human"}
     # The fixture then checks that the system shuts down within its timeout.
 
 
-def test_the_member_cap_refuses_a_hire_by_the_model(team: Team) -> None:
-    team.register(role_card("Lead", tools=[TeamTool(max_members=2)]), role_card("Developer"))
-    lead = team.start_agent("Lead")
+def test_the_member_cap_refuses_a_hire_by_the_model(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.register(
+        scripted_card("Lead", tools=[TeamTool(max_members=2)]), scripted_card("Developer")
+    )
+    lead = team.start("Lead")
 
-    team.say(lead, _call("hire_members", roles=["Developer", "Developer"]))
-    team.system.wait_idle(20)
+    team.say(lead, call_directive("hire_members", {"roles": ["Developer", "Developer"]}))
+    team.wait_idle(20)
 
-    assert team_scripted.TOOL_RESULTS["@Lead"] == [
+    assert team.tool_results("@Lead") == [
         "Hired @Developer as Developer.\n"
         "Could not hire 'Developer': the team is full: it has 2 agents and allows at most 2 "
         "(fire a member first)"
     ]
 
 
-def test_a_bare_role_beyond_the_cap_is_not_delivered(team: Team) -> None:
-    team.register(role_card("Lead", tools=[TeamTool(max_members=1)]), role_card("Developer"))
-    lead = team.start_agent("Lead")
+def test_a_bare_role_beyond_the_cap_is_not_delivered(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.register(
+        scripted_card("Lead", tools=[TeamTool(max_members=1)]), scripted_card("Developer")
+    )
+    lead = team.start("Lead")
 
-    team.say(lead, "send Developer request: Build it.")
-    team.system.wait_idle(20)
+    team.say(lead, send_directive("Developer", "request", "Build it."))
+    team.wait_idle(20)
 
     assert set(team.roster()) == {"@Human", "@Lead"}

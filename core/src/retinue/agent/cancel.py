@@ -61,7 +61,7 @@ class CancelHost(Protocol):
 
 def render_arrival_notice(messages: Sequence[AgentMessage], can_read: bool) -> str:
     """The one notice per run that tells the model mail arrived while it worked."""
-    who = ", ".join(f"{m.sender.name if m.sender else 'outside'} ({m.type})" for m in messages)
+    who = ", ".join(f"{m.sender.name if m.sender else '@Operator'} ({m.type})" for m in messages)
     count = len(messages)
     plural = "message" if count == 1 else "messages"
     then = (

@@ -1,11 +1,29 @@
-"""Test support for users and plugin authors: scripted models and a real team harness."""
+"""Test support for users and plugin authors: scripted models and a real team harness.
 
+- `scripted`: helpers a `FunctionModel` function uses to read the conversation and answer.
+- `directives`: `follow`, a ready model that obeys `call`/`send` lines in its message.
+- `cards`: `scripted_card`, a role on a scripted model in one line.
+- `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
+- `histories`: what each agent's model was shown, read back from the events it published.
+"""
+
+from retinue.testing.cards import scripted_card
+from retinue.testing.directives import (
+    FOLLOW,
+    Directives,
+    call_directive,
+    follow,
+    read_directives,
+    send_directive,
+)
 from retinue.testing.scripted import (
     Incoming,
+    agent_name,
     call_tool,
     incoming,
     last_prompt,
     output,
+    run_messages,
     send,
     text,
     tool_returns,
@@ -14,14 +32,23 @@ from retinue.testing.scripted import (
 from retinue.testing.team import Recorder, TeamHarness
 
 __all__ = [
+    "FOLLOW",
+    "Directives",
     "Incoming",
     "Recorder",
     "TeamHarness",
+    "agent_name",
+    "call_directive",
     "call_tool",
+    "follow",
     "incoming",
     "last_prompt",
     "output",
+    "read_directives",
+    "run_messages",
+    "scripted_card",
     "send",
+    "send_directive",
     "text",
     "tool_returns",
     "user_texts",

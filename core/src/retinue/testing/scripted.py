@@ -7,6 +7,10 @@ it read the latest prompt and reply with structured output or tool calls in one 
         if "from @Human" in last_prompt(messages):
             return send(info, ("Developer", "request", "Write the parser"))
         return send(info, ("@Human", "response", "Done"))
+
+A script reads what a model would read: the conversation. Where one function serves several
+agents, `agent_name(info)` says which one is asking, and `run_messages` cuts the conversation
+to the run being answered (earlier runs' tool results are history, not this run's progress).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
     ModelResponse,
+    RetryFeedbackPart,
+    RetryPromptPart,
     TextPart,
     ToolCallPart,
     ToolReturnPart,
@@ -44,6 +50,63 @@ def user_texts(messages: Sequence[ModelMessage]) -> list[str]:
     return texts
 
 
+_HEADER = re.compile(r"^Incoming (\w+) from (\S+?)\. [^\n]*\n\n", re.MULTILINE)
+_DEFAULT_OUTPUT_TOOL = "final_result"  # pydantic-ai's name (and prefix) for output tools
+
+
+def run_messages(
+    messages: Sequence[ModelMessage], info: AgentInfo | None = None
+) -> list[ModelMessage]:
+    """The messages of the run being answered: from its prompt to the latest request.
+
+    Earlier runs are history: their tool results are not this run's progress. Run ids cannot
+    tell where the run began, because the model is shown a new run's prompt merged with the
+    requests before it (and a mid-run notice merged with tool results) without a stamp. So
+    the run starts after the latest response that ended a run (it called no function tool
+    and was not sent back for a retry), or at the latest request holding a reply-protocol
+    header, whichever comes later: the header marks a `BaseAgent`'s prompt even where the
+    previous run was cut off in the middle. `info` names the output tools; without it, tools
+    named like pydantic-ai's default output tool (`final_result...`) are taken for them.
+    """
+    outputs = {tool.name for tool in info.output_tools} if info is not None else None
+    start = 0
+    for index, message in enumerate(messages):
+        if isinstance(message, ModelRequest):
+            if _HEADER.search("\n".join(user_texts([message]))):
+                start = index
+        elif _ends_run(message, messages[index + 1 : index + 2], outputs):
+            start = index + 1
+    return list(messages[start:])
+
+
+def _ends_run(
+    response: ModelResponse, after: Sequence[ModelMessage], outputs: set[str] | None
+) -> bool:
+    """Whether the run stopped at `response`: no function tool called, no retry asked for."""
+    for part in response.parts:
+        if isinstance(part, ToolCallPart):
+            is_output = (
+                part.tool_name in outputs
+                if outputs is not None
+                else part.tool_name.startswith(_DEFAULT_OUTPUT_TOOL)
+            )
+            if not is_output:
+                return False
+    return not any(
+        _asks_a_retry(part)
+        for message in after
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+    )
+
+
+def _asks_a_retry(part: object) -> bool:
+    """A part sending the model back to try again (older pydantic-ai: `RetryPromptPart`)."""
+    if isinstance(part, RetryFeedbackPart | RetryPromptPart):
+        return True
+    return isinstance(part, ToolReturnPart) and part.outcome == "retried"
+
+
 def last_prompt(messages: Sequence[ModelMessage]) -> str:
     """The user-prompt text of the latest request (all of its prompt parts joined)."""
     for message in reversed(messages):
@@ -54,11 +117,8 @@ def last_prompt(messages: Sequence[ModelMessage]) -> str:
     return ""
 
 
-_HEADER = re.compile(r"^Incoming (\w+) from (\S+?)\. [^\n]*\n\n", re.MULTILINE)
-
-
 class Incoming(NamedTuple):
-    """The message behind the latest prompt: its intent, its sender and its raw content."""
+    """The message a run answers: its intent, its sender and its raw content."""
 
     intent: str
     sender: str
@@ -66,13 +126,37 @@ class Incoming(NamedTuple):
 
 
 def incoming(messages: Sequence[ModelMessage]) -> Incoming:
-    """Parse the reply-protocol header of the latest prompt (context updates may precede it)."""
-    prompt = last_prompt(messages)
-    matches = list(_HEADER.finditer(prompt))
-    if not matches:
-        return Incoming("", "", prompt)
-    last = matches[-1]
-    return Incoming(last.group(1), last.group(2), prompt[last.end() :])
+    """The message this run answers, parsed from the reply-protocol header of its prompt.
+
+    Context updates may precede the header in the same prompt. The run's own prompt is read,
+    not merely the latest one: a notice of mail arriving mid-run is a later prompt of the same
+    run, and would otherwise hide the message being handled. Without a header (a custom
+    agent's own prompt) the intent and sender are empty and the content is the latest prompt.
+    """
+    for message in reversed(run_messages(messages)):
+        if not isinstance(message, ModelRequest):
+            continue
+        prompt = "\n".join(user_texts([message]))
+        matches = list(_HEADER.finditer(prompt))
+        if matches:
+            last = matches[-1]
+            return Incoming(last.group(1), last.group(2), prompt[last.end() :])
+    return Incoming("", "", last_prompt(messages))
+
+
+_AGENT_NAME = re.compile(r"^You are (@\S+), whose role is ", re.MULTILINE)
+
+
+def agent_name(info: AgentInfo) -> str:
+    """The name of the agent asking, read from its system block (`BaseAgent`'s identity line).
+
+    One script often serves several agents; this tells them apart. Raises `ValueError` when
+    the instructions carry no identity line (a bare pydantic-ai agent, a custom system block).
+    """
+    match = _AGENT_NAME.search(info.instructions or "")
+    if match is None:
+        raise ValueError("the instructions name no agent (no 'You are @Name, whose role is')")
+    return match.group(1)
 
 
 def tool_returns(messages: Sequence[ModelMessage]) -> list[ToolReturnPart]:

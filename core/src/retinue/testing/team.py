@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
+
+from pydantic_ai.messages import ModelMessage
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
@@ -13,16 +16,29 @@ from retinue.actors.subscriber import EventSubscriber
 from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
+from retinue.llm.events import LlmEvent
+from retinue.testing import histories
 
 
 class Recorder(EventSubscriber):
-    """Keeps every message the orchestrator records, in order."""
+    """Keeps every message the orchestrator records, in order.
+
+    The orchestrator's thread appends while a test's thread reads, so both go through a lock.
+    """
 
     def __init__(self) -> None:
-        self.messages: list[Message] = []
+        self._messages: list[Message] = []
+        self._lock = threading.Lock()
 
     def on_message(self, message: Message) -> None:
-        self.messages.append(message)
+        with self._lock:
+            self._messages.append(message)
+
+    @property
+    def messages(self) -> list[Message]:
+        """A copy of what was recorded so far, oldest first."""
+        with self._lock:
+            return list(self._messages)
 
 
 class TeamHarness:
@@ -48,6 +64,16 @@ class TeamHarness:
     def add(self, card: AgentCard) -> ActorAddress:
         """Start a member from a card (registering the card too)."""
         self.register(card)
+        return self._start(card)
+
+    def start(self, role: str) -> ActorAddress:
+        """Start a member from the card registered for `role`, directly under the orchestrator."""
+        card: AgentCard | None = self.orchestrator_proxy.get_agent_profile(role)
+        if card is None:
+            raise ValueError(f"no card is registered for the role {role!r}")
+        return self._start(card)
+
+    def _start(self, card: AgentCard) -> ActorAddress:
         address: ActorAddress = self.orchestrator_proxy.createActor(
             card.get_agent_class(), card.get_config_copy()
         )
@@ -64,6 +90,20 @@ class TeamHarness:
             recipient, AgentMessage(content=content, type=intent)
         )
 
+    def command(self, recipient: ActorAddress, text: str, timeout: float = 30.0) -> str:
+        """The human sends a slash command; waits for quiet and returns the one answer.
+
+        Fails the test unless exactly one message reached the human meanwhile: a command
+        answers once, and anything else arriving would make the answer ambiguous.
+        """
+        before = len(self.received_by(self.human.name))
+        self.say(recipient, text)
+        self.wait_idle(timeout)
+        answers = [m.content for m in self.received_by(self.human.name)[before:]]
+        if len(answers) != 1:
+            raise AssertionError(f"expected one answer to {text!r}, got {answers!r}")
+        return answers[0]
+
     def wait_idle(self, timeout: float = 30.0) -> None:
         """Until every mailbox is empty and no handler runs."""
         self.system.wait_idle(timeout)
@@ -77,7 +117,7 @@ class TeamHarness:
         """Every `AgentMessage` delivered in the team, in the order the orchestrator saw."""
         return [
             m.message
-            for m in list(self.recorder.messages)
+            for m in self.recorder.messages
             if isinstance(m, SentMessage) and isinstance(m.message, AgentMessage)
         ]
 
@@ -97,14 +137,30 @@ class TeamHarness:
         """Messages delivered to the member called `name`."""
         return [m for m in self.sent() if m.recipient is not None and m.recipient.name == name]
 
+    def roster(self) -> dict[str, str]:
+        """The team as the orchestrator has it now: member name → role."""
+        return {m.name: m.role for m in self.orchestrator_proxy.get_team_members()}
+
     def events(self, kind: type[Any] | tuple[type[Any], ...] = object) -> list[Any]:
         """Published events of a kind, in order."""
         return [
             m.event
-            for m in list(self.recorder.messages)
+            for m in self.recorder.messages
             if isinstance(m, EventMessage) and isinstance(m.event, kind)
         ]
 
     def of(self, kind: type[Any]) -> list[Any]:
         """Recorded runtime messages of a kind (errors, handled notices, ...)."""
-        return [m for m in list(self.recorder.messages) if isinstance(m, kind)]
+        return [m for m in self.recorder.messages if isinstance(m, kind)]
+
+    def model_requests(self, name: str) -> list[list[ModelMessage]]:
+        """What the model of the agent called `name` was shown, once per answer it gave.
+
+        Read from the agent's published history (see `retinue.testing.histories`), so it
+        works for any model and after the agent has stopped.
+        """
+        return histories.model_requests(self.events(LlmEvent), name)
+
+    def tool_results(self, name: str) -> list[str]:
+        """What the function tools of the agent called `name` returned, in order."""
+        return histories.tool_results(self.events(LlmEvent), name)

@@ -1,0 +1,49 @@
+"""`scripted_card`: a role for a test, played on a scripted model.
+
+Tests of a card or a plugin need agents that are plain `BaseAgent`s in every way but their
+model; this builds the `AgentCard` for one in a line, so the test shows what matters to it
+(the role's routes, its cards, its script) and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from retinue.actors.card import AgentCard
+from retinue.agent.agent import BaseAgent
+from retinue.agent.config import AgentConfig
+from retinue.llm.config import ModelConfig
+from retinue.llm.prompt import PromptTemplate
+from retinue.testing.directives import FOLLOW
+from retinue.tools.card import ToolCard
+
+
+def scripted_card(
+    role: str,
+    script: str = FOLLOW,
+    *,
+    agent_class: type[Any] | str = BaseAgent,
+    description: str = "",
+    skills: Sequence[str] = (),
+    routes_to: Sequence[str] = (),
+    tools: Sequence[ToolCard | str] = (),
+) -> AgentCard:
+    """An `AgentCard` for `@<role>`, whose model is the function at `script` (`module:name`).
+
+    The default script is `follow`, which obeys the directives in the message it handles.
+    The description defaults to "Does the work of a <role>", so role profiles read naturally.
+    """
+    return AgentCard(
+        description=description or f"Does the work of a {role}",
+        skills=list(skills),
+        agent_class=agent_class,
+        config=AgentConfig(
+            name=f"@{role}",
+            role=role,
+            prompt=PromptTemplate(template=f"You are the team's {role}."),
+            model_cfg=ModelConfig(provider="function", model=script),
+            tools=list(tools),
+        ),
+        routes_to=list(routes_to),
+    )
