@@ -1,0 +1,1 @@
+"""retinue's performance suite; run it with `python -m benchmarks` (docs/benchmarks.md)."""

@@ -1,0 +1,173 @@
+"""Fan-out: one manager delegates to N hired agents whose models each take a fixed delay.
+
+@Human asks @Manager to `fan out to N`; the manager's one turn sends a request to each of
+@Worker..@WorkerN (hired beforehand, through `hire_member` when retinue-team is installed);
+each worker's scripted async model sleeps `delay` and answers; the manager takes each answer
+as a turn of its own and, with all N in, tells @Human. Wall time runs from the human's
+message to that answer.
+
+The ideal critical path is one model delay: every worker's call can overlap. The baseline is
+the same exchange in bare pydantic-ai on one event loop (the manager's turn, N worker runs
+under `asyncio.gather`, then N manager turns), which shows what the model loop itself costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from pydantic_ai.messages import ModelMessage
+from retinue.agent.output import reply_protocol
+
+from benchmarks import scripts
+from benchmarks.cases.spawn import team_plugin_installed
+from benchmarks.measure import BenchTeam, QuietHuman, agent_card, bare_agent, median
+from benchmarks.suite import Case, CaseResult, Scale, Table, ratio
+
+WORKERS: dict[str, int] = {"full": 50, "quick": 50, "tiny": 4}
+REPEATS: dict[str, int] = {"full": 5, "quick": 2, "tiny": 1}
+DELAY = 0.05
+
+
+def retinue_fanout(workers: int) -> dict[str, float]:
+    """Seconds from the human's request to the manager's answer; hires first (untimed)."""
+    team = BenchTeam()
+    try:
+        worker_card = agent_card("Worker", "delayed_worker")
+        team.register(worker_card)
+        tools: list[Any] = []
+        if team_plugin_installed():
+            from retinue_team import TeamTool
+
+            tools = [TeamTool(max_members=workers + 5)]
+        manager = team.add(agent_card("Manager", "fan_out_manager", tools=tools))
+        if tools:
+            proxy: Any = team.system.proxy_ask(manager)
+            for _ in range(workers):
+                proxy.hire_member("Worker")
+        else:
+            for _ in range(workers):
+                team.add(worker_card)
+        team.wait_idle()
+        scripts.reset()
+        QuietHuman.arrivals.clear()
+        QuietHuman.arrived.clear()
+        start = time.perf_counter()
+        team.say(manager, f"fan out to {workers}")
+        if not QuietHuman.arrived.wait(120):
+            raise RuntimeError("the manager never answered the fan-out")
+        seconds = QuietHuman.arrivals[0] - start
+        team.wait_idle()
+        return _timeline(start, seconds)
+    finally:
+        team.shutdown()
+
+
+def bare_fanout(workers: int) -> dict[str, float]:
+    """The same exchange in bare pydantic-ai: one manager, N workers, one event loop."""
+    manager = bare_agent(scripts.fan_out_manager)
+    crew = [bare_agent(scripts.delayed_worker) for _ in range(workers)]
+
+    async def exchange() -> None:
+        history: list[ModelMessage] = []
+        prompt = f"{reply_protocol('request', '@Human')}\n\nfan out to {workers}"
+        first = await manager.run(prompt, message_history=history)
+        history = first.all_messages()
+        requests = first.output.messages
+
+        async def work(agent: Any, content: str) -> Any:
+            result = await agent.run(f"{reply_protocol('request', '@Manager')}\n\n{content}")
+            return result.output.messages[0]
+
+        answers = await asyncio.gather(
+            *(work(agent, r.message) for agent, r in zip(crew, requests, strict=True))
+        )
+        for index, answer in enumerate(answers):
+            sender = "@Worker" if index == 0 else f"@Worker{index + 1}"
+            prompt = f"{reply_protocol('response', sender)}\n\n{answer.message}"
+            result = await manager.run(prompt, message_history=history)
+            history = result.all_messages()
+        assert result.output.messages, "the bare manager did not answer"
+
+    scripts.reset()
+    start = time.perf_counter()
+    asyncio.run(exchange())
+    return _timeline(start, time.perf_counter() - start)
+
+
+def _timeline(start: float, seconds: float) -> dict[str, float]:
+    calls = scripts.WORKER_CALLS
+    return {
+        "seconds": seconds,
+        "first_worker": calls[0] - start if calls else float("nan"),
+        "last_worker": calls[-1] - start if calls else float("nan"),
+    }
+
+
+def run(scale: Scale) -> CaseResult:
+    workers, repeats = WORKERS[scale], REPEATS[scale]
+    scripts.WORKER_DELAY = DELAY
+    result = CaseResult(case="fanout", scale=scale)
+    retinue_fanout(2)  # warm-up
+    bare_fanout(2)
+    runs: dict[str, list[dict[str, float]]] = {"bare": [], "retinue": []}
+    for _ in range(repeats):
+        runs["bare"].append(bare_fanout(workers))
+        runs["retinue"].append(retinue_fanout(workers))
+
+    def med(variant: str, key: str) -> float:
+        return median([r[key] for r in runs[variant]])
+
+    ideal = DELAY
+    serial = workers * DELAY
+    table = Table(
+        f"Fan-out to {workers} agents, {DELAY * 1e3:.0f} ms per model call (median of {repeats})",
+        [
+            "variant",
+            "wall ms",
+            "vs ideal",
+            "vs bare",
+            "overhead/worker ms",
+            "vs serial",
+            "1st worker call ms",
+            "last worker call ms",
+        ],
+    )
+    b, t = med("bare", "seconds"), med("retinue", "seconds")
+    table.add("ideal critical path (one delay)", 1e3 * ideal, ratio(1), *[None] * 5)
+    for label, variant, seconds in (
+        ("bare pydantic-ai (asyncio.gather)", "bare", b),
+        ("retinue team", "retinue", t),
+    ):
+        table.add(
+            label,
+            1e3 * seconds,
+            ratio(seconds / ideal),
+            ratio(seconds / b),
+            1e3 * (seconds - ideal) / workers,
+            ratio(seconds / serial),
+            1e3 * med(variant, "first_worker"),
+            1e3 * med(variant, "last_worker"),
+        )
+    result.tables.append(table)
+    result.metrics.update(
+        {
+            "bare.seconds": b,
+            "retinue.seconds": t,
+            "retinue.vs_ideal": t / ideal,
+            "retinue.vs_bare": t / b,
+            "retinue.overhead_ms_per_worker": 1e3 * (t - ideal) / workers,
+            "retinue.last_worker_ms": 1e3 * med("retinue", "last_worker"),
+        }
+    )
+    result.notes.append(
+        f"Serial would be {serial * 1e3:.0f} ms. Worker call times are from the human's "
+        "message: their spread shows how quickly the requests went out. Past the one delay, "
+        f"the manager takes the {workers} answers as {workers} turns, one after another, with "
+        "a growing history: that part grows with N in both variants."
+    )
+    return result
+
+
+CASE = Case("fanout", "One manager fanning out to N delayed agents vs the ideal", run, order=40)

@@ -1,0 +1,91 @@
+"""Scripted models for the benchmarks, importable by path (`benchmarks.scripts:bounce`).
+
+Every function here is async, so pydantic-ai awaits it on the model loop instead of handing
+it to a worker thread: the model is "instant" and what is left to measure is the framework.
+Each call stamps `CALLS`, which the cases read to time hops without touching the kernel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue.testing import last_prompt, send, user_texts
+
+#: perf_counter() of every scripted model call, in call order (cases clear it).
+CALLS: list[float] = []
+
+#: perf_counter() of every `delayed_worker` call (the fan-out's model calls that overlap).
+WORKER_CALLS: list[float] = []
+
+#: Seconds a `delayed_worker` call waits, as a real model would (the fan-out case sets it).
+WORKER_DELAY = 0.05
+
+HOP = re.compile(r"hop (\d+)/(\d+)")
+SENDER = re.compile(r"Incoming \w+ from (@\w+)\.")
+FAN_OUT = re.compile(r"fan out to (\d+)")
+
+
+def reset() -> None:
+    CALLS.clear()
+    WORKER_CALLS.clear()
+
+
+async def bounce(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Ping-pong: `hop n/limit` goes back to the sender as `hop n+1/limit` until the limit.
+
+    A message from @Human starts the ball; it goes to @Pong. At the limit nothing is sent.
+    """
+    CALLS.append(time.perf_counter())
+    prompt = last_prompt(messages)
+    hops = HOP.findall(prompt)
+    senders = SENDER.findall(prompt)
+    if not hops or not senders:
+        return send(info)
+    n, limit = int(hops[-1][0]), int(hops[-1][1])
+    if n >= limit:
+        return send(info)
+    sender = senders[-1]
+    target = "@Pong" if sender == "@Human" else sender
+    return send(info, (target, "request", f"hop {n + 1}/{limit}"))
+
+
+async def silent(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Absorbs the message and sends nothing."""
+    CALLS.append(time.perf_counter())
+    return send(info)
+
+
+async def fan_out_manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """`fan out to N` from the human: one request to each of @Worker..@WorkerN.
+
+    Every later turn is an answer; once N answers are in the history, tell @Human.
+    """
+    CALLS.append(time.perf_counter())
+    prompt = last_prompt(messages)
+    asked = FAN_OUT.search(prompt)
+    if asked is not None:
+        count = int(asked.group(1))
+        names = ["@Worker", *(f"@Worker{i}" for i in range(2, count + 1))]
+        return send(info, *((name, "request", "work item") for name in names))
+    texts = user_texts(messages)
+    wanted = next((int(m.group(1)) for t in texts if (m := FAN_OUT.search(t))), 0)
+    answers = sum(t.count("Incoming response from @Worker") for t in texts)
+    if wanted and answers >= wanted:
+        return send(info, ("@Human", "response", f"all {answers} answers in"))
+    return send(info)
+
+
+async def delayed_worker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Takes `WORKER_DELAY` seconds, as a model would, then answers whoever asked."""
+    now = time.perf_counter()
+    CALLS.append(now)
+    WORKER_CALLS.append(now)
+    await asyncio.sleep(WORKER_DELAY)
+    senders = SENDER.findall(last_prompt(messages))
+    if not senders:
+        return send(info)
+    return send(info, (senders[-1], "response", "done"))
