@@ -292,7 +292,7 @@ def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
 
     def no_events() -> list[Callable[[], None]]:
         def on_llm_event(self: Any, event: Any) -> None:
-            self._usage_events.append(event)
+            self._usage.add(event)
 
         return [_patch(BaseAgent, "_on_llm_event", on_llm_event)]
 

@@ -29,7 +29,7 @@ def _inspect(team: BenchTeam, agents: list[Any]) -> dict[str, int]:
     orchestrator = team.actor(team.orchestrator)
     return {
         "history": max(len(a.react_agent.context) for a in actors),
-        "usage_events": sum(len(a._usage_events) for a in actors),
+        "usage_runs_kept": sum(len(a._usage._runs) for a in actors),
         "window": len(orchestrator.get_messages()),
     }
 
@@ -75,7 +75,7 @@ def run(scale: Scale) -> CaseResult:
             "tracked objects",
             "objects per 1k hops since last",
             "history msgs",
-            "usage events kept",
+            "usage runs kept",
             "orchestrator window",
         ],
     )
@@ -90,7 +90,7 @@ def run(scale: Scale) -> CaseResult:
             objects,
             (objects - previous_objects) * per_k,
             sizes["history"],
-            sizes["usage_events"],
+            sizes["usage_runs_kept"],
             sizes["window"],
         )
         previous_hops, previous_rss, previous_objects = hops, rss, objects
@@ -108,7 +108,7 @@ def run(scale: Scale) -> CaseResult:
             "team_growth_mb": (last[1] - start_rss) / 1024,
             "late_rss_kb_per_1k_hops": rss_late,
             "late_objects_per_1k_hops": objects_late,
-            "usage_events_kept": float(last[4]["usage_events"]),
+            "usage_runs_kept": float(last[4]["usage_runs_kept"]),
             "hops_per_s": last[0] / last[3],
         }
     )

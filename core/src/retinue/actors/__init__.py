@@ -24,7 +24,7 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
-from retinue.actors.orchestrator import Orchestrator, TeamMember
+from retinue.actors.orchestrator import Orchestrator, TeamDirectory, TeamMember
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.user_proxy import UserProxy
@@ -54,6 +54,7 @@ __all__ = [
     "StartMessage",
     "StateChangedMessage",
     "StopMessage",
+    "TeamDirectory",
     "TeamMember",
     "UserProxy",
     "WarningError",

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import pykka
@@ -25,6 +26,7 @@ from retinue.actors.messages import (
     HandledMessage,
     Message,
     ProxyCall,
+    ReportBatch,
     StateChangedMessage,
     StopMessage,
 )
@@ -69,6 +71,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._accepting = True
         self._accept_lock = threading.Lock()
         self._stops_owed = 0
+        self._report_buffer: list[Message] | None = None
         runtime.register(self)
 
     # ------------------------------------------------------------------ state
@@ -83,6 +86,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     def notify_if_changed(self) -> None:
         """Publish a state checkpoint when the state's serialization changed."""
+        if not type(self.state).model_fields and self._published_state is not None:
+            return  # a state with no fields cannot change: skip the serialization
         dumped = self.state.model_dump_json()
         if dumped != self._published_state:
             self._published_state = dumped
@@ -196,6 +201,10 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             if isinstance(message, Message):
                 self._busy = type(message).__name__
                 self._handle(message)
+            elif isinstance(message, ReportBatch):
+                self._busy = "reports"
+                for report in message.reports:
+                    self._handle(report)
             else:
                 logger.warning("%s ignored a non-message %r", self.myAddress.name, message)
             return None
@@ -313,7 +322,30 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         if current is not None:
             message.parent_id = message.parent_id or current.id
             message.chain_id = message.chain_id or current.chain_id
-        self.system.post(target, message)
+        buffer = self._report_buffer
+        if buffer is not None and threading.get_ident() == self._thread_ident:
+            buffer.append(message)
+        else:
+            self.system.post(target, message)
+
+    @contextmanager
+    def batched_reports(self) -> Iterator[None]:
+        """Hold this thread's reports to the orchestrator and send them as one batch.
+
+        For bursts such as the events of a model run: one mailbox slot instead of one per
+        event. Only what is reported before any message is sent belongs in a batch, so the
+        record keeps its causal order.
+        """
+        if self._report_buffer is not None:
+            yield
+            return
+        self._report_buffer = []
+        try:
+            yield
+        finally:
+            reports, self._report_buffer = self._report_buffer, None
+            if reports and self.orchestrator is not None:
+                self.system.post(self.orchestrator, ReportBatch(reports=tuple(reports)))
 
     def notify_event(self, event: Any) -> None:
         """Publish an event (any serializable object) to the team's subscribers."""

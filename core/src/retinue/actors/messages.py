@@ -104,3 +104,13 @@ class ProxyCall:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     reply: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ReportBatch:
+    """Several reports for the orchestrator in one mailbox slot (one wake-up, not many).
+
+    Runtime-only: the orchestrator handles each report in order as if it came alone.
+    """
+
+    reports: tuple[Message, ...]

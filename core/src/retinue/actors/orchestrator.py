@@ -38,6 +38,13 @@ class TeamMember(BaseModel):
         return self.address.role
 
 
+class TeamDirectory(BaseModel):
+    """Who is in the team and which roles can be hired, read in one ask."""
+
+    members: list[ActorAddress]
+    profiles: list[AgentCard]
+
+
 class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
@@ -96,6 +103,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             if member.address.name == name:
                 return member.address
         return None
+
+    def get_directory(self) -> TeamDirectory:
+        """Members and role profiles together (what routing checks need, in one ask)."""
+        return TeamDirectory(members=self.get_team_members(), profiles=self.get_agent_profiles())
 
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""

@@ -24,10 +24,9 @@ from retinue.agent.resolve import is_member_name, resolve_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
-from retinue.llm.events import LlmUsageEvent, RunStartedEvent, ToolCallEvent
 from retinue.llm.models import get_model
 from retinue.llm.react_agent import ReactAgent
-from retinue.llm.usage import AgentUsageSummary, aggregate_usage
+from retinue.llm.usage import AgentUsageSummary, UsageLedger
 from retinue.plugins.manager import (
     collect_capabilities,
     collect_card_classes,
@@ -71,7 +70,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._cards = with_default_cards(configured, default_card_classes(pm))
         get_model(config.model_cfg)
         self._cancel_stamps: dict[str, str | None] = {}
-        self._usage_events: list[Any] = []
+        self._usage = UsageLedger()
         self._mailbox_capability = MailboxCapability(self)
         self._recipient_check = RecipientCheckCapability(self)
         self._react: ReactAgent | None = None
@@ -240,7 +239,8 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._mailbox_capability.start_run(m.id for m in self.peek_mailbox())
         self._recipient_check.start_run()
         try:
-            return react.run_sync(content, output_type, deps=self)
+            with self.batched_reports():  # the run's events reach the orchestrator as one batch
+                return react.run_sync(content, output_type, deps=self)
         except RunInterruptedError as interruption:
             purge_cancels(self, interruption.run_id)
             self.notify_human("Run interrupted.")
@@ -317,9 +317,8 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         """Which recipients cannot be reached, and what could be; runs on the model loop."""
         if self.orchestrator is None:
             return None
-        members, profiles = await asyncio.gather(
-            self._ask_async("get_team_members"), self._ask_async("get_agent_profiles")
-        )
+        directory = await self._ask_async("get_directory")
+        members, profiles = directory.members, directory.profiles
         names = {m.name for m in members}
         own = next((p for p in profiles if p.role == self.config.role), None)
         roles = [p.role for p in profiles]
@@ -403,13 +402,12 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
-        if isinstance(event, LlmUsageEvent | RunStartedEvent | ToolCallEvent):
-            self._usage_events.append(event)
+        self._usage.add(event)
         self.notify_event(event)
 
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
-        """Tokens, requests, runs and cost so far (per run with `by_run=True`)."""
-        return aggregate_usage(self._usage_events, by_run=by_run)
+        """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown."""
+        return self._usage.summary(by_run=by_run)
 
 
 def _from_operator(message: Message) -> bool:

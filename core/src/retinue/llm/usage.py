@@ -7,6 +7,7 @@ The counters are never persisted: they are recomputed from the same events a sto
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -114,38 +115,59 @@ def _add_cost(total: float | None, cost: float | None) -> float | None:
     return cost if total is None else total + cost
 
 
+class UsageLedger:
+    """Usage folded as events arrive: lifetime totals, and the breakdown of recent runs.
+
+    An agent keeps one instead of its events, so its memory does not grow with every run;
+    the full record of every event is the store's job. `keep_runs=None` keeps every run.
+    """
+
+    def __init__(self, keep_runs: int | None = 200) -> None:
+        self.keep_runs = keep_runs
+        self._totals = AgentUsageSummary()
+        self._runs: OrderedDict[str, RunUsageSummary] = OrderedDict()
+
+    def _slot(self, run_id: str | None) -> RunUsageSummary | None:
+        if run_id is None:
+            return None
+        run = self._runs.get(run_id)
+        if run is None:
+            run = self._runs[run_id] = RunUsageSummary(run_id=run_id)
+            self._totals.runs += 1
+            if self.keep_runs is not None and len(self._runs) > self.keep_runs:
+                self._runs.popitem(last=False)
+        return run
+
+    def add(self, item: object) -> None:
+        """Fold one event (or its stored form); anything that is not usage is ignored."""
+        for event in iter_llm_events([item]):
+            run = self._slot(event.run_id)
+            totals = self._totals
+            if isinstance(event, ToolCallEvent):
+                totals.tool_calls += 1
+                if run is not None:
+                    run.tool_calls += 1
+            elif isinstance(event, LlmUsageEvent):
+                for tally in (totals, run):
+                    if tally is None:
+                        continue
+                    tally.requests += event.requests
+                    tally.input_tokens += event.input_tokens
+                    tally.output_tokens += event.output_tokens
+                    tally.total_tokens += event.total_tokens
+                    tally.cost_usd = _add_cost(tally.cost_usd, event.cost_usd)
+
+    def summary(self, by_run: bool = False) -> AgentUsageSummary:
+        """The totals, with the per-run breakdown (of the runs kept) when asked for."""
+        result = self._totals.model_copy()
+        if by_run:
+            result.by_run = {k: v.model_copy() for k, v in self._runs.items()}
+        return result
+
+
 def aggregate_usage(events: Iterable[object], by_run: bool = False) -> AgentUsageSummary:
     """Fold usage, tool-call and run-start events into one summary."""
-    summary = AgentUsageSummary()
-    runs: dict[str, RunUsageSummary] = {}
-    outside = RunUsageSummary(run_id="")  # usage recorded outside any run (manual compaction)
-
-    def slot(run_id: str | None) -> RunUsageSummary:
-        if run_id is None:
-            return outside
-        return runs.setdefault(run_id, RunUsageSummary(run_id=run_id))
-
-    for event in iter_llm_events(events):
-        if isinstance(event, RunStartedEvent):
-            slot(event.run_id)
-        elif isinstance(event, ToolCallEvent):
-            slot(event.run_id).tool_calls += 1
-        elif isinstance(event, LlmUsageEvent):
-            run = slot(event.run_id)
-            run.requests += event.requests
-            run.input_tokens += event.input_tokens
-            run.output_tokens += event.output_tokens
-            run.total_tokens += event.total_tokens
-            run.cost_usd = _add_cost(run.cost_usd, event.cost_usd)
-
-    summary.runs = len(runs)
-    for run in [*runs.values(), outside]:
-        summary.requests += run.requests
-        summary.tool_calls += run.tool_calls
-        summary.input_tokens += run.input_tokens
-        summary.output_tokens += run.output_tokens
-        summary.total_tokens += run.total_tokens
-        summary.cost_usd = _add_cost(summary.cost_usd, run.cost_usd)
-    if by_run:
-        summary.by_run = runs
-    return summary
+    ledger = UsageLedger(keep_runs=None)
+    for event in events:
+        ledger.add(event)
+    return ledger.summary(by_run=by_run)
