@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from retinue import (
     AgentCard,
@@ -15,21 +14,7 @@ from retinue import (
     PromptTemplate,
     RunUsageLimits,
     StructuredOutput,
-    ToolCard,
 )
-
-
-class PingTool(ToolCard):
-    """A card with one harmless tool, so scripted models can take steps."""
-
-    name: ClassVar[str] = "ping"
-
-    def get_tools(self) -> Sequence[Callable[..., Any]]:
-        return [self.ping]
-
-    def ping(self) -> str:
-        """Answer pong."""
-        return "pong"
 
 
 def card(

@@ -7,10 +7,10 @@ from typing import Any
 
 import agent_scripts
 import pytest
-from agent_cards import GatedRouterAgent, PingTool, card
+from agent_cards import GatedRouterAgent, card
 from retinue import AgentMessage, CancelMessage, ErrorMessage, HandledMessage
 from retinue.agent.cancel import MailboxCapability, is_cancel, purge_cancels
-from retinue.testing import TeamHarness
+from retinue.testing import PingTool, TeamHarness
 
 
 @pytest.fixture(autouse=True)

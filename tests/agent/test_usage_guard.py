@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import agent_scripts
-from agent_cards import PingTool, card
+from agent_cards import card
 from retinue import (
     AgentMessage,
     AgentUsageLimits,
@@ -11,7 +11,7 @@ from retinue import (
     RunUsageLimits,
 )
 from retinue.agent.custom_agent import TriageMessage
-from retinue.testing import TeamHarness
+from retinue.testing import PingTool, TeamHarness
 
 TIGHT = RunUsageLimits(run_request_limit=3)
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterator
 
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue import AgentMessage, Message, ToolCard
+from retinue import AgentMessage, Message
 from retinue.testing import (
+    PingTool,
     Recorder,
     TeamHarness,
     agent_name,
@@ -21,20 +21,6 @@ from retinue.testing import (
     scripted_card,
     send_directive,
 )
-
-
-class PingTool(ToolCard):
-    """One harmless tool, so a run can take a step."""
-
-    name: ClassVar[str] = "ping"
-
-    def get_tools(self) -> Sequence[Callable[..., Any]]:
-        return [self.ping]
-
-    def ping(self) -> str:
-        """Answer pong."""
-        return "pong"
-
 
 _lock = threading.Lock()
 #: What each agent's model function was handed, by agent name: the reference to compare to.

@@ -7,7 +7,7 @@
 - `histories`: what each agent's model was shown, read back from the events it published.
 """
 
-from retinue.testing.cards import scripted_card
+from retinue.testing.cards import PingTool, scripted_card
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -35,6 +35,7 @@ __all__ = [
     "FOLLOW",
     "Directives",
     "Incoming",
+    "PingTool",
     "Recorder",
     "TeamHarness",
     "agent_name",

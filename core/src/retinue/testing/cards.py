@@ -1,4 +1,4 @@
-"""`scripted_card`: a role for a test, played on a scripted model.
+"""`scripted_card` and `PingTool`: a role for a test, played on a scripted model.
 
 Tests of a card or a plugin need agents that are plain `BaseAgent`s in every way but their
 model; this builds the `AgentCard` for one in a line, so the test shows what matters to it
@@ -7,8 +7,8 @@ model; this builds the `AgentCard` for one in a line, so the test shows what mat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from retinue.actors.card import AgentCard
 from retinue.agent.agent import BaseAgent
@@ -47,3 +47,20 @@ def scripted_card(
         ),
         routes_to=list(routes_to),
     )
+
+
+class PingTool(ToolCard):
+    """A card with one harmless tool (`ping`), so a scripted run can take steps.
+
+    Steps are what cancellation, the arrival notice and the run tier act on; a test that
+    needs them should not have to write a card first.
+    """
+
+    name: ClassVar[str] = "ping"
+
+    def get_tools(self) -> Sequence[Callable[..., Any]]:
+        return [self.ping]
+
+    def ping(self) -> str:
+        """Answer pong."""
+        return "pong"
