@@ -15,6 +15,7 @@ import logging
 import shlex
 import types
 import typing
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -100,6 +101,10 @@ class Param:
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of one value of this parameter ({} when it cannot be described)."""
+        return dict(self._schema)  # a copy: callers pop `$defs` out of it
+
+    @functools.cached_property
+    def _schema(self) -> dict[str, Any]:
         if self.untyped or self.adapter is None:
             return {}
         try:
@@ -349,7 +354,31 @@ def _globals_of(fn: Callable[..., Any]) -> dict[str, Any]:
     return namespace if isinstance(namespace, dict) else {}
 
 
+_analysed: weakref.WeakKeyDictionary[Any, dict[str, tuple[list[Param], Param | None]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def analyse(name: str, fn: Callable[..., Any]) -> tuple[list[Param], Param | None]:
+    """The parameters of a command, analysed once per function and shared by every agent.
+
+    Cards are bound per agent, so the same method arrives once for each agent; its
+    signature, and the validators and schemas built from it, do not change between them.
+    """
+    func = getattr(fn, "__func__", None)
+    if func is None:
+        return _analyse(name, fn)
+    try:
+        per_name = _analysed.setdefault(func, {})
+    except TypeError:  # not weak-referenceable
+        return _analyse(name, fn)
+    found = per_name.get(name)
+    if found is None:
+        found = per_name[name] = _analyse(name, fn)
+    return found
+
+
+def _analyse(name: str, fn: Callable[..., Any]) -> tuple[list[Param], Param | None]:
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
