@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import pytest
+from pydantic import Field
 from retinue.actors import (
     Actor,
     ActorAddress,
@@ -15,6 +16,7 @@ from retinue.actors import (
     ActorSystem,
     AgentCard,
     BaseConfig,
+    BaseState,
     DeadLetterEvent,
     ErrorMessage,
     EventMessage,
@@ -268,3 +270,25 @@ def test_initial_state_checkpoint_is_published(team: Any) -> None:
     s = team.spawn(Stateful, "@S")
     team.system.wait_idle(5)
     assert any(m.sender == s for m in team.recorder.of(StateChangedMessage))
+
+
+class NotesState(BaseState):
+    notes: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class NoteTaker(Actor[BaseConfig, NotesState]):
+    def default_state(self) -> NotesState:
+        return NotesState()
+
+    def receiveMsg_Ping(self, message: Ping, sender: ActorAddress | None) -> None:
+        if message.n > 0:  # an in-place change deep inside the state
+            self.state.notes.setdefault("pings", []).append(str(message.n))
+
+
+def test_a_checkpoint_follows_each_change_and_only_changes(team: Any) -> None:
+    taker = team.spawn(NoteTaker, "@Taker")
+    for n in (1, 0, 2, 0):
+        taker.send(taker, Ping(n=n))
+    team.system.wait_idle(5)
+    states = [m.state for m in team.recorder.of(StateChangedMessage) if m.sender == taker]
+    assert [s.notes for s in states] == [{}, {"pings": ["1"]}, {"pings": ["1", "2"]}]

@@ -64,7 +64,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self.orchestrator: ActorAddress | None = orchestrator
         self.parent = parent
         self.state: StateT = self.default_state()
-        self._published_state: str | None = None
+        self._published_state: BaseState | None = None
         self._current: Message | None = None
         self._busy: str | None = None
         self._thread_ident: int | None = None
@@ -85,13 +85,17 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self.notify_if_changed()
 
     def notify_if_changed(self) -> None:
-        """Publish a state checkpoint when the state's serialization changed."""
-        if not type(self.state).model_fields and self._published_state is not None:
-            return  # a state with no fields cannot change: skip the serialization
-        dumped = self.state.model_dump_json()
-        if dumped != self._published_state:
-            self._published_state = dumped
-            self._tell_orchestrator(StateChangedMessage(state=self.state.model_copy(deep=True)))
+        """Publish a state checkpoint when the state differs from the last one published.
+
+        Compared by value against the published snapshot (no serialization per message); the
+        snapshot is a deep copy, so a later in-place change is still seen as a change.
+        """
+        state = self.state
+        if self._published_state is not None and state == self._published_state:
+            return
+        snapshot = state.model_copy(deep=True)
+        self._published_state = snapshot
+        self._tell_orchestrator(StateChangedMessage(state=snapshot))
 
     # ------------------------------------------------------------------ lifecycle
     def on_start(self) -> None:
