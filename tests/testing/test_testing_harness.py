@@ -20,6 +20,7 @@ from retinue.testing import (
     follow,
     scripted_card,
     send_directive,
+    user_texts,
 )
 
 _lock = threading.Lock()
@@ -71,7 +72,8 @@ def test_model_requests_are_what_the_model_was_shown(retinue_team: TeamHarness) 
     requests = team.model_requests("@Scribe")
     assert len(shown) == 4  # a tool step, then an answer in each run
     assert [_parts(r) for r in requests] == [_parts(s) for s in shown]
-    assert "Context cleared." in str(requests[3]) and "one" not in str(requests[3])
+    shown_after_clear = "\n".join(user_texts(requests[3]))
+    assert "Context cleared." in shown_after_clear and "one" not in shown_after_clear
     assert team.tool_results("@Scribe") == ["pong"]  # the output tool's returns are not listed
     assert _to_human(team)[-1] == "three"
 

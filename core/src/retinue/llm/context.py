@@ -122,7 +122,7 @@ class ContextManager:
                 return
             message = ModelRequest(parts=[UserPromptPart(content=text)])
             self._messages.append(message)
-        self._emit(ModelMessageEvent(agent_name=self.agent_name, message=message_to_data(message)))
+        self._emit(ModelMessageEvent(agent_name=self.agent_name, message=message))
 
     def take_prompt(self, prompt: str | Sequence[UserContent]) -> str | Sequence[UserContent]:
         """The next run's prompt, with any held operator actions folded in (and released)."""

@@ -12,7 +12,7 @@ import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_serializer
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
@@ -50,13 +50,31 @@ class RunFinishedEvent(LlmEvent):
 
 
 class ModelMessageEvent(LlmEvent):
-    """One message added to the history, in pydantic-ai's JSON form."""
+    """One message added to the history.
+
+    It carries the live message and turns it into pydantic-ai's JSON form only when dumped
+    (a store writing it, a copy crossing a process): a run's events cost no serialization
+    when nobody records them. Read back from a store, `message` is that JSON form.
+    """
 
     event_type: Literal["model_message"] = "model_message"
-    message: dict[str, Any]
+    message: Any
+
+    @field_serializer("message")
+    def _message_data(self, message: Any) -> dict[str, Any]:
+        return message if isinstance(message, dict) else message_to_data(message)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when their recorded forms are: a live message equals its JSON form."""
+        if not isinstance(other, ModelMessageEvent):
+            return NotImplemented
+        return self.model_dump(mode="json") == other.model_dump(mode="json")
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_message(self) -> ModelMessage:
-        return data_to_message(self.message)
+        message = self.message
+        return data_to_message(message) if isinstance(message, dict) else message
 
 
 class ToolCallEvent(LlmEvent):

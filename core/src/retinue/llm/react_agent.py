@@ -275,9 +275,7 @@ class ReactAgent:
 
         for message in added:
             self._emit(
-                ModelMessageEvent(
-                    agent_name=self.name, run_id=state.run_id, message=message_to_data(message)
-                )
+                ModelMessageEvent(agent_name=self.name, run_id=state.run_id, message=message)
             )
             if isinstance(message, ModelResponse):
                 self._report_response(message, state)
