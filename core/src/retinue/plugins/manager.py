@@ -40,26 +40,6 @@ if TYPE_CHECKING:
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
-__all__ = [
-    "DISABLED_PLUGINS_ENV",
-    "DISABLE_AUTOLOAD_ENV",
-    "ENTRY_POINT_GROUP",
-    "CardConflictError",
-    "PluginConflictError",
-    "PluginError",
-    "PluginInfo",
-    "PluginLoadError",
-    "UnknownHookError",
-    "autoload_disabled_by_env",
-    "blocked_by_env",
-    "collect_capabilities",
-    "collect_card_classes",
-    "default_card_classes",
-    "describe_plugins",
-    "get_plugin_manager",
-    "validate_plugins",
-]
-
 ENTRY_POINT_GROUP = PROJECT_NAME
 """The entry-point group plugins announce themselves in; the same string as the project."""
 
