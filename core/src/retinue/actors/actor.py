@@ -47,6 +47,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     use_daemon_thread = True
     is_user_proxy: ClassVar[bool] = False
+    config_class: ClassVar[type[BaseConfig]] = BaseConfig
+    """The config this actor is built from: a card validates a config given as data with it."""
 
     def __init__(
         self,

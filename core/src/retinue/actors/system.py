@@ -32,6 +32,7 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
+from retinue.actors.validation import check_timeout
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,8 @@ def resolve_actor_class(actor_class: type[Any] | str) -> type[Actor[Any, Any]]:
     """A class, or a dotted path to one, checked to be an `Actor`."""
     obj = import_object(actor_class) if isinstance(actor_class, str) else actor_class
     if not (isinstance(obj, type) and issubclass(obj, Actor)):
-        raise ActorClassError(f"{actor_class!r} is not a retinue Actor class")
+        shown = qualified_name(obj) if isinstance(obj, type) else repr(actor_class)
+        raise ActorClassError(f"{shown} is not a retinue Actor class (subclass retinue.Actor)")
     return obj
 
 
@@ -109,7 +111,8 @@ class ActorSystem:
     """The runtime for one or more teams of actors in this process."""
 
     def __init__(self, *, ask_timeout: float = 30.0, plugin_manager: Any = None) -> None:
-        self.ask_timeout = ask_timeout
+        #: Seconds an ask waits for its answer: above 0 and finite, or every ask would fail.
+        self.ask_timeout = check_timeout("ActorSystem", "ask_timeout", ask_timeout)
         #: The pluggy manager agents of this system take their cards from; None: discover.
         self.plugin_manager = plugin_manager
         self.tracker = runtime.WorkTracker()

@@ -61,6 +61,8 @@ HIRE_NEEDS_TEAM_PLUGIN = (
 class BaseAgent(Actor[AgentConfig, AgentState]):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send."""
 
+    config_class = AgentConfig
+
     def __init__(self, config: AgentConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
         # Checked in the creator's thread, so a bad card name or a model that cannot be built
