@@ -171,3 +171,9 @@ def clear_writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse
     """Writes a slash command into a message to another agent."""
     _log("clear_writer", messages)
     return send(info, ("@Target", "request", "/clear"))
+
+
+def explodes(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The model itself fails, as a provider outage would."""
+    _log("explodes", messages)
+    raise RuntimeError("provider outage")

@@ -27,8 +27,10 @@ from retinue.llm.errors import RunInterruptedError
 from retinue.llm.models import get_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary, UsageLedger
+from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import (
-    collect_capabilities,
+    PluginError,
+    capabilities_by_plugin,
     collect_card_classes,
     default_card_classes,
 )
@@ -65,12 +67,16 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     def __init__(self, config: AgentConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
-        # Checked in the creator's thread, so a bad card name or a model that cannot be built
-        # (missing SDK or key) fails `createActor` itself instead of a silent actor death.
+        # Checked in the creator's thread, so a bad card name, the same card twice, a model
+        # that cannot be built (missing SDK or key), a prompt parameter without a value or a
+        # plugin failing to give its capabilities fails `createActor` itself instead of a
+        # silent actor death.
         pm = plugin_manager_for(self.system)
         configured = resolve_cards(config.tools, collect_card_classes(pm))
         self._cards = with_default_cards(configured, default_card_classes(pm))
         get_model(config.model_cfg)
+        self._backstory = config.prompt.render()
+        self._plugin_capabilities = capabilities_by_plugin(pm, config)
         self._cancel_stamps: dict[str, str | None] = {}
         self._usage = UsageLedger()
         self._mailbox_capability = MailboxCapability(self)
@@ -85,17 +91,15 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ start and stop
     def on_start(self) -> None:
-        pm = plugin_manager_for(self.system)
         factory = ToolFactory(self._cards, host=self)
         self._tool_factory = factory
-        self.state.backstory = self.config.prompt.render()
+        self.state.backstory = self._backstory
         self._command_registry = factory.get_command_registry(
             extra_commands=[self.compact, self.clear]
         )
         self._context_updater = factory.get_context_updater()
-        self._react = self._build_react_agent(
-            [*collect_capabilities(pm, self.config), *self.extra_capabilities()]
-        )
+        plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
+        self._react = self._build_react_agent([*plugin_capabilities, *self.extra_capabilities()])
         self.notify_event(
             CommandsAnnouncedEvent(
                 agent=self.myAddress, commands=self._command_registry.descriptors()
@@ -250,8 +254,24 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
                 return output_type()
             except Exception:
                 raise interruption from None
+        except Exception as exc:
+            blamed = self._plugin_failure(exc)
+            if blamed is None:
+                raise
+            raise blamed from exc
         finally:
             self._mailbox_capability.end_run()
+
+    def _plugin_failure(self, exc: Exception) -> PluginError | None:
+        """The error naming the plugin whose capability raised `exc` in a run, if one did."""
+        labels = {id(capability): label for label, capability in self._plugin_capabilities}
+        culprit = raised_by(exc, (capability for _, capability in self._plugin_capabilities))
+        if culprit is None:
+            return None
+        return PluginError(
+            f"{labels[id(culprit)]}: its capability {type(culprit).__name__} failed in a run "
+            f"of {self.myAddress.name}: {type(exc).__name__}: {exc}"
+        )
 
     def _deliver_context_update(self) -> None:
         updater = self._context_updater
