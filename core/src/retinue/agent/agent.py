@@ -14,13 +14,13 @@ from pydantic_ai.capabilities import AbstractCapability
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, Message
-from retinue.agent.cancel import MailboxCapability, is_cancel, purge_cancels
+from retinue.agent.cancel import STOP_COMMAND, MailboxCapability, is_cancel, purge_cancels
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput, reply_protocol
 from retinue.agent.plugin_access import plugin_manager_for
-from retinue.agent.resolve import is_member_name, resolve_recipient
+from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
@@ -211,13 +211,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         """Deliver each outbound request; True when at least one went out."""
         delivered = False
         for request in output.messages:
-            try:
-                recipient = self._resolve(request.recipient)
-            except Exception as exc:
-                self._skip(request.recipient, str(exc))
-                continue
+            recipient, reason = self._locate(request.recipient)
             if recipient is None:
-                self._skip(request.recipient, "no such member in the team")
+                self._skip(request.recipient, reason or NO_SUCH_MEMBER)
                 continue
             self.send(recipient, AgentMessage(content=request.message, type=request.message_type))
             delivered = True
@@ -290,18 +286,23 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     def conclude_without_tools(self, prompt: str, output_type: type[OutputT]) -> OutputT:
         """One tool-free request that must answer now (used after a run-tier breach)."""
+        self._recipient_check.stand_down()  # one request: no budget to correct recipients
         return self.react_agent.conclude_without_tools(prompt, output_type, deps=self)
 
     # ------------------------------------------------------------------ routing helpers
-    def _resolve(self, recipient: str) -> ActorAddress | None:
+    def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
+        """The recipient's address, or None and why (this card's `routes_to` included)."""
         if not is_member_name(recipient):
-            allowed = self._hireable_roles()
+            try:
+                allowed = self._hireable_roles()
+            except Exception as exc:
+                return None, f"the team's roles could not be read: {exc}"
             if allowed and recipient.strip() not in allowed:
-                raise ValueError(
-                    f"{self.myAddress.name} may not hire {recipient!r}; "
+                return None, (
+                    f"{self.myAddress.name} may not hire {recipient.strip()!r}; "
                     f"it may hire: {', '.join(allowed)}"
                 )
-        return resolve_recipient(self, recipient)
+        return locate_recipient(self, recipient)
 
     def _hireable_roles(self) -> list[str]:
         """The `routes_to` of the card this agent's role was registered with (empty: any)."""
@@ -384,11 +385,14 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         """Run a slash command from an operator; False when no command has that name."""
         registry = self.command_registry
         text = message.content.strip()
-        if is_cancel(message) and not registry.has("stop"):
-            self._reply(message, "No run is in progress; there is nothing to stop.")
-            return True
+        command = text
+        if is_cancel(message):
+            if not registry.has("stop"):
+                self._reply(message, "No run is in progress; there is nothing to stop.")
+                return True
+            command = STOP_COMMAND  # words after /stop are for people, not arguments
         try:
-            result = registry.dispatch(text)
+            result = registry.dispatch(command)
         except CommandNotRecognized:
             return False
         if result is None:
