@@ -105,6 +105,8 @@ class AgentConfig(BaseConfig):
     @field_validator("run_usage_limits", mode="before")
     @classmethod
     def _plain_run_limits(cls, value: Any) -> Any:
+        if isinstance(value, Mapping) and "request_limit" in value:
+            warn_at_caller("run_usage_limits: request_limit is deprecated; use run_request_limit")
         return _as_run_limits(value)
 
     @property
