@@ -243,13 +243,15 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 getattr(self, handler)(message, message.sender)
         except WarningError as exc:
             logger.warning("%s: %s", self.myAddress.name, exc)
+            self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(exc, message)
         except Exception as exc:
             logger.exception("%s failed on %s", self.myAddress.name, type(message).__name__)
+            self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(exc, message)
         finally:
+            self._safe_notify_if_changed()  # while `message` is current: it names the cause
             self._current = previous
-            self._safe_notify_if_changed()
 
     def _handler_for(self, message_class: type[Any]) -> str | None:
         key = (type(self), message_class)
