@@ -218,8 +218,17 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._busy = None
             self.system.tracker.done()
 
+    def _member(self, path: str) -> Any:
+        """The attribute at a dotted `path` (`command_registry.descriptors`), for proxies."""
+        if "." not in path:
+            return getattr(self, path)
+        target: Any = self
+        for part in path.split("."):
+            target = getattr(target, part)
+        return target
+
     def _call(self, call: ProxyCall) -> Any:
-        method = getattr(self, call.method)
+        method = self._member(call.method)
         if call.reply:  # an ask: the caller receives the exception
             try:
                 return method(*call.args, **call.kwargs)
