@@ -316,8 +316,13 @@ class ActorSystem:
             raise ActorNotFoundError(f"{address.name} is not running")
         head, dot, rest = method.partition(".")
         member = getattr(type(actor), head, None)
-        reachable = callable(member) or (dot and isinstance(member, property))
-        if not reachable or any(part.startswith("_") for part in (head, *rest.split("."))):
+        if dot:  # a method of what the actor holds: reached through a public property
+            reachable = (callable(member) or isinstance(member, property)) and not any(
+                part.startswith("_") for part in rest.split(".")
+            )
+        else:
+            reachable = callable(member)
+        if not reachable or head.startswith("_"):
             raise AttributeError(f"{type(actor).__name__} has no public method {method!r}")
         return actor
 
