@@ -21,7 +21,6 @@ from retinue import (
     RuntimeConfig,
     RunUsageLimits,
 )
-from retinue.actors.validation import ConfigProblem
 
 
 def one_line(exc: pytest.ExceptionInfo[BaseException]) -> str:
@@ -70,6 +69,8 @@ def test_several_problems_are_one_line_each() -> None:
 
 
 def test_a_config_error_is_a_value_error_and_survives_pickling() -> None:
+    from retinue.actors.validation import ConfigProblem
+
     with pytest.raises(ValueError) as exc:
         BaseConfig(nmae="@A")  # type: ignore[call-arg]
     error = exc.value

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from retinue.cli.main import main
-from retinue.plugins import DISABLED_PLUGINS_ENV, PluginWarning, get_plugin_manager
+from retinue.plugins import DISABLED_PLUGINS_ENV, get_plugin_manager
 
 from .conftest import write_distribution
 
@@ -67,6 +67,8 @@ def test_plugins_command_succeeds_once_one_side_is_disabled(
 def test_unknown_names_in_the_disabled_list_are_a_warning_naming_them(
     site_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from retinue.plugins import PluginWarning
+
     card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
     monkeypatch.setenv(DISABLED_PLUGINS_ENV, "dup_a, planing,wrokspace")
 
@@ -84,6 +86,8 @@ def test_unknown_names_in_the_disabled_list_are_a_warning_naming_them(
 def test_known_names_in_the_disabled_list_warn_nothing(
     site_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from retinue.plugins import PluginWarning
+
     card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
     monkeypatch.setenv(DISABLED_PLUGINS_ENV, "dup_a")
 
