@@ -251,4 +251,4 @@ def warn_at_caller(message: str, category: type[Warning] = DeprecationWarning) -
 
 
 def _is_internal(module: str) -> bool:
-    return module.split(".", 1)[0] in {"retinue", "pydantic", "pydantic_core", "typing"}
+    return module.split(".", 1)[0] in {"retinue", "pydantic", "pydantic_core"}
