@@ -171,3 +171,37 @@ def clear_writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse
     """Writes a slash command into a message to another agent."""
     _log("clear_writer", messages)
     return send(info, ("@Target", "request", "/clear"))
+
+
+def explodes(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The model itself fails, as a provider outage would."""
+    _log("explodes", messages)
+    raise RuntimeError("provider outage")
+
+
+def triage_ghost_then_human(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Hands one piece to a role nobody can hire, and the answer to the human."""
+    from retinue.testing import output
+
+    _log("triage_ghost", messages)
+    return output(
+        info,
+        {
+            "handoffs": [
+                {"recipient": "Ghost", "task": "haunt the backlog"},
+                {"recipient": "@Human", "task": "here is your answer"},
+            ]
+        },
+    )
+
+
+def tool_looper_mixed_conclusion(messages: list[ModelMessage], info: AgentInfo) -> Any:
+    """Breaches the run tier; concludes with the answer and one recipient the team lacks."""
+    _log("looper_mixed", messages)
+    if not info.function_tools:
+        return send(
+            info,
+            ("@Nobody", "notification", "fyi"),
+            ("@Human", "response", "partial: here is what I found"),
+        )
+    return call_tool("ping")

@@ -163,3 +163,30 @@ def test_only_stale_cancels_do_not_interrupt() -> None:
     assert purge_cancels(host, "run-2") is False
     assert host.stale == [old.id]
     assert MailboxCapability(host) is not None
+
+
+def test_stop_followed_by_words_is_a_cancel() -> None:
+    assert is_cancel(AgentMessage(content="  /stop now"))
+    assert is_cancel(AgentMessage(content="/stop\tthat was the wrong file"))
+    assert is_cancel(AgentMessage(content="/stop\n"))
+    assert not is_cancel(AgentMessage(content="/stopwatch"))
+    assert not is_cancel(AgentMessage(content="please /stop"))
+
+
+def test_stop_with_words_interrupts_a_run(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    worker = team.add(card("Worker", "gated_final"))
+    team.say(worker, "task 1")
+    assert agent_scripts.entered.wait(5)
+    team.say(worker, "  /stop now, wrong task")
+    team.say(worker, "task 2")
+    team.wait_idle()
+    assert to_human(team) == ["Run interrupted.", "done: task 2"]
+
+
+def test_stop_with_words_while_idle_gets_the_same_answer(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    worker = team.add(card("Worker", "silent"))
+    answer = team.command(worker, "/stop now please")
+    assert "no run" in answer.lower()
+    assert "silent" not in agent_scripts.seen  # it never reached the model

@@ -8,6 +8,7 @@ from retinue import (
     AgentMessage,
     AgentUsageLimits,
     ErrorMessage,
+    RoutingSkippedEvent,
     RunUsageLimits,
 )
 from retinue.agent.custom_agent import TriageMessage
@@ -116,3 +117,19 @@ def test_custom_agent_routes_a_normal_turn(retinue_team: TeamHarness) -> None:
     team.system.proxy_tell(team.human).send(triage, TriageMessage(content="one thing"))
     team.wait_idle()
     assert team.transcript()[-1][:3] == ("@Triage", "@Helper", "request")
+
+
+def test_a_conclusion_with_one_unknown_recipient_still_answers(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    worker = team.add(
+        card("Worker", "tool_looper_mixed_conclusion", run_limits=TIGHT, tools=[PingTool()])
+    )
+    team.say(worker, "dig deep")
+    team.wait_idle()
+    assert [(m.type, m.content) for m in team.received_by("@Human")] == [
+        ("response", "partial: here is what I found")
+    ]
+    assert human_notices(team) == []  # no "@Worker stopped"
+    assert team.of(ErrorMessage) == []
+    (skipped,) = team.events(RoutingSkippedEvent)
+    assert skipped.recipient == "@Nobody"

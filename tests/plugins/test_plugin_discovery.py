@@ -22,6 +22,7 @@ from retinue.plugins import (
     DISABLE_AUTOLOAD_ENV,
     DISABLED_PLUGINS_ENV,
     PluginInfo,
+    PluginWarning,
     collect_capabilities,
     collect_card_classes,
     describe_plugins,
@@ -92,7 +93,8 @@ def test_disabled_plugins_env_blocks_it(
 ) -> None:
     monkeypatch.setenv(DISABLED_PLUGINS_ENV, " unrelated , notes ")
 
-    pm = get_plugin_manager()
+    with pytest.warns(PluginWarning, match="names no installed retinue plugin: unrelated "):
+        pm = get_plugin_manager()
 
     assert pm.is_blocked("notes")
     assert "notes" not in _active(pm)

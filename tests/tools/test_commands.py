@@ -238,11 +238,28 @@ def test_hire_member_binds_a_positional_and_a_keyword(
     assert team.hired == [("Developer", "@Ada")]
 
 
-def test_a_keyword_may_come_before_the_positional(
+def test_a_positional_after_a_keyword_is_refused(registry: CommandRegistry, team: FakeTeam) -> None:
+    result = registry.dispatch("/hire_member name=@Ada Developer")
+    assert result == (
+        "/hire_member: positional argument 'Developer' follows keyword argument name=; give "
+        "positional arguments first. Usage: /hire_member <role> [name=<name>]"
+    )
+    assert team.hired == []  # never guessed into the next free parameter
+
+
+def test_two_values_for_one_parameter_are_refused(
     registry: CommandRegistry, team: FakeTeam
 ) -> None:
-    registry.dispatch("/hire_member name=@Ada Developer")
-    assert team.hired == [("Developer", "@Ada")]
+    result = registry.dispatch("/hire_member Developer role=QA")
+    assert result is not None
+    assert result.startswith("/hire_member: argument 'role' given twice: by position and as role=")
+    assert team.hired == []
+
+
+def test_an_empty_text_value_is_an_empty_string(registry: CommandRegistry, team: FakeTeam) -> None:
+    registry.dispatch('/hire_member Developer name=""')
+    registry.dispatch("/hire_member Developer name=none")
+    assert team.hired == [("Developer", ""), ("Developer", None)]
 
 
 def test_a_positional_value_containing_equals_stays_intact(registry: CommandRegistry) -> None:
@@ -440,9 +457,13 @@ def test_numbers_literals_enums_and_dates() -> None:
     }
 
 
-@pytest.mark.parametrize("token", ["", "none", "None", "NULL"])
+@pytest.mark.parametrize("token", ["none", "None", "NULL"])
 def test_optional_parameters_take_none_words(token: str) -> None:
     assert _typed(f"note={token} limit={token}") == {"note": None, "limit": None}
+
+
+def test_an_empty_value_is_empty_where_that_fits_and_none_elsewhere() -> None:
+    assert _typed("note='' limit='' tags=") == {"note": "", "limit": None, "tags": []}
 
 
 def test_optional_parameters_take_values() -> None:
@@ -453,7 +474,8 @@ def test_lists_take_commas_repeats_and_json() -> None:
     assert _typed("tags=a,b") == {"tags": ["a", "b"]}
     assert _typed("tags=a tags=b,c") == {"tags": ["a", "b", "c"]}
     assert _typed("""tags='["x,y", "z"]'""") == {"tags": ["x,y", "z"]}
-    assert _typed("tags=") == {"tags": None}  # empty means None for an Optional
+    assert _typed("tags=") == {"tags": []}  # empty is the empty list; `tags=none` is None
+    assert _typed("tags=none") == {"tags": None}
 
 
 def test_sets_and_tuples_are_collections_too() -> None:

@@ -91,6 +91,7 @@ if TYPE_CHECKING:
         RunUsageSummary,
         ToolCallEvent,
         UsageLimitError,
+        UsageLimits,
         aggregate_usage,
     )
     from retinue.plugins import (
@@ -212,6 +213,7 @@ _EXPORTS: dict[str, str] = {
     "ToolState": "retinue.tools",
     "UnknownToolCardError": "retinue.tools",
     "UsageLimitError": "retinue.llm",
+    "UsageLimits": "retinue.llm",
     "UserProxy": "retinue.actors",
     "WarningError": "retinue.actors",
     "aggregate_usage": "retinue.llm",
@@ -315,6 +317,7 @@ __all__ = [
     "ToolState",
     "UnknownToolCardError",
     "UsageLimitError",
+    "UsageLimits",
     "UserProxy",
     "WarningError",
     "aggregate_usage",

@@ -47,6 +47,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     use_daemon_thread = True
     is_user_proxy: ClassVar[bool] = False
+    config_class: ClassVar[type[BaseConfig]] = BaseConfig
+    """The config this actor is built from: a card validates a config given as data with it."""
 
     def __init__(
         self,
@@ -216,8 +218,17 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._busy = None
             self.system.tracker.done()
 
+    def _member(self, path: str) -> Any:
+        """The attribute at a dotted `path` (`command_registry.descriptors`), for proxies."""
+        if "." not in path:
+            return getattr(self, path)
+        target: Any = self
+        for part in path.split("."):
+            target = getattr(target, part)
+        return target
+
     def _call(self, call: ProxyCall) -> Any:
-        method = getattr(self, call.method)
+        method = self._member(call.method)
         if call.reply:  # an ask: the caller receives the exception
             try:
                 return method(*call.args, **call.kwargs)
@@ -241,13 +252,15 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 getattr(self, handler)(message, message.sender)
         except WarningError as exc:
             logger.warning("%s: %s", self.myAddress.name, exc)
+            self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(exc, message)
         except Exception as exc:
             logger.exception("%s failed on %s", self.myAddress.name, type(message).__name__)
+            self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(exc, message)
         finally:
+            self._safe_notify_if_changed()  # while `message` is current: it names the cause
             self._current = previous
-            self._safe_notify_if_changed()
 
     def _handler_for(self, message_class: type[Any]) -> str | None:
         key = (type(self), message_class)

@@ -4,16 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_serializer, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    ValidationInfo,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 from retinue.actors.config import BaseConfig
 from retinue.actors.loader import qualified_name
+from retinue.actors.validation import ConfigError, ConfigModel
 
 
-class AgentCard(BaseModel):
+class AgentCard(ConfigModel):
     """What a team may hire: a description, skills, an actor class and its config.
 
     The role is read from `config.role`, the single source of truth; `role=` is not accepted.
+    The actor class is checked when the card is built (a dotted path is imported then), and
+    a config given as data is validated as that class's `config_class`, so a card read back
+    from `model_dump()` equals the card written. `metadata` is free data for applications
+    (a UI's icon, a cost centre); the kernel never reads it.
     """
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
@@ -23,6 +36,7 @@ class AgentCard(BaseModel):
     agent_class: type[Any] | str
     config: SerializeAsAny[BaseConfig]
     routes_to: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -30,6 +44,29 @@ class AgentCard(BaseModel):
         if isinstance(data, dict) and "role" in data:
             raise ValueError("AgentCard takes no role=; set config.role instead")
         return data
+
+    @field_validator("agent_class", mode="before")
+    @classmethod
+    def _actor_class(cls, value: Any) -> type[Any]:
+        from retinue.actors.system import resolve_actor_class
+
+        return resolve_actor_class(value)
+
+    @field_validator("config", mode="before")
+    @classmethod
+    def _config_of_the_class(cls, value: Any, info: ValidationInfo) -> Any:
+        agent_class = info.data.get("agent_class")
+        if not isinstance(agent_class, type):
+            return value  # the class was refused: that is the problem to report
+        config_class: type[BaseConfig] = getattr(agent_class, "config_class", BaseConfig)
+        if isinstance(value, config_class):
+            return value
+        if isinstance(value, BaseConfig):
+            raise ConfigError(
+                f"{agent_class.__name__} is configured with {config_class.__name__}, "
+                f"not {type(value).__name__}"
+            )
+        return config_class.model_validate(value)
 
     @field_serializer("agent_class")
     def _class_path(self, value: type[Any] | str) -> str:
@@ -40,12 +77,17 @@ class AgentCard(BaseModel):
         """The role this card hires, read from its config."""
         return self.config.role
 
+    def has_skill(self, skill: str) -> bool:
+        """Whether the card lists `skill`, ignoring case and surrounding spaces."""
+        wanted = skill.strip().casefold()
+        return any(own.strip().casefold() == wanted for own in self.skills)
+
     def get_config_copy(self) -> Any:
         """An independent deep copy of the config, ready for `createActor`."""
         return self.config.model_copy(deep=True)
 
     def get_agent_class(self) -> type[Any]:
-        """The actor class, importing it when it was given as a dotted path."""
+        """The actor class (checked when the card was built)."""
         from retinue.actors.system import resolve_actor_class
 
         return resolve_actor_class(self.agent_class)

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from retinue.actors.validation import ConfigModel
 
-class BaseConfig(BaseModel):
-    """Name and role of an actor; subclasses add their own fields."""
+
+class BaseConfig(ConfigModel):
+    """Name and role of an actor; subclasses add their own fields.
+
+    A mistake is a `ConfigError` with one line per problem, naming the field.
+    """
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 

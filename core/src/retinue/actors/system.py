@@ -32,6 +32,7 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
+from retinue.actors.validation import check_timeout
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,8 @@ def resolve_actor_class(actor_class: type[Any] | str) -> type[Actor[Any, Any]]:
     """A class, or a dotted path to one, checked to be an `Actor`."""
     obj = import_object(actor_class) if isinstance(actor_class, str) else actor_class
     if not (isinstance(obj, type) and issubclass(obj, Actor)):
-        raise ActorClassError(f"{actor_class!r} is not a retinue Actor class")
+        shown = qualified_name(obj) if isinstance(obj, type) else repr(actor_class)
+        raise ActorClassError(f"{shown} is not a retinue Actor class (subclass retinue.Actor)")
     return obj
 
 
@@ -77,12 +79,33 @@ class _AskProxy:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        return _AskMember(self, name)
 
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return self._system.ask(self._address, name, *args, timeout=self._timeout, **kwargs)
 
-        call.__name__ = name
-        return call
+class _AskMember:
+    """A method of the actor, or of an object it holds (`proxy.command_registry.has`).
+
+    Calling it runs the call in the actor's thread and waits; reaching further names the
+    attribute's own method, so `proxy.command_registry.descriptors()` works as it reads.
+    """
+
+    __slots__ = ("__name__", "_path", "_proxy")
+
+    def __init__(self, proxy: _AskProxy, path: str) -> None:
+        self._proxy = proxy
+        self._path = path
+        self.__name__ = path.rpartition(".")[2]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        proxy = self._proxy
+        return proxy._system.ask(
+            proxy._address, self._path, *args, timeout=proxy._timeout, **kwargs
+        )
+
+    def __getattr__(self, name: str) -> _AskMember:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _AskMember(self._proxy, f"{self._path}.{name}")
 
 
 class _TellProxy:
@@ -97,19 +120,34 @@ class _TellProxy:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        return _TellMember(self, name)
 
-        def call(*args: Any, **kwargs: Any) -> None:
-            self._system.tell(self._address, name, *args, **kwargs)
 
-        call.__name__ = name
-        return call
+class _TellMember:
+    """As `_AskMember`, without waiting for the call to run."""
+
+    __slots__ = ("__name__", "_path", "_proxy")
+
+    def __init__(self, proxy: _TellProxy, path: str) -> None:
+        self._proxy = proxy
+        self._path = path
+        self.__name__ = path.rpartition(".")[2]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        self._proxy._system.tell(self._proxy._address, self._path, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> _TellMember:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _TellMember(self._proxy, f"{self._path}.{name}")
 
 
 class ActorSystem:
     """The runtime for one or more teams of actors in this process."""
 
     def __init__(self, *, ask_timeout: float = 30.0, plugin_manager: Any = None) -> None:
-        self.ask_timeout = ask_timeout
+        #: Seconds an ask waits for its answer: above 0 and finite, or every ask would fail.
+        self.ask_timeout = check_timeout("ActorSystem", "ask_timeout", ask_timeout)
         #: The pluggy manager agents of this system take their cards from; None: discover.
         self.plugin_manager = plugin_manager
         self.tracker = runtime.WorkTracker()
@@ -276,7 +314,15 @@ class ActorSystem:
         actor = runtime.lookup(address.agent_id)
         if actor is None:
             raise ActorNotFoundError(f"{address.name} is not running")
-        if method.startswith("_") or not callable(getattr(type(actor), method, None)):
+        head, dot, rest = method.partition(".")
+        member = getattr(type(actor), head, None)
+        if dot:  # a method of what the actor holds: reached through a public property
+            reachable = (callable(member) or isinstance(member, property)) and not any(
+                part.startswith("_") for part in rest.split(".")
+            )
+        else:
+            reachable = callable(member)
+        if not reachable or head.startswith("_"):
             raise AttributeError(f"{type(actor).__name__} has no public method {method!r}")
         return actor
 
@@ -291,7 +337,7 @@ class ActorSystem:
         """Call `method` on the actor and wait; a self-ask runs inline instead of deadlocking."""
         actor = self._target(address, method)
         if actor._thread_ident == threading.get_ident():
-            return getattr(actor, method)(*args, **kwargs)
+            return actor._member(method)(*args, **kwargs)
         future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
         if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), future):
             raise ActorNotFoundError(f"{address.name} is not running")

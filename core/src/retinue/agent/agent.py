@@ -14,21 +14,23 @@ from pydantic_ai.capabilities import AbstractCapability
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, Message
-from retinue.agent.cancel import MailboxCapability, is_cancel, purge_cancels
+from retinue.agent.cancel import STOP_COMMAND, MailboxCapability, is_cancel, purge_cancels
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput, reply_protocol
 from retinue.agent.plugin_access import plugin_manager_for
-from retinue.agent.resolve import is_member_name, resolve_recipient
+from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
 from retinue.llm.models import get_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary, UsageLedger
+from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import (
-    collect_capabilities,
+    PluginError,
+    capabilities_by_plugin,
     collect_card_classes,
     default_card_classes,
 )
@@ -61,14 +63,20 @@ HIRE_NEEDS_TEAM_PLUGIN = (
 class BaseAgent(Actor[AgentConfig, AgentState]):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send."""
 
+    config_class = AgentConfig
+
     def __init__(self, config: AgentConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
-        # Checked in the creator's thread, so a bad card name or a model that cannot be built
-        # (missing SDK or key) fails `createActor` itself instead of a silent actor death.
+        # Checked in the creator's thread, so a bad card name, the same card twice, a model
+        # that cannot be built (missing SDK or key), a prompt parameter without a value or a
+        # plugin failing to give its capabilities fails `createActor` itself instead of a
+        # silent actor death.
         pm = plugin_manager_for(self.system)
         configured = resolve_cards(config.tools, collect_card_classes(pm))
         self._cards = with_default_cards(configured, default_card_classes(pm))
         get_model(config.model_cfg)
+        self._backstory = config.prompt.render()
+        self._plugin_capabilities = capabilities_by_plugin(pm, config)
         self._cancel_stamps: dict[str, str | None] = {}
         self._usage = UsageLedger()
         self._mailbox_capability = MailboxCapability(self)
@@ -83,17 +91,15 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ start and stop
     def on_start(self) -> None:
-        pm = plugin_manager_for(self.system)
         factory = ToolFactory(self._cards, host=self)
         self._tool_factory = factory
-        self.state.backstory = self.config.prompt.render()
+        self.state.backstory = self._backstory
         self._command_registry = factory.get_command_registry(
             extra_commands=[self.compact, self.clear]
         )
         self._context_updater = factory.get_context_updater()
-        self._react = self._build_react_agent(
-            [*collect_capabilities(pm, self.config), *self.extra_capabilities()]
-        )
+        plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
+        self._react = self._build_react_agent([*plugin_capabilities, *self.extra_capabilities()])
         self.notify_event(
             CommandsAnnouncedEvent(
                 agent=self.myAddress, commands=self._command_registry.descriptors()
@@ -205,13 +211,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         """Deliver each outbound request; True when at least one went out."""
         delivered = False
         for request in output.messages:
-            try:
-                recipient = self._resolve(request.recipient)
-            except Exception as exc:
-                self._skip(request.recipient, str(exc))
-                continue
+            recipient, reason = self._locate(request.recipient)
             if recipient is None:
-                self._skip(request.recipient, "no such member in the team")
+                self._skip(request.recipient, reason or NO_SUCH_MEMBER)
                 continue
             self.send(recipient, AgentMessage(content=request.message, type=request.message_type))
             delivered = True
@@ -248,8 +250,24 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
                 return output_type()
             except Exception:
                 raise interruption from None
+        except Exception as exc:
+            blamed = self._plugin_failure(exc)
+            if blamed is None:
+                raise
+            raise blamed from exc
         finally:
             self._mailbox_capability.end_run()
+
+    def _plugin_failure(self, exc: Exception) -> PluginError | None:
+        """The error naming the plugin whose capability raised `exc` in a run, if one did."""
+        labels = {id(capability): label for label, capability in self._plugin_capabilities}
+        culprit = raised_by(exc, (capability for _, capability in self._plugin_capabilities))
+        if culprit is None:
+            return None
+        return PluginError(
+            f"{labels[id(culprit)]}: its capability {type(culprit).__name__} failed in a run "
+            f"of {self.myAddress.name}: {type(exc).__name__}: {exc}"
+        )
 
     def _deliver_context_update(self) -> None:
         updater = self._context_updater
@@ -268,18 +286,23 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     def conclude_without_tools(self, prompt: str, output_type: type[OutputT]) -> OutputT:
         """One tool-free request that must answer now (used after a run-tier breach)."""
+        self._recipient_check.stand_down()  # one request: no budget to correct recipients
         return self.react_agent.conclude_without_tools(prompt, output_type, deps=self)
 
     # ------------------------------------------------------------------ routing helpers
-    def _resolve(self, recipient: str) -> ActorAddress | None:
+    def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
+        """The recipient's address, or None and why (this card's `routes_to` included)."""
         if not is_member_name(recipient):
-            allowed = self._hireable_roles()
+            try:
+                allowed = self._hireable_roles()
+            except Exception as exc:
+                return None, f"the team's roles could not be read: {exc}"
             if allowed and recipient.strip() not in allowed:
-                raise ValueError(
-                    f"{self.myAddress.name} may not hire {recipient!r}; "
+                return None, (
+                    f"{self.myAddress.name} may not hire {recipient.strip()!r}; "
                     f"it may hire: {', '.join(allowed)}"
                 )
-        return resolve_recipient(self, recipient)
+        return locate_recipient(self, recipient)
 
     def _hireable_roles(self) -> list[str]:
         """The `routes_to` of the card this agent's role was registered with (empty: any)."""
@@ -362,11 +385,14 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         """Run a slash command from an operator; False when no command has that name."""
         registry = self.command_registry
         text = message.content.strip()
-        if is_cancel(message) and not registry.has("stop"):
-            self._reply(message, "No run is in progress; there is nothing to stop.")
-            return True
+        command = text
+        if is_cancel(message):
+            if not registry.has("stop"):
+                self._reply(message, "No run is in progress; there is nothing to stop.")
+                return True
+            command = STOP_COMMAND  # words after /stop are for people, not arguments
         try:
-            result = registry.dispatch(text)
+            result = registry.dispatch(command)
         except CommandNotRecognized:
             return False
         if result is None:

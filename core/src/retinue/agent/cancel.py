@@ -7,6 +7,7 @@ that run may be interrupted by it: a cancel aimed at a finished run is purged as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -21,11 +22,20 @@ from retinue.llm.errors import RunInterruptedError
 STOP_COMMAND = "/stop"
 
 
+# `/stop` as the first word: `/stop`, `  /stop now`; never `/stopwatch`. Anchored, so a
+# long content costs no more than its leading spaces.
+_STOP_TEXT = re.compile(rf"\s*{re.escape(STOP_COMMAND)}(?:\s|$)")
+
+
 def is_cancel(message: object) -> bool:
-    """A `CancelMessage`, or `/stop` from a person (or from code); nothing else cancels."""
+    """A `CancelMessage`, or `/stop` from a person (or from code); nothing else cancels.
+
+    Words after `/stop` (`/stop now`, `/stop wrong file`) are for people to read; the text
+    is still a cancel.
+    """
     if isinstance(message, CancelMessage):
         return True
-    if isinstance(message, AgentMessage) and message.content.strip() == STOP_COMMAND:
+    if isinstance(message, AgentMessage) and _STOP_TEXT.match(message.content) is not None:
         sender = message.sender
         return sender is None or sender.is_user_proxy
     return False

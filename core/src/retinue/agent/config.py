@@ -2,24 +2,78 @@
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any
 
-from pydantic import Field, SerializeAsAny, model_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    SerializationInfo,
+    SerializeAsAny,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.loader import import_object, qualified_name
+from retinue.actors.validation import ConfigError, prefixed, warn_at_caller
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
-from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
+from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
 from retinue.llm.prompt import PromptTemplate
-from retinue.tools.card import ToolCard
+from retinue.tools.card import ToolCard, card_name
 from retinue.tools.state import ToolState
+
+CARD_KEY = "card"
+"""In a saved config, the name of a configured card."""
+CARD_CLASS_KEY = "card_class"
+"""In a saved config, the dotted path of a configured card's class."""
+
+
+def _card_from_data(value: Any) -> Any:
+    """A card saved as `{"card": name, "card_class": path, **fields}` becomes that card again."""
+    if not isinstance(value, Mapping) or CARD_CLASS_KEY not in value:
+        return value
+    fields = dict(value)
+    path = fields.pop(CARD_CLASS_KEY)
+    name = fields.pop(CARD_KEY, None)
+    cls = import_object(path) if isinstance(path, str) else path
+    if not (isinstance(cls, type) and issubclass(cls, ToolCard)):
+        raise ValueError(f"{path!r} is not a ToolCard class")
+    if name is not None and name != card_name(cls):
+        raise ValueError(f"{path!r} is the card {card_name(cls)!r}, not {name!r}")
+    try:
+        return cls.model_validate(fields)
+    except ValidationError as exc:
+        raise ConfigError.from_validation_error(cls.__name__, exc, cls) from None
+
+
+def _card_to_data(value: ToolCard | str, info: SerializationInfo) -> Any:
+    """A configured card as plain data that `_card_from_data` reads back."""
+    if isinstance(value, str):
+        return value
+    return {
+        CARD_KEY: card_name(value),
+        CARD_CLASS_KEY: qualified_name(type(value)),
+        **value.model_dump(mode=info.mode),
+    }
+
+
+CardItem = Annotated[
+    SerializeAsAny[ToolCard] | str,
+    BeforeValidator(_card_from_data),
+    PlainSerializer(_card_to_data),
+]
+"""One entry of `AgentConfig.tools`: a card instance, or a card name."""
 
 
 class AgentConfig(BaseConfig):
     """Everything a `BaseAgent` is built from; plain data, so a team can be saved and resumed.
 
     `tools` takes card instances (code) or card names (team files); the installed default
-    cards are added at start without touching this list.
+    cards are added at start without touching this list. A configured card is saved with its
+    name and class, so `model_validate(config.model_dump())` gives back an equal config.
     """
 
     prompt: PromptTemplate = Field(default_factory=PromptTemplate)
@@ -28,7 +82,7 @@ class AgentConfig(BaseConfig):
     run_usage_limits: RunUsageLimits = Field(default_factory=RunUsageLimits)
     agent_usage_limits: AgentUsageLimits = Field(default_factory=AgentUsageLimits)
     compaction_cfg: CompactionConfig = Field(default_factory=CompactionConfig)
-    tools: list[SerializeAsAny[ToolCard] | str] = Field(default_factory=list)
+    tools: list[CardItem] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
@@ -39,39 +93,56 @@ class AgentConfig(BaseConfig):
         old = data.pop("usage_limits")
         if "run_usage_limits" in data:
             raise ValueError("pass run_usage_limits or the deprecated usage_limits, not both")
-        warnings.warn(
-            "AgentConfig(usage_limits=...) is deprecated; use run_usage_limits=",
-            DeprecationWarning,
-            stacklevel=4,
+        warn_at_caller(
+            "AgentConfig(usage_limits=...) is deprecated; use run_usage_limits=RunUsageLimits(...)"
         )
-        data["run_usage_limits"] = _as_run_limits(old)
+        try:
+            data["run_usage_limits"] = _as_run_limits(old)
+        except ConfigError as exc:
+            raise ConfigError(problems=prefixed(exc.problems, "usage_limits")) from None
         return data
+
+    @field_validator("run_usage_limits", mode="before")
+    @classmethod
+    def _plain_run_limits(cls, value: Any) -> Any:
+        if isinstance(value, Mapping) and "request_limit" in value:
+            warn_at_caller("run_usage_limits: request_limit is deprecated; use run_request_limit")
+        return _as_run_limits(value)
 
     @property
     def usage_limits(self) -> RunUsageLimits:
         """Deprecated name of `run_usage_limits`."""
-        warnings.warn(
-            "AgentConfig.usage_limits is deprecated; read run_usage_limits",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        warn_at_caller("AgentConfig.usage_limits is deprecated; read run_usage_limits")
         return self.run_usage_limits
 
 
+_PYDANTIC_AI_LIMITS = {
+    "request_limit": "run_request_limit",
+    "tool_calls_limit": "tool_calls_limit",
+    "input_tokens_limit": "input_tokens_limit",
+    "output_tokens_limit": "output_tokens_limit",
+    "total_tokens_limit": "total_tokens_limit",
+}
+
+
 def _as_run_limits(old: Any) -> Any:
-    """Accept the run tier itself or a pydantic-ai `UsageLimits` under the old name."""
-    if isinstance(old, RunUsageLimits | dict):
-        return old
-    fields = {
-        "request_limit": "run_request_limit",
-        "tool_calls_limit": "tool_calls_limit",
-        "input_tokens_limit": "input_tokens_limit",
-        "output_tokens_limit": "output_tokens_limit",
-        "total_tokens_limit": "total_tokens_limit",
-    }
-    return RunUsageLimits(
-        **{new: getattr(old, name) for name, new in fields.items() if hasattr(old, name)}
-    )
+    """The run tier from any of its spellings, old or new.
+
+    A `RunUsageLimits` (a deprecated `UsageLimits` becomes a plain one, so the config never
+    names the old class), a mapping (`request_limit` folded into `run_request_limit`), or a
+    pydantic-ai `UsageLimits`, whose caps are copied across.
+    """
+    if isinstance(old, RunUsageLimits):
+        if type(old) is RunUsageLimits:
+            return old
+        return RunUsageLimits.model_validate(old.model_dump())
+    if isinstance(old, Mapping):
+        return fold_request_limit(dict(old), "RunUsageLimits")
+    if all(hasattr(old, name) for name in _PYDANTIC_AI_LIMITS):
+        return RunUsageLimits(
+            **{new: getattr(old, name) for name, new in _PYDANTIC_AI_LIMITS.items()}
+        )
+    return old
 
 
 class AgentState(BaseState):

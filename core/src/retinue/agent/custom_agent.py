@@ -71,12 +71,8 @@ class CustomAgent(BaseAgent):
         """Deliver each hand-off; report whether anything actually went out."""
         delivered = False
         for handoff in output.handoffs:
-            try:
-                member = resolve_recipient(self, handoff.recipient)
-            except Exception as exc:
-                logger.info("%s: cannot reach %s: %s", self.myAddress.name, handoff.recipient, exc)
-                continue
-            if member is None:
+            member = resolve_recipient(self, handoff.recipient)
+            if member is None:  # unknown, or a hire that cannot happen (logged with why)
                 continue
             self.send(member, AgentMessage(content=handoff.task, type="request"))
             delivered = True

@@ -30,6 +30,14 @@ class RecipientCheckCapability(AbstractCapability[Any]):
         """Each run gets its own single correction."""
         self._used = False
 
+    def stand_down(self) -> None:
+        """No correction for the coming run: it cannot afford another request.
+
+        A tool-free conclusion has exactly one request; sending it back would breach its
+        budget and lose the answer it holds. Its unknown recipients are skipped at routing.
+        """
+        self._used = True
+
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
     ) -> Any:

@@ -15,14 +15,16 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _plugins(args: argparse.Namespace) -> int:
-    from retinue.plugins import describe_plugins, get_plugin_manager
+    from retinue.plugins import collect_card_classes, describe_plugins, get_plugin_manager
 
-    infos = describe_plugins(get_plugin_manager())
+    pm = get_plugin_manager()
+    infos = describe_plugins(pm)
     if not infos:
         print("no retinue plugins installed")
     for info in infos:
         cards = ", ".join(info.cards) or "no cards"
         print(f"{info.name:<12} {info.distribution or '?'} {info.version or ''}  ({cards})")
+    collect_card_classes(pm)  # one card name from two plugins: an error naming both, exit 1
     return 0
 
 

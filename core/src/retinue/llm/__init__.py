@@ -31,7 +31,7 @@ from retinue.llm.events import (
     ToolCallEvent,
     parse_llm_event,
 )
-from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
+from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, UsageLimits
 from retinue.llm.loop import configure_model_loop, get_model_loop
 from retinue.llm.prompt import PromptTemplate
 from retinue.llm.usage import AgentUsageSummary, RunUsageSummary, aggregate_usage
@@ -71,6 +71,7 @@ __all__ = [
     "RuntimeConfig",
     "ToolCallEvent",
     "UsageLimitError",
+    "UsageLimits",
     "aggregate_usage",
     "configure_model_loop",
     "get_model",

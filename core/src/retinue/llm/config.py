@@ -12,11 +12,13 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
+from retinue.actors.validation import MAX_TIMEOUT_SECONDS
 from retinue.llm._data import PlainData
 
 Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
 PROVIDERS: tuple[str, ...] = get_args(Provider)
 OFFLINE_PROVIDERS = frozenset({"test", "function"})
+MAX_TEMPERATURE = 2.0
 
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _FUNCTION_PATH = re.compile(rf"^({_DOTTED}):({_DOTTED})$")
@@ -37,7 +39,8 @@ class ModelConfig(PlainData):
     OpenAI-compatible server through `base_url`), `anthropic`, `ollama`, or the offline
     `test` (pydantic-ai's TestModel) and `function` (a FunctionModel over the function named
     by `model="package.module:function"`, with an optional `stream_function` path).
-    `context_length` (tokens) switches automatic compaction on. Agents with equal
+    `temperature` runs from 0 to 2, the widest range a provider accepts (Anthropic's ends
+    at 1). `context_length` (tokens) switches automatic compaction on. Agents with equal
     configurations share one model object and so one HTTP connection pool.
     """
 
@@ -46,7 +49,7 @@ class ModelConfig(PlainData):
     base_url: str | None = None
     api_key_env: str | None = None
     stream_function: str | None = None
-    temperature: float | None = Field(default=None, ge=0)
+    temperature: float | None = Field(default=None, ge=0, le=MAX_TEMPERATURE)
     max_tokens: int | None = Field(default=None, gt=0)
     context_length: int | None = Field(default=None, gt=0)
 
@@ -88,18 +91,19 @@ class RuntimeConfig(PlainData):
     `end_strategy="exhaustive"` runs every tool call a model emits next to its final output,
     so a message sent by a tool is never silently dropped. Timeouts are in seconds;
     `http_timeout` bounds one HTTP attempt, `request_timeout` one model request with all its
-    retries, `run_timeout` a whole run (every run has one).
+    retries, `run_timeout` a whole run (every run has one). Each is above 0 and at most 30
+    days; an infinite timeout is refused (every run and request ends).
     """
 
     retries: int = Field(default=1, ge=0)
     output_retries: int | None = Field(default=None, ge=0)
     end_strategy: EndStrategy = "exhaustive"
     parallel_tool_calls: bool | None = None
-    http_timeout: float = Field(default=120.0, gt=0)
+    http_timeout: float = Field(default=120.0, gt=0, le=MAX_TIMEOUT_SECONDS)
     http_retries: int | None = Field(default=None, ge=0)
-    request_timeout: float | None = Field(default=None, gt=0)
-    tool_timeout: float | None = Field(default=None, gt=0)
-    run_timeout: float = Field(default=600.0, gt=0)
+    request_timeout: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
+    tool_timeout: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
+    run_timeout: float = Field(default=600.0, gt=0, le=MAX_TIMEOUT_SECONDS)
 
 
 CompactionStrategy = Literal["none", "window", "summarize"]

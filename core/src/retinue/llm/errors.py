@@ -6,9 +6,16 @@ answered with a tool-free conclusion, a lifetime breach cannot.
 
 from __future__ import annotations
 
+from retinue.actors.validation import ConfigError
 
-class ConfigError(ValueError):
-    """A configuration cannot work: unknown provider, bad function path, missing SDK or key."""
+__all__ = [
+    "AgentUsageLimitError",
+    "ConfigError",
+    "RunInterruptedError",
+    "RunTimeoutError",
+    "RunUsageLimitError",
+    "UsageLimitError",
+]
 
 
 class UsageLimitError(RuntimeError):

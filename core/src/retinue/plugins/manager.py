@@ -25,6 +25,7 @@ import difflib
 import importlib.metadata
 import inspect
 import os
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,10 @@ class UnknownHookError(PluginError):
 
 class CardConflictError(PluginError):
     """Two plugins provide a tool card of the same name."""
+
+
+class PluginWarning(UserWarning):
+    """Something about the plugin setup is likely a mistake, but nothing is broken."""
 
 
 class PluginInfo(BaseModel):
@@ -123,10 +128,12 @@ def get_plugin_manager(
     """
     pm = pluggy.PluginManager(PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
-    for name in sorted({*blocked, *blocked_by_env()}):
+    blocked_in_env = blocked_by_env()
+    for name in sorted({*blocked, *blocked_in_env}):
         pm.set_blocked(name)
     if autoload and not autoload_disabled_by_env():
         _load_entry_points(pm)
+        _warn_unknown_blocked(blocked_in_env)
     for plugin in plugins:
         try:
             pm.register(plugin)
@@ -136,6 +143,25 @@ def get_plugin_manager(
             raise PluginLoadError(f"cannot register plugin {plugin!r}: {exc}") from exc
     validate_plugins(pm)
     return pm
+
+
+def _warn_unknown_blocked(names: frozenset[str]) -> None:
+    """A name in `RETINUE_DISABLED_PLUGINS` that no installed plugin has is likely a typo.
+
+    Skipping nothing is harmless, but the plugin meant to be skipped is still running, so
+    the person who set the variable is told which names matched nothing.
+    """
+    if not names:
+        return
+    installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    unknown = sorted(names - installed)
+    if unknown:
+        warnings.warn(
+            f"{DISABLED_PLUGINS_ENV} names no installed retinue plugin: "
+            f"{', '.join(unknown)} (installed: {', '.join(sorted(installed)) or 'none'})",
+            PluginWarning,
+            stacklevel=3,
+        )
 
 
 def _load_entry_points(pm: pluggy.PluginManager) -> None:
@@ -355,17 +381,28 @@ def collect_capabilities(
     Flattened in plugin registration order: capability hooks run in list order, so a
     capability's place here is its place around every model request.
     """
+    return [capability for _, capability in capabilities_by_plugin(pm, config)]
+
+
+def capabilities_by_plugin(
+    pm: pluggy.PluginManager, config: AgentConfig
+) -> list[tuple[str, AbstractCapability[Any]]]:
+    """As `collect_capabilities`, each with a label naming its plugin and distribution.
+
+    The label is what a failure of the capability during a run is reported with.
+    """
     from pydantic_ai.capabilities import AbstractCapability
 
-    capabilities: list[AbstractCapability[Any]] = []
+    capabilities: list[tuple[str, AbstractCapability[Any]]] = []
     for _, plugin, items in _call_per_plugin(pm, "retinue_capabilities", config=config):
+        label = _plugin_label(pm, plugin)
         for item in items:
             if not isinstance(item, AbstractCapability):
                 raise PluginError(
-                    f"{_plugin_label(pm, plugin)} returned {item!r} from "
-                    "retinue_capabilities; expected pydantic-ai AbstractCapability instances"
+                    f"{label} returned {item!r} from retinue_capabilities; expected "
+                    "pydantic-ai AbstractCapability instances"
                 )
-            capabilities.append(item)
+            capabilities.append((label, item))
     return capabilities
 
 

@@ -26,7 +26,8 @@ class _Binding:
     """Holds the agent a card is bound to; any copy of it is empty.
 
     Copying or pickling a card must never carry its agent along: the copy would act for the
-    wrong agent, and a live actor can be neither copied nor pickled.
+    wrong agent, and a live actor can be neither copied nor pickled. Nor does it take part
+    in equality: a card equals another of its class with the same fields.
     """
 
     __slots__ = ("host",)
@@ -42,6 +43,13 @@ class _Binding:
 
     def __reduce__(self) -> tuple[type[_Binding], tuple[()]]:
         return (_Binding, ())
+
+    def __eq__(self, other: object) -> bool:
+        # Cards compare by their fields: who a card is bound to is not part of its value.
+        return isinstance(other, _Binding)
+
+    def __hash__(self) -> int:
+        return 0
 
 
 _CHANNEL_METHODS: Mapping[Channel, tuple[str, ...]] = {

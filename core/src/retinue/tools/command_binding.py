@@ -33,8 +33,9 @@ _KEYWORD_KINDS = (
     inspect.Parameter.POSITIONAL_OR_KEYWORD,
     inspect.Parameter.KEYWORD_ONLY,
 )
-# Words an operator types to mean "no value" for a parameter that admits None.
-_NULL_WORDS = frozenset({"", "none", "null"})
+# Words an operator types to mean "no value" for a parameter that admits None. An empty value
+# is not one of them: `name=""` is the empty string.
+_NULL_WORDS = frozenset({"none", "null"})
 # Annotations (or their generic origins) whose values are given as several items.
 _COLLECTION_TYPES: frozenset[Any] = frozenset(
     {
@@ -204,23 +205,35 @@ class BoundCommand:
         return [*args, *rest], values
 
     def _assign(self, tokens: list[str]) -> tuple[dict[str, list[str]], list[str]]:
-        """Decide which parameter each token is for: (raw values by name, tokens for *args)."""
+        """Decide which parameter each token is for: (raw values by name, tokens for *args).
+
+        As in a Python call: positional values first, filling the positional parameters in
+        order; then keywords. A positional value after a keyword, or a keyword for a
+        parameter a positional value already filled, is refused rather than guessed at.
+        """
         given: dict[str, list[str]] = {}
-        loose: list[str] = []
+        by_position: set[str] = set()
+        free = list(self.positional)
+        extra: list[str] = []
+        first_keyword: str | None = None
         for token in tokens:
             key, sep, value = token.partition("=")
             if sep and key in self.keyword_names:
+                if key in by_position:
+                    raise ArgumentError(f"argument {key!r} given twice: by position and as {key}=")
                 if key in given and not self.by_name[key].collection:
                     raise ArgumentError(f"argument {key!r} given more than once")
                 given.setdefault(key, []).append(value)
-            else:
-                loose.append(token)
-
-        free = [p for p in self.positional if p.name not in given]
-        extra: list[str] = []
-        for token in loose:
-            if free:
-                given[free.pop(0).name] = [token]
+                first_keyword = first_keyword or key
+            elif first_keyword is not None:
+                raise ArgumentError(
+                    f"positional argument {token!r} follows keyword argument {first_keyword}=; "
+                    "give positional arguments first"
+                )
+            elif free:
+                name = free.pop(0).name
+                given[name] = [token]
+                by_position.add(name)
             else:
                 extra.append(token)
         missing = [p for p in self.params if p.required and p.name not in given]
@@ -308,8 +321,19 @@ def _coerce(param: Param, tokens: list[str]) -> Any:
     """Validate the raw text given for one parameter into the value the command receives."""
     if param.untyped:
         return tokens[0]
-    if param.nullable and len(tokens) == 1 and tokens[0].strip().lower() in _NULL_WORDS:
-        return None
+    if param.nullable and len(tokens) == 1:
+        word = tokens[0].strip()
+        if word.lower() in _NULL_WORDS:
+            return None
+        if not word:  # `name=""`: an empty string (or collection) where one fits, else None
+            try:
+                return _coerce_value(param, tokens)
+            except ArgumentError:
+                return None
+    return _coerce_value(param, tokens)
+
+
+def _coerce_value(param: Param, tokens: list[str]) -> Any:
     if not param.collection:
         return _validate(param, tokens[0], tokens[0])
     items: list[Any] = []

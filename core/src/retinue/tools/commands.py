@@ -21,16 +21,20 @@ a Python call, with two operator-friendly rules:
 * a token `key=value` is a keyword only when `key` names a real parameter of the command that
   may be passed by keyword; any other token, even one containing `=`, is a positional value
   and is kept intact (`/search_planning a=b` searches for `a=b`);
-* positional values fill, in order, the positional parameters that were not given by
-  keyword, so `/hire_member name=@Ada Developer` works as well as the other order.
+* as in a Python call, positional values come first and fill the positional parameters in
+  order, then keywords follow: `/hire_member Developer name=@Ada`. A positional value after
+  a keyword (`/hire_member name=@Ada Developer`), or a keyword for a parameter a positional
+  value already filled (`/hire_member Developer role=QA`), is refused, never guessed at.
 
 Each value is then validated by pydantic against the parameter's annotation (lax mode, so
 `"3"` becomes `3` and `yes`/`no`/`true`/`false`/`1`/`0` become booleans). A value that does
 not fit as text is retried as JSON, which covers `Literal[1, 2]`, dicts and pydantic models
-(`'{"a": 1}'`). A parameter that admits `None` receives `None` for an empty value or the
-words `none`/`null` (any case). A collection parameter (`list`, `set`, `tuple`, `Sequence`,
-...) takes comma-separated items (`tags=a,b`) or a JSON array (`tags='["a,b", "c"]'`), and a
-repeated keyword adds to it (`tags=a tags=b`); positional collection values are one token each.
+(`'{"a": 1}'`). A parameter that admits `None` receives `None` for the words `none`/`null`
+(any case); an empty value (`name=""`) is the empty string, or the empty collection, and
+`None` only where neither fits (`limit=` for an `int | None`). A collection parameter
+(`list`, `set`, `tuple`, `Sequence`, ...) takes comma-separated items (`tags=a,b`) or a JSON
+array (`tags='["a,b", "c"]'`), and a repeated keyword adds to it (`tags=a tags=b`);
+positional collection values are one token each.
 `*args` collects the positional values left over; nothing in the text binds to `**kwargs`.
 
 What can go wrong

@@ -67,8 +67,10 @@ def with_default_cards(
     """The installed defaults (instantiated) followed by `configured`, as a new list.
 
     A default whose name is already configured is left out: the configured card wins and
-    keeps its position. `configured` itself is never mutated.
+    keeps its position. `configured` itself is never mutated. The same card configured twice
+    is a `DuplicateToolCardError` here, where an agent is built, rather than at its start.
     """
+    _check_unique_names(configured)
     taken = {card_name(card) for card in configured}
     defaults: list[ToolCard] = []
     for cls in default_classes:

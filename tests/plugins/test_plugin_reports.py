@@ -1,0 +1,97 @@
+"""What a person is told about the plugin setup: by `retinue plugins`, and by a warning."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from retinue.cli.main import main
+from retinue.plugins import DISABLED_PLUGINS_ENV, get_plugin_manager
+
+from .conftest import write_distribution
+
+CARD_MODULE = """
+    from typing import ClassVar
+    from retinue.plugins import hookimpl
+    from retinue.tools.card import ToolCard
+
+    class {cls}(ToolCard):
+        name: ClassVar[str] = {card!r}
+
+    @hookimpl
+    def retinue_tool_cards():
+        return [{cls}]
+"""
+
+
+def card_distribution(root: Path, dist: str, entry: str, card: str, version: str) -> None:
+    module = f"{entry}_hooks"
+    write_distribution(
+        root,
+        dist,
+        version,
+        entry_points={entry: module},
+        modules={f"{module}.py": CARD_MODULE.format(cls=f"{entry.title()}Card", card=card)},
+    )
+
+
+def test_plugins_command_fails_naming_both_sides_of_a_card_conflict(
+    site_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
+    card_distribution(site_dir, "retinue-dup-b", "dup_b", "dup", "2.5")
+
+    code = main(["plugins"])
+
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "retinue-dup-a" in out and "retinue-dup-b" in out  # the listing is still shown
+    assert err.startswith("retinue: tool card 'dup' is provided twice")
+    assert "retinue-dup-a 1.0" in err and "retinue-dup-b 2.5" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_plugins_command_succeeds_once_one_side_is_disabled(
+    site_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
+    card_distribution(site_dir, "retinue-dup-b", "dup_b", "dup", "2.5")
+    monkeypatch.setenv(DISABLED_PLUGINS_ENV, "dup_b")
+
+    assert main(["plugins"]) == 0
+    out, _ = capsys.readouterr()
+    assert "retinue-dup-a" in out and "retinue-dup-b" not in out
+
+
+def test_unknown_names_in_the_disabled_list_are_a_warning_naming_them(
+    site_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from retinue.plugins import PluginWarning
+
+    card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
+    monkeypatch.setenv(DISABLED_PLUGINS_ENV, "dup_a, planing,wrokspace")
+
+    with pytest.warns(PluginWarning) as caught:
+        pm = get_plugin_manager()
+
+    (warning,) = caught
+    message = str(warning.message)
+    assert DISABLED_PLUGINS_ENV in message
+    assert "planing, wrokspace" in message
+    assert "dup_a" in message.split("installed:")[1]  # what it could have named
+    assert pm.is_blocked("dup_a")
+
+
+def test_known_names_in_the_disabled_list_warn_nothing(
+    site_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from retinue.plugins import PluginWarning
+
+    card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
+    monkeypatch.setenv(DISABLED_PLUGINS_ENV, "dup_a")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PluginWarning)
+        pm = get_plugin_manager()
+    assert pm.is_blocked("dup_a")
