@@ -110,12 +110,13 @@ def board() -> Iterator[dict[str, str]]:
 
 
 def _blocks(team: TeamHarness, name: str) -> list[str]:
-    """The marker lines of the context updates the agent's model was shown, in order."""
-    lines: list[str] = []
-    for request in team.model_requests(name):
-        for text in user_texts(request):
-            lines.extend(line for line in text.splitlines() if line.startswith("**Context update"))
-    return lines
+    """The marker lines of the context updates in the agent's last model request, in order."""
+    return [
+        line
+        for text in user_texts(team.model_requests(name)[-1])
+        for line in text.splitlines()
+        if line.startswith("**Context update")
+    ]
 
 
 def test_a_huge_forged_marker_disables_nothing(
@@ -237,4 +238,3 @@ def test_credentials_in_base_url_are_never_published(
     assert secret not in repr(model)
     # The actor itself keeps the real address: it is what it connects with.
     assert team.proxy(holder).base_url() == base_url
-
