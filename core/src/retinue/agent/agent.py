@@ -33,7 +33,7 @@ from retinue.plugins.manager import (
     collect_card_classes,
     default_card_classes,
 )
-from retinue.tools.commands import CommandNotRecognized, CommandRegistry
+from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater
 from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
 
@@ -376,7 +376,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             return True
         self._reply(message, result)
         who = message.sender.name if message.sender is not None else "An operator"
-        self.react_agent.context.record_operator_action(f"[operator] {who} ran {text}\n{result}")
+        # The command as typed is cut short: its record is in every later prompt.
+        ran = shorten(text)
+        self.react_agent.context.record_operator_action(f"[operator] {who} ran {ran}\n{result}")
         return True
 
     def _reply(self, message: AgentMessage, text: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
+from retinue.actors.redaction import redact_text
 from retinue.llm._data import PlainData
 
 Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
@@ -39,6 +40,10 @@ class ModelConfig(PlainData):
     by `model="package.module:function"`, with an optional `stream_function` path).
     `context_length` (tokens) switches automatic compaction on. Agents with equal
     configurations share one model object and so one HTTP connection pool.
+
+    Keep credentials in environment variables (`api_key_env`). One written into `base_url`
+    still works, but it never leaves the agent: the config a team publishes and records has
+    it replaced by `***` (`retinue.actors.redaction`), and so has this class's repr.
     """
 
     provider: Provider = "test"
@@ -73,6 +78,12 @@ class ModelConfig(PlainData):
         if self.base_url is not None and self.provider in OFFLINE_PROVIDERS:
             raise ValueError(f"base_url does not apply to provider {self.provider!r}")
         return self
+
+    def __repr_args__(self) -> Any:
+        """The fields, with any credential in `base_url` hidden: a repr ends up in logs."""
+        for name, value in super().__repr_args__():
+            hidden = name == "base_url" and isinstance(value, str)
+            yield name, redact_text(value) if hidden else value
 
     def model_key(self) -> tuple[str | None, ...]:
         """What identifies the shared model object (sampling settings are per agent)."""
