@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from retinue.actors import (
+        MAX_NAME_CHARS,
         Actor,
         ActorAddress,
         ActorClassError,
@@ -175,6 +176,7 @@ _EXPORTS: dict[str, str] = {
     "IdleTimeoutError": "retinue.actors",
     "Intent": "retinue.agent",
     "LLM_CONTEXT": "retinue.tools",
+    "MAX_NAME_CHARS": "retinue.actors",
     "LlmEvent": "retinue.llm",
     "LlmUsageEvent": "retinue.llm",
     "MailboxCapability": "retinue.agent",
@@ -239,6 +241,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "COMMAND",
     "LLM_CONTEXT",
+    "MAX_NAME_CHARS",
     "REPLY_PROTOCOLS",
     "SYSTEM_PROMPT",
     "TOOL_CALL",

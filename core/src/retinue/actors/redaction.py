@@ -62,7 +62,13 @@ def redact_credentials(value: T) -> T:
     return redacted
 
 
+_PLAIN = frozenset({int, float, bool, type(None)})
+
+
 def _redact(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:  # most fields of a config
+        return value
     if isinstance(value, str):
         hidden = redact_text(value)
         return value if hidden == value else hidden
@@ -79,8 +85,7 @@ def _redact(value: Any) -> Any:
 
 def _redact_model(model: BaseModel) -> BaseModel:
     changes = {}
-    for name in type(model).model_fields:
-        current = getattr(model, name, None)
+    for name, current in model.__dict__.items():  # the field values, read without a lookup
         hidden = _redact(current)
         if hidden is not current:
             changes[name] = hidden
