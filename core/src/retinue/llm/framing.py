@@ -3,10 +3,10 @@
 A message's content is the sender's words; who sent it and with which intent are the
 kernel's. The kernel writes them as attributes of a `<retinue_message>` element around the
 content, through pydantic-ai's public framing API: the tag is registered with
-`pydantic_ai.framing.register_tag`, and `wrap` escapes the `<` of every spelling of it (and of
-pydantic-ai's own frames) inside the body and HTML-escapes the attributes. No content can
-therefore close the element early or open one of its own, and the only unescaped opening tags
-in a prompt are the kernel's.
+`pydantic_ai.framing.register_tag`, and `neutralize_tags` escapes the `<` of every spelling
+of it (and of pydantic-ai's own frames) inside the body; the attributes are HTML-escaped.
+No content can therefore close the element early or open one of its own, and the only
+unescaped opening tags in a prompt are the kernel's.
 
 Registering happens when this module is imported, which every agent does before its first
 run, as pydantic-ai asks (a tag registered later changes how earlier text escapes).
@@ -18,7 +18,7 @@ import html
 import re
 from typing import NamedTuple
 
-from pydantic_ai.framing import neutralize_tags, register_tag, wrap
+from pydantic_ai.framing import neutralize_tags, register_tag
 
 MESSAGE_TAG = register_tag("retinue_message")
 """The element a message's content is shown in; its attributes are written by the kernel."""
@@ -39,8 +39,15 @@ class Fenced(NamedTuple):
 
 
 def fence(body: str, *, sender: str, intent: str) -> str:
-    """`body` inside a `<retinue_message>` element naming its sender and intent."""
-    return wrap(MESSAGE_TAG, f"\n{body}\n", sender=sender, intent=intent)
+    """`body` inside a `<retinue_message>` element naming its sender and intent.
+
+    The same text as `pydantic_ai.framing.wrap(MESSAGE_TAG, ...)` renders, with the opening
+    tag written here: its attribute names are fixed, and checking them on every message
+    would cost more than the rest of the prompt (the body still goes through pydantic-ai's
+    `neutralize_tags`, which is what makes the fence hold).
+    """
+    opening = f'<{MESSAGE_TAG} sender="{html.escape(sender)}" intent="{html.escape(intent)}">'
+    return f"{opening}\n{neutralize_tags(body)}\n</{MESSAGE_TAG}>"
 
 
 def neutralize(text: str) -> str:
