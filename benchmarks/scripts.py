@@ -13,6 +13,8 @@ import time
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
+from retinue.agent.output import reply_protocol
+from retinue.llm.framing import fence
 from retinue.testing import last_prompt, send, user_texts
 
 #: perf_counter() of every scripted model call, in call order (cases clear it).
@@ -27,6 +29,11 @@ WORKER_DELAY = 0.05
 HOP = re.compile(r"hop (\d+)/(\d+)")
 SENDER = re.compile(r"Incoming \w+ from (@\w+)\.")
 FAN_OUT = re.compile(r"fan out to (\d+)")
+
+
+def shown(intent: str, sender: str, content: str) -> str:
+    """The prompt a `BaseAgent` builds for a message, for the baselines to send the same."""
+    return f"{reply_protocol(intent, sender)}\n{fence(content, sender=sender, intent=intent)}"
 
 
 def reset() -> None:

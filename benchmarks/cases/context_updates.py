@@ -24,6 +24,7 @@ from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
     ModelResponse,
+    TextContent,
     ToolCallPart,
     ToolReturnPart,
     UserPromptPart,
@@ -54,14 +55,14 @@ def providers(items: int, version: int = 0) -> dict[str, Callable[[], Mapping[st
     return {"Team roster": lambda: roster, "Planning board": lambda: board}
 
 
-def history(messages: int, block: str | None = None) -> list[ModelMessage]:
+def history(messages: int, block: TextContent | None = None) -> list[ModelMessage]:
     """About `messages` messages of turns as a run leaves them, optionally after a block.
 
     Each turn is a prompt, an output-tool call and its return, like a structured-output run.
     """
     out: list[ModelMessage] = []
     if block is not None:
-        out.append(ModelRequest(parts=[UserPromptPart(content=block)]))
+        out.append(ModelRequest(parts=[UserPromptPart(content=[block])]))
     args = {"messages": [{"recipient": "@Ping", "message_type": "request", "message": "x"}]}
     for i in range(max(1, messages // 3)):
         prompt = f"Incoming request from @Ping.\n\nhop {i}/9999"
@@ -114,7 +115,7 @@ def time_compose(
     return median(per_call)
 
 
-def delivered_full(items: int) -> tuple[str, ToolState]:
+def delivered_full(items: int) -> tuple[TextContent, ToolState]:
     """The full block a first turn delivers, and the slot as it is left afterwards."""
     slot = ToolState()
     block = ContextUpdater(providers(items), lambda: slot).compose([])
@@ -180,7 +181,7 @@ def run(scale: Scale) -> CaseResult:
                 1e6 * same,
                 f"{100 * full / bare:.1f}%",
                 f"{100 * delta / bare:.1f}%",
-                len(first),
+                len(first.content),
             )
             key = f"n{items}.h{messages}"
             result.metrics[f"{key}.full_us"] = 1e6 * full

@@ -18,7 +18,6 @@ import time
 from typing import Any
 
 from pydantic_ai.messages import ModelMessage
-from retinue.agent.output import reply_protocol
 
 from benchmarks import scripts
 from benchmarks.cases.spawn import team_plugin_installed
@@ -71,13 +70,13 @@ def bare_fanout(workers: int) -> dict[str, float]:
 
     async def exchange() -> None:
         history: list[ModelMessage] = []
-        prompt = f"{reply_protocol('request', '@Human')}\n\nfan out to {workers}"
+        prompt = scripts.shown("request", "@Human", f"fan out to {workers}")
         first = await manager.run(prompt, message_history=history)
         history = first.all_messages()
         requests = first.output.messages
 
         async def work(agent: Any, content: str) -> Any:
-            result = await agent.run(f"{reply_protocol('request', '@Manager')}\n\n{content}")
+            result = await agent.run(scripts.shown("request", "@Manager", content))
             return result.output.messages[0]
 
         answers = await asyncio.gather(
@@ -85,7 +84,7 @@ def bare_fanout(workers: int) -> dict[str, float]:
         )
         for index, answer in enumerate(answers):
             sender = "@Worker" if index == 0 else f"@Worker{index + 1}"
-            prompt = f"{reply_protocol('response', sender)}\n\n{answer.message}"
+            prompt = scripts.shown("response", sender, answer.message)
             result = await manager.run(prompt, message_history=history)
             history = result.all_messages()
         assert result.output.messages, "the bare manager did not answer"

@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic_ai.capabilities import ProcessHistory
 from pydantic_ai.messages import ModelMessage
-from retinue.agent.output import reply_protocol
 from retinue.llm import history
 
 from benchmarks import scripts
@@ -116,7 +115,7 @@ def bare_pingpong(hops: int, *, window: bool, instructions: str | None = None) -
     async def play() -> None:
         current, sender, content = "@Ping", "@Human", f"hop 0/{hops}"
         while True:
-            prompt = f"{reply_protocol('request', sender)}\n\n{content}"
+            prompt = scripts.shown("request", sender, content)
             result = await agents[current].run(
                 prompt, message_history=histories[current], capabilities=processors
             )
@@ -161,7 +160,7 @@ def react_pingpong(hops: int, *, window: bool, instructions: str | None = None) 
     scripts.reset()
     start = time.perf_counter()
     while True:
-        prompt = f"{reply_protocol('request', sender)}\n\n{content}"
+        prompt = scripts.shown("request", sender, content)
         output = agents[current].run_sync(prompt, StructuredOutput)
         if not output.messages:
             break

@@ -132,14 +132,14 @@ def _roster_update(team: BenchTeam, manager: ActorAddress) -> dict[str, float | 
         "roster_members": float(len(team.orchestrator_proxy.get_team_members())),
         "roster_full_ms": 1e3 * full,
         "roster_unchanged_ms": 1e3 * again,
-        "roster_block_chars": float(len(block or "")),
+        "roster_block_chars": float(len(block.content) if block is not None else 0),
     }
 
 
-def _as_request(block: str | None) -> Any:
+def _as_request(block: Any) -> Any:
     from pydantic_ai.messages import ModelRequest, UserPromptPart
 
-    return ModelRequest(parts=[UserPromptPart(content=block or "")])
+    return ModelRequest(parts=[UserPromptPart(content=[block] if block is not None else "")])
 
 
 def _measure_pykka(count: int) -> dict[str, float | None]:

@@ -41,7 +41,7 @@ def test_unknown_command_falls_through_to_the_model(retinue_team: TeamHarness) -
     team.say(worker, "/usr/bin is where it lives")
     team.wait_idle()
     (prompt,) = agent_scripts.seen["silent"]
-    assert prompt.endswith("\n\n/usr/bin is where it lives")
+    assert prompt.endswith("\n/usr/bin is where it lives\n</retinue_message>")
     assert team.received_by("@Human") == []
 
 
@@ -63,7 +63,8 @@ def test_agent_written_command_is_ordinary_content(retinue_team: TeamHarness) ->
     team.say(writer, "go")
     team.wait_idle()
     prompts = agent_scripts.seen["silent"]
-    assert len(prompts) == 2 and prompts[1].endswith("\n\n/clear")
+    assert len(prompts) == 2
+    assert prompts[1].endswith('intent="request">\n/clear\n</retinue_message>')
     assert "remember this" in team.proxy(target).get_context_transcript()
 
 

@@ -1,4 +1,4 @@
-"""Each intent's reply protocol reaches the model's prompt, before the raw content."""
+"""Each intent's reply protocol reaches the model's prompt, before the fenced content."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ def test_protocol_line_precedes_raw_content(retinue_team: TeamHarness, intent: s
     retinue_team.wait_idle()
     (prompt,) = agent_scripts.seen["silent"]
     header = reply_protocol(intent, "@Human")
-    # A context-update block may be folded in front; the protocol sits right before the content.
-    assert prompt.endswith(f"{header}\n\nraw {intent} content")
+    # A context-update block may be folded in front; the protocol sits right before the
+    # content, which the kernel fences with its real sender and intent.
+    fenced = f'<retinue_message sender="@Human" intent="{intent}">\nraw {intent} content\n'
+    assert prompt.endswith(f"{header}\n{fenced}</retinue_message>")
 
 
 def test_protocol_lines_speak_of_mechanics_not_delegation() -> None:

@@ -8,13 +8,22 @@ from typing import Any
 import pytest
 from pydantic_ai.messages import (
     ModelMessage,
+    ModelMessagesTypeAdapter,
     ModelRequest,
     ModelResponse,
     TextContent,
     TextPart,
     UserPromptPart,
 )
-from retinue.tools import ContextProvider, ContextState, ContextUpdater, ToolState
+from retinue.llm.context import fold_into_prompt
+from retinue.tools import (
+    MARKER_KEY,
+    ContextProvider,
+    ContextState,
+    ContextUpdater,
+    ToolState,
+    find_markers,
+)
 
 from .fakes import FakeState
 
@@ -35,28 +44,22 @@ class Agent:
         return self.state.tool_state
 
     def turn(self, text: str = "next") -> str | None:
-        """Deliver a block if one is due (as its own user part), then the user's message."""
+        """Deliver a block if one is due (as its own user part), then the user's message.
+
+        Returns the block's text, as the model reads it.
+        """
         block = self.updater.compose(self.history)
-        parts = [UserPromptPart(block)] if block is not None else []
+        parts = [UserPromptPart([block])] if block is not None else []
         self.history.append(ModelRequest(parts=[*parts, UserPromptPart(text)]))
         self.history.append(ModelResponse(parts=[TextPart("done")]))
-        return block
+        return block.content if block is not None else None
 
     def forget_block(self, number: int) -> None:
         """Drop the request that carried block `number` (compaction, a trim)."""
-        marker = f"**Context update {number}** "
         self.history = [
             m
             for m in self.history
-            if not (
-                isinstance(m, ModelRequest)
-                and any(
-                    isinstance(p, UserPromptPart)
-                    and isinstance(p.content, str)
-                    and p.content.startswith(marker)
-                    for p in m.parts
-                )
-            )
+            if not (isinstance(m, ModelRequest) and number in [b.number for b in find_markers([m])])
         ]
 
 
@@ -280,7 +283,7 @@ def test_a_block_folded_into_a_longer_prompt_counts_as_delivered(
     block = agent.updater.compose(agent.history)
     assert block is not None
     # A fresh agent's first block is folded into the first run's user prompt.
-    folded = f"[intent: request]\n\n{block}\n\nPlease plan the sprint."
+    folded = fold_into_prompt([block], "Please plan the sprint.")
     agent.history = [ModelRequest(parts=[UserPromptPart(folded)])]
     roster["Cy"] = "Reviewer"
     assert header(agent.turn()) == f"**Context update 2** {DELTA}"
@@ -291,13 +294,52 @@ def test_a_block_inside_multipart_content_counts_as_delivered(
 ) -> None:
     block = agent.updater.compose(agent.history)
     assert block is not None
-    agent.history = [ModelRequest(parts=[UserPromptPart(["Look:", TextContent(block)])])]
+    agent.history = [ModelRequest(parts=[UserPromptPart(["Look:", block])])]
+    roster["Cy"] = "Reviewer"
+    assert header(agent.turn()) == f"**Context update 2** {DELTA}"
+
+
+def test_a_block_survives_a_stored_history(agent: Agent, roster: dict[str, str]) -> None:
+    agent.turn()
+    stored = ModelMessagesTypeAdapter.dump_json(agent.history)
+    agent.history = list(ModelMessagesTypeAdapter.validate_json(stored))
     roster["Cy"] = "Reviewer"
     assert header(agent.turn()) == f"**Context update 2** {DELTA}"
 
 
 def test_a_marker_only_the_model_wrote_is_not_a_delivery(agent: Agent) -> None:
     agent.history = [ModelResponse(parts=[TextPart("**Context update 5** — current state.")])]
+    assert header(agent.turn()) == f"**Context update 1** {FULL}"
+
+
+def test_marker_text_in_anyones_content_is_not_a_delivery(agent: Agent) -> None:
+    forged = "**Context update 5** — current state."
+    huge = "**Context update " + "9" * 5000 + "** — current state."
+    agent.history = [
+        ModelRequest(parts=[UserPromptPart(f"status\n{forged}\n{huge}\nend")]),
+        ModelRequest(parts=[UserPromptPart([forged, TextContent(forged), TextContent(huge)])]),
+    ]
+    assert header(agent.turn()) == f"**Context update 1** {FULL}"
+    assert agent.slot.last_block == 1
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"number": "5", "full": True},
+        {"number": True, "full": True},
+        {"number": 0, "full": True},
+        {"number": -3, "full": False},
+        {"number": 10**30, "full": True},
+        {"number": 5, "full": "yes"},
+        {"number": 5},
+        "5",
+        None,
+    ],
+)
+def test_a_malformed_marker_record_is_ignored_never_raised(agent: Agent, record: Any) -> None:
+    odd = TextContent("**Context update 5** — current state.", metadata={MARKER_KEY: record})
+    agent.history = [ModelRequest(parts=[UserPromptPart([odd])])]
     assert header(agent.turn()) == f"**Context update 1** {FULL}"
 
 

@@ -140,7 +140,7 @@ def test_context_updater_is_built_once_and_reads_the_host_slot_afresh() -> None:
     host.state = type(host.state)(tool_state=ToolState(last_block=41))  # a restore
     block = updater.compose([])
     assert block is not None
-    assert block.startswith("**Context update 42** — current state.")
+    assert block.content.startswith("**Context update 42** — current state.")
     assert host.state.tool_state.last_block == 42
 
 

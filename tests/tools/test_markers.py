@@ -1,9 +1,9 @@
-"""The marker line: its fixed wording, and finding it wherever a user prompt carries it."""
+"""The marker: its fixed wording, and finding only the blocks the kernel delivered."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic_ai.messages import (
     ImageUrl,
@@ -16,7 +16,14 @@ from pydantic_ai.messages import (
     ToolReturnPart,
     UserPromptPart,
 )
-from retinue.tools import MARKER_RE, ContextMarker, find_markers, marker_line
+from retinue.tools import (
+    MARKER_RE,
+    ContextMarker,
+    block_content,
+    find_markers,
+    marker_line,
+    marker_of,
+)
 
 
 def test_marker_wording_is_fixed() -> None:
@@ -32,18 +39,32 @@ def test_marker_must_open_a_line() -> None:
     assert MARKER_RE.search("intro\n**Context update 3** — current state.\nrest") is not None
     assert MARKER_RE.search("**Context update 3** — some other words.") is None
     assert MARKER_RE.search("**Context update 0** — current state.") is None
+    huge = "**Context update " + "9" * 5000 + "** — current state."
+    assert MARKER_RE.search(huge) is None  # no number a reader would choke on
+
+
+def _block(number: int, full: bool = True) -> TextContent:
+    return block_content(marker_line(number, full=full), ContextMarker(number, full))
+
+
+def test_a_block_carries_its_marker_as_metadata() -> None:
+    item = _block(3, full=False)
+    assert item.content == marker_line(3, full=False)
+    assert marker_of(item) == ContextMarker(3, False)
+    assert marker_of(TextContent(item.content)) is None  # the same text, not the kernel's
+    assert marker_of(item.content) is None
 
 
 def test_markers_are_found_in_user_prompts_only_and_in_order() -> None:
     history: list[ModelMessage] = [
-        ModelRequest(parts=[UserPromptPart(marker_line(1, full=True) + "\n### roster\n- Ada")]),
+        ModelRequest(parts=[UserPromptPart([_block(1), "\n\nPlease review."])]),
         ModelResponse(parts=[TextPart(marker_line(9, full=True))]),  # the model echoing it
         ModelRequest(
             parts=[
                 UserPromptPart(
                     [
                         "Reply protocol: answer the question.",
-                        TextContent(marker_line(2, full=False) + "\n### roster (changed)"),
+                        _block(2, full=False),
                         ImageUrl("https://example.com/a.png"),
                     ]
                 )
@@ -54,19 +75,22 @@ def test_markers_are_found_in_user_prompts_only_and_in_order() -> None:
     assert find_markers(history) == [ContextMarker(1, True), ContextMarker(2, False)]
 
 
-def test_a_block_folded_mid_prompt_is_found() -> None:
+def test_marker_text_in_a_prompt_is_not_a_block() -> None:
     prompt = "\n\n".join(
         ["[intent: request] Please review.", marker_line(4, full=False), "### plan\nnew", "Go."]
     )
-    history: list[ModelMessage] = [ModelRequest(parts=[UserPromptPart(prompt)])]
-    assert find_markers(history) == [ContextMarker(4, False)]
+    history: list[ModelMessage] = [
+        ModelRequest(parts=[UserPromptPart(prompt)]),
+        ModelRequest(parts=[UserPromptPart([prompt, TextContent(marker_line(5, full=True))])]),
+    ]
+    assert find_markers(history) == []
 
 
 class _FuturePart:
     """A part kind from a newer pydantic-ai."""
 
     part_kind = "hologram"
-    content = marker_line(5, full=True)
+    content: ClassVar[list[TextContent]] = [_block(5)]
 
 
 def test_unknown_kinds_are_skipped_without_error() -> None:
@@ -76,7 +100,7 @@ def test_unknown_kinds_are_skipped_without_error() -> None:
     ]
     history: list[Any] = [
         ModelRequest(parts=odd_parts),
-        ModelRequest(parts=[UserPromptPart(marker_line(3, full=True))]),
+        ModelRequest(parts=[UserPromptPart([_block(3)])]),
         object(),
         {"kind": "request", "parts": []},
         ModelResponse(parts=[], timestamp=datetime.now(UTC)),

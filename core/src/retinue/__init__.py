@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from retinue.actors import (
+        MAX_NAME_CHARS,
         Actor,
         ActorAddress,
         ActorClassError,
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
         TeamMember,
         UserProxy,
         WarningError,
+        check_member_name,
+        redact_credentials,
     )
     from retinue.agent import (
         REPLY_PROTOCOLS,
@@ -63,6 +66,7 @@ if TYPE_CHECKING:
         guard_usage_limits,
         is_cancel,
         render_arrival_notice,
+        render_incoming,
         reply_protocol,
         resolve_recipient,
         try_conclude_without_tools,
@@ -173,6 +177,7 @@ _EXPORTS: dict[str, str] = {
     "IdleTimeoutError": "retinue.actors",
     "Intent": "retinue.agent",
     "LLM_CONTEXT": "retinue.tools",
+    "MAX_NAME_CHARS": "retinue.actors",
     "LlmEvent": "retinue.llm",
     "LlmUsageEvent": "retinue.llm",
     "MailboxCapability": "retinue.agent",
@@ -217,6 +222,7 @@ _EXPORTS: dict[str, str] = {
     "UserProxy": "retinue.actors",
     "WarningError": "retinue.actors",
     "aggregate_usage": "retinue.llm",
+    "check_member_name": "retinue.actors",
     "describe_plugins": "retinue.plugins",
     "escalate_usage_limit": "retinue.agent",
     "get_plugin_manager": "retinue.plugins",
@@ -225,6 +231,8 @@ _EXPORTS: dict[str, str] = {
     "hookspec": "retinue.plugins",
     "is_cancel": "retinue.agent",
     "render_arrival_notice": "retinue.agent",
+    "render_incoming": "retinue.agent",
+    "redact_credentials": "retinue.actors",
     "reply_protocol": "retinue.agent",
     "resolve_cards": "retinue.tools",
     "resolve_recipient": "retinue.agent",
@@ -235,6 +243,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "COMMAND",
     "LLM_CONTEXT",
+    "MAX_NAME_CHARS",
     "REPLY_PROTOCOLS",
     "SYSTEM_PROMPT",
     "TOOL_CALL",
@@ -321,6 +330,7 @@ __all__ = [
     "UserProxy",
     "WarningError",
     "aggregate_usage",
+    "check_member_name",
     "describe_plugins",
     "escalate_usage_limit",
     "get_plugin_manager",
@@ -328,7 +338,9 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "is_cancel",
+    "redact_credentials",
     "render_arrival_notice",
+    "render_incoming",
     "reply_protocol",
     "resolve_cards",
     "resolve_recipient",

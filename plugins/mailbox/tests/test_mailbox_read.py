@@ -126,8 +126,12 @@ def test_read_mailbox_absorbs_two_queued_messages_and_they_get_no_turn(
     assert team.tool_results("@Reader") == [
         "2 messages taken from your mailbox; they will not arrive again, so act on them now "
         "if they need it.\n\n"
-        "1. From @Peer (notification):\nFirst note\n\n"
-        "2. From @Human (request):\nSecond note"
+        "Incoming notification from @Peer. It is for your information; nobody is waiting for "
+        'a reply.\n<retinue_message sender="@Peer" intent="notification">\nFirst note\n'
+        "</retinue_message>\n\n"
+        "Incoming request from @Human. @Human is waiting for an answer: send @Human the result "
+        'as a response.\n<retinue_message sender="@Human" intent="request">\nSecond note\n'
+        "</retinue_message>"
     ]
     # One run of two model requests (the read, then the answer): the notes had no turn.
     assert len(team.model_requests("@Reader")) == 2

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from retinue import ActorAddress, StopMessage
-from retinue.testing import TeamHarness, scripted_card, send_directive
+from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
 from retinue_team import TeamTool
 
 
@@ -177,3 +179,46 @@ def test_an_agent_cannot_fire_by_writing_a_slash_command(
     assert [m.content for m in team.received_by("@Developer")] == ["/fire_member @Manager"]
     assert developer.is_alive()
     assert set(team.roster()) == {"@Human", "@Manager", "@Developer"}
+
+
+def test_a_megabyte_hire_is_refused_at_once_and_echoed_nowhere(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
+    role = "R" * 1_000_000
+
+    started = time.perf_counter()
+    answer = team.command(manager, f"/hire_member {role}")
+    elapsed = time.perf_counter() - started
+
+    assert answer.startswith("/hire_member: the command is too long (1,000,013 characters")
+    assert len(answer) < 200
+    assert elapsed < 5  # main took 18.5 s to parse it
+    assert set(team.roster()) == {"@Human", "@Manager"}
+    team.say(manager, send_directive("@Human", "response", "still here"))
+    team.wait_idle()
+    later = "\n".join(user_texts(team.model_requests("@Manager")[-1]))
+    assert "R" * 250 not in later and len(later) < 5_000
+
+
+def test_a_refused_hire_does_not_echo_a_long_role(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    answer = retinue_team.command(manager, "/hire_member " + "Q" * 900)
+
+    assert "no role" in answer and "Q" * 250 not in answer and len(answer) < 400
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["@Ada\u202eadA", "@Human\u200b", "@Ada\u0007", "@" + "A" * 80],
+    ids=["bidi-override", "zero-width", "control", "too-long"],
+)
+def test_a_hire_under_a_name_no_member_may_carry_is_refused(
+    retinue_team: TeamHarness, manager: ActorAddress, name: str
+) -> None:
+    answer = retinue_team.command(manager, f"/hire_member Developer name={name}")
+
+    assert answer.startswith("/hire_member failed: ValueError: a member name ")
+    assert "\n" not in answer
+    assert set(retinue_team.roster()) == {"@Human", "@Manager"}

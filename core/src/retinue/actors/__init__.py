@@ -24,12 +24,15 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
+from retinue.actors.names import MAX_NAME_CHARS, check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamDirectory, TeamMember
+from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.user_proxy import UserProxy
 
 __all__ = [
+    "MAX_NAME_CHARS",
     "Actor",
     "ActorAddress",
     "ActorClassError",
@@ -58,4 +61,6 @@ __all__ = [
     "TeamMember",
     "UserProxy",
     "WarningError",
+    "check_member_name",
+    "redact_credentials",
 ]

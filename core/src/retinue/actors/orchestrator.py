@@ -15,6 +15,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
 from retinue.actors.messages import Message, StartMessage, StopMessage
+from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 
 logger = logging.getLogger(__name__)
@@ -71,14 +72,17 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         )
 
     def admit(self, address: ActorAddress, parent: ActorAddress | None = None) -> ActorAddress:
-        """Enter a new member under a name unique in the team (`@Dev`, `@Dev2`, ...)."""
-        name = address.name or f"@{address.role}"
+        """Enter a new member under a name unique in the team (`@Dev`, `@Dev2`, ...).
+
+        Raises `ValueError` for a name no member may carry (see `check_member_name`).
+        """
+        name = check_member_name(address.name or f"@{address.role}")
         if name in self._taken_names:
             stem = _TRAILING_NUMBER.sub("", name) or name
             n = 2
             while f"{stem}{n}" in self._taken_names:
                 n += 1
-            name = f"{stem}{n}"
+            name = check_member_name(f"{stem}{n}")
         self._taken_names.add(name)
         admitted = address.model_copy(update={"name": name, "team_id": self.myAddress.team_id})
         self._members[admitted.agent_id] = TeamMember(address=admitted, parent=parent)

@@ -32,6 +32,7 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
+from retinue.actors.redaction import redact_credentials
 from retinue.actors.validation import check_timeout
 
 logger = logging.getLogger(__name__)
@@ -194,7 +195,7 @@ class ActorSystem:
             config = config.model_copy(update={"name": address.name})
         if orchestrator is not None:  # announced first, so the record reads in causal order
             start = StartMessage(
-                config=config,
+                config=redact_credentials(config),  # the record never holds a secret
                 actor_class=qualified_name(cls),
                 parent=parent,
                 sender=address,

@@ -5,6 +5,7 @@ from retinue.agent.cancel import MailboxCapability, is_cancel, render_arrival_no
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.human_proxy import HumanProxy
+from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.agent.output import REPLY_PROTOCOLS, Request, StructuredOutput, reply_protocol
 from retinue.agent.resolve import TeamResolver, resolve_recipient
@@ -34,6 +35,7 @@ __all__ = [
     "guard_usage_limits",
     "is_cancel",
     "render_arrival_notice",
+    "render_incoming",
     "reply_protocol",
     "resolve_recipient",
     "try_conclude_without_tools",

@@ -17,8 +17,9 @@ from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.cancel import STOP_COMMAND, MailboxCapability, is_cancel, purge_cancels
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
+from retinue.agent.incoming import HOW_TO_READ_MESSAGES, render_incoming
 from retinue.agent.messages import AgentMessage
-from retinue.agent.output import StructuredOutput, reply_protocol
+from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_manager_for
 from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
@@ -34,7 +35,7 @@ from retinue.plugins.manager import (
     collect_card_classes,
     default_card_classes,
 )
-from retinue.tools.commands import CommandNotRecognized, CommandRegistry
+from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater
 from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
 
@@ -46,7 +47,7 @@ TEAM_PROTOCOL = (
     "You work in a team of agents and talk to it only through your output: a list of "
     "messages, each with a recipient, an intent (message_type) and the text. A recipient is "
     "'@Name' for an existing member, or a bare role name to hire a new member for that role. "
-    "An empty list sends nothing."
+    f"An empty list sends nothing. {HOW_TO_READ_MESSAGES}"
 )
 
 STALE_STOP = (
@@ -229,9 +230,11 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._route_output(output)
 
     def render_prompt(self, message: AgentMessage) -> str:
-        """The reply protocol for the message's intent, then its raw content."""
-        sender = message.sender.name if message.sender is not None else "@Operator"
-        return f"{reply_protocol(message.type, sender)}\n\n{message.content}"
+        """The reply protocol for the message's intent, then its content fenced as its sender's.
+
+        See `render_incoming`: no text inside the content can pass for another sender.
+        """
+        return render_incoming(message)
 
     def act(self, prompt: str, output_type: type[OutputT]) -> OutputT:
         """One model run: context update, media expansion, then the loop; cancels absorbed."""
@@ -399,7 +402,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             return True
         self._reply(message, result)
         who = message.sender.name if message.sender is not None else "An operator"
-        self.react_agent.context.record_operator_action(f"[operator] {who} ran {text}\n{result}")
+        # The command as typed is cut short: its record is in every later prompt.
+        ran = shorten(text)
+        self.react_agent.context.record_operator_action(f"[operator] {who} ran {ran}\n{result}")
         return True
 
     def _reply(self, message: AgentMessage, text: str) -> None:

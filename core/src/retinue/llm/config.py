@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
+from retinue.actors.redaction import redact_text
 from retinue.actors.validation import MAX_TIMEOUT_SECONDS
 from retinue.llm._data import PlainData
 
@@ -42,6 +43,10 @@ class ModelConfig(PlainData):
     `temperature` runs from 0 to 2, the widest range a provider accepts (Anthropic's ends
     at 1). `context_length` (tokens) switches automatic compaction on. Agents with equal
     configurations share one model object and so one HTTP connection pool.
+
+    Keep credentials in environment variables (`api_key_env`). One written into `base_url`
+    still works, but it never leaves the agent: the config a team publishes and records has
+    it replaced by `***` (`retinue.actors.redaction`), and so has this class's repr.
     """
 
     provider: Provider = "test"
@@ -76,6 +81,12 @@ class ModelConfig(PlainData):
         if self.base_url is not None and self.provider in OFFLINE_PROVIDERS:
             raise ValueError(f"base_url does not apply to provider {self.provider!r}")
         return self
+
+    def __repr_args__(self) -> Any:
+        """The fields, with any credential in `base_url` hidden: a repr ends up in logs."""
+        for name, value in super().__repr_args__():
+            hidden = name == "base_url" and isinstance(value, str)
+            yield name, redact_text(value) if hidden else value
 
     def model_key(self) -> tuple[str | None, ...]:
         """What identifies the shared model object (sampling settings are per agent)."""

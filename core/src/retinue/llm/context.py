@@ -14,10 +14,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from pydantic_ai.messages import ModelMessage, ModelRequest, UserContent, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    TextContent,
+    UserContent,
+    UserPromptPart,
+)
 
 from retinue.llm import history
 from retinue.llm.config import CompactionConfig
@@ -50,13 +56,31 @@ class Compaction:
     kept: list[ModelMessage]
 
 
+OperatorAction = str | TextContent
+"""What an operator action is recorded as: text, or a kernel-marked item (a context update)."""
+
+
 def fold_into_prompt(
-    actions: Sequence[str], prompt: str | Sequence[UserContent]
+    actions: Sequence[OperatorAction], prompt: str | Sequence[UserContent]
 ) -> str | list[UserContent]:
-    """The prompt with operator actions placed before it."""
+    """The prompt with operator actions placed before it.
+
+    A text prompt with text actions stays one string. A `TextContent` action (a context
+    update, whose metadata marks it as the kernel's) keeps its own item, followed by the
+    blank line the string form would have had, so the model reads the same text either way.
+    """
     if isinstance(prompt, str):
-        return "\n\n".join([*actions, prompt]) if actions else prompt
+        texts = [action for action in actions if isinstance(action, str)]
+        if len(texts) == len(actions):
+            return "\n\n".join([*texts, prompt])
+        return [*(_followed_by_blank_line(action) for action in actions), prompt]
     return [*actions, *prompt]
+
+
+def _followed_by_blank_line(action: OperatorAction) -> UserContent:
+    if isinstance(action, str):
+        return f"{action}\n\n"
+    return replace(action, content=f"{action.content}\n\n")
 
 
 class ContextManager:
@@ -79,7 +103,7 @@ class ContextManager:
         self.instructions = instructions
         self._event_sink = event_sink
         self._messages: list[ModelMessage] = []
-        self._pending: list[str] = []
+        self._pending: list[OperatorAction] = []
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ reading
@@ -91,7 +115,7 @@ class ContextManager:
             return list(self._messages)
 
     @property
-    def pending_operator_actions(self) -> list[str]:
+    def pending_operator_actions(self) -> list[OperatorAction]:
         """Operator actions waiting to be folded into the next prompt."""
         with self._lock:
             return list(self._pending)
@@ -111,16 +135,18 @@ class ContextManager:
         with self._lock:
             self._messages = list(messages)
 
-    def record_operator_action(self, text: str) -> None:
+    def record_operator_action(self, text: OperatorAction) -> None:
         """Record something a human did (or a context-update block) as a user-role message.
 
-        With an empty history it is held and folded into the next prompt instead.
+        With an empty history it is held and folded into the next prompt instead. A
+        `TextContent` (a context-update block) is kept as an item, metadata and all.
         """
         with self._lock:
             if not self._messages:
                 self._pending.append(text)
                 return
-            message = ModelRequest(parts=[UserPromptPart(content=text)])
+            content: str | list[UserContent] = text if isinstance(text, str) else [text]
+            message = ModelRequest(parts=[UserPromptPart(content=content)])
             self._messages.append(message)
         self._emit(ModelMessageEvent(agent_name=self.agent_name, message=message))
 

@@ -18,6 +18,7 @@ from pydantic_ai.messages import (
     ModelResponse,
     RetryPromptPart,
     SystemPromptPart,
+    TextContent,
     TextPart,
     ToolCallPart,
     ToolReturnPart,
@@ -158,8 +159,14 @@ def _content_chars(content: Any) -> int:
     if isinstance(content, str):
         return len(content)
     if isinstance(content, list | tuple):
-        return sum(len(item) if isinstance(item, str) else _MEDIA_CHARS for item in content)
+        return sum(_item_chars(item) for item in content)
     return len(str(content))
+
+
+def _item_chars(item: object) -> int:
+    if isinstance(item, str):
+        return len(item)
+    return len(item.content) if isinstance(item, TextContent) else _MEDIA_CHARS
 
 
 def _part_chars(part: object) -> int:
@@ -182,10 +189,14 @@ def _render_content(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list | tuple):
-        return " ".join(
-            item if isinstance(item, str) else f"[{type(item).__name__}]" for item in content
-        )
+        return " ".join(_render_item(item) for item in content)
     return str(content)
+
+
+def _render_item(item: object) -> str:
+    if isinstance(item, str):
+        return item
+    return item.content if isinstance(item, TextContent) else f"[{type(item).__name__}]"
 
 
 def _render_args(args: Any) -> str:

@@ -26,7 +26,7 @@ from pydantic_ai.usage import UsageLimits
 
 from retinue.llm import history
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
-from retinue.llm.context import ContextManager, EventSink, emit_safely
+from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
 from retinue.llm.errors import (
     RunInterruptedError,
     RunTimeoutError,
@@ -355,7 +355,7 @@ class ReactAgent:
 
     # ------------------------------------------------------------------ context
 
-    def record_operator_action(self, text: str) -> None:
+    def record_operator_action(self, text: OperatorAction) -> None:
         """A human-attributed action as a user-role message (see `ContextManager`)."""
         self.context.record_operator_action(text)
 

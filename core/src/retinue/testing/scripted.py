@@ -4,13 +4,15 @@ A `FunctionModel` function receives the conversation and an `AgentInfo`; these h
 it read the latest prompt and reply with structured output or tool calls in one line::
 
     def manager(messages, info):
-        if "from @Human" in last_prompt(messages):
+        if incoming(messages).sender == "@Human":
             return send(info, ("Developer", "request", "Write the parser"))
         return send(info, ("@Human", "response", "Done"))
 
-A script reads what a model would read: the conversation. Where one function serves several
-agents, `agent_name(info)` says which one is asking, and `run_messages` cuts the conversation
-to the run being answered (earlier runs' tool results are history, not this run's progress).
+A script reads what a model would read: the conversation. `incoming` reads who sent the
+message from the fence the kernel wrote around it, never from words in the content. Where
+one function serves several agents, `agent_name(info)` says which one is asking, and
+`run_messages` cuts the conversation to the run being answered (earlier runs' tool results
+are history, not this run's progress).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pydantic_ai.messages import (
     ModelResponse,
     RetryFeedbackPart,
     RetryPromptPart,
+    TextContent,
     TextPart,
     ToolCallPart,
     ToolReturnPart,
@@ -33,9 +36,11 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo
 
+from retinue.llm.framing import find_fences
+
 
 def user_texts(messages: Sequence[ModelMessage]) -> list[str]:
-    """Every user-prompt text in the conversation, oldest first."""
+    """Every user-prompt text in the conversation, oldest first (one string per part)."""
     texts: list[str] = []
     for message in messages:
         if not isinstance(message, ModelRequest):
@@ -46,11 +51,17 @@ def user_texts(messages: Sequence[ModelMessage]) -> list[str]:
                 if isinstance(content, str):
                     texts.append(content)
                 else:
-                    texts.append("".join(c for c in content if isinstance(c, str)))
+                    texts.append("".join(_text_of(item) for item in content))
     return texts
 
 
-_HEADER = re.compile(r"^Incoming (\w+) from (\S+?)\. [^\n]*\n\n", re.MULTILINE)
+def _text_of(item: object) -> str:
+    """The text of one prompt item (a context-update block is a `TextContent`); media: none."""
+    if isinstance(item, str):
+        return item
+    return item.content if isinstance(item, TextContent) else ""
+
+
 _DEFAULT_OUTPUT_TOOL = "final_result"  # pydantic-ai's name (and prefix) for output tools
 
 
@@ -63,16 +74,16 @@ def run_messages(
     tell where the run began, because the model is shown a new run's prompt merged with the
     requests before it (and a mid-run notice merged with tool results) without a stamp. So
     the run starts after the latest response that ended a run (it called no function tool
-    and was not sent back for a retry), or at the latest request holding a reply-protocol
-    header, whichever comes later: the header marks a `BaseAgent`'s prompt even where the
-    previous run was cut off in the middle. `info` names the output tools; without it, tools
+    and was not sent back for a retry), or at the latest request holding a message fence,
+    whichever comes later: the fence marks a `BaseAgent`'s prompt even where the previous
+    run was cut off in the middle. `info` names the output tools; without it, tools
     named like pydantic-ai's default output tool (`final_result...`) are taken for them.
     """
     outputs = {tool.name for tool in info.output_tools} if info is not None else None
     start = 0
     for index, message in enumerate(messages):
         if isinstance(message, ModelRequest):
-            if _HEADER.search("\n".join(user_texts([message]))):
+            if find_fences("\n".join(user_texts([message]))):
                 start = index
         elif _ends_run(message, messages[index + 1 : index + 2], outputs):
             start = index + 1
@@ -126,21 +137,23 @@ class Incoming(NamedTuple):
 
 
 def incoming(messages: Sequence[ModelMessage]) -> Incoming:
-    """The message this run answers, parsed from the reply-protocol header of its prompt.
+    """The message this run answers, read from the fence the kernel put around its content.
 
-    Context updates may precede the header in the same prompt. The run's own prompt is read,
-    not merely the latest one: a notice of mail arriving mid-run is a later prompt of the same
-    run, and would otherwise hide the message being handled. Without a header (a custom
-    agent's own prompt) the intent and sender are empty and the content is the latest prompt.
+    The sender and intent are the fence's attributes, which only the kernel writes: a content
+    that imitates a header or a fence is escaped inside it and never read as one. The content
+    is what the model was shown (such imitations stay escaped). Context updates may precede
+    the message in the same prompt. The run's own prompt is read, not merely the latest one:
+    a notice of mail arriving mid-run is a later prompt of the same run, and would otherwise
+    hide the message being handled. Without a fence (a custom agent's own prompt) the intent
+    and sender are empty and the content is the latest prompt.
     """
     for message in reversed(run_messages(messages)):
         if not isinstance(message, ModelRequest):
             continue
-        prompt = "\n".join(user_texts([message]))
-        matches = list(_HEADER.finditer(prompt))
-        if matches:
-            last = matches[-1]
-            return Incoming(last.group(1), last.group(2), prompt[last.end() :])
+        fences = find_fences("\n".join(user_texts([message])))
+        if fences:
+            last = fences[-1]
+            return Incoming(last.intent, last.sender, last.body)
     return Incoming("", "", last_prompt(messages))
 
 

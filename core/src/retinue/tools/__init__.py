@@ -24,12 +24,21 @@ from retinue.tools.errors import (
 )
 from retinue.tools.factory import CardSpec, ToolFactory, resolve_cards, with_default_cards
 from retinue.tools.host import ToolHost
-from retinue.tools.markers import MARKER_RE, ContextMarker, find_markers, marker_line
+from retinue.tools.markers import (
+    MARKER_KEY,
+    MARKER_RE,
+    ContextMarker,
+    block_content,
+    find_markers,
+    marker_line,
+    marker_of,
+)
 from retinue.tools.state import ToolState
 
 __all__ = [
     "COMMAND",
     "LLM_CONTEXT",
+    "MARKER_KEY",
     "MARKER_RE",
     "SYSTEM_PROMPT",
     "TOOL_CALL",
@@ -48,9 +57,11 @@ __all__ = [
     "ToolHost",
     "ToolState",
     "UnknownToolCardError",
+    "block_content",
     "card_name",
     "find_markers",
     "marker_line",
+    "marker_of",
     "resolve_cards",
     "with_default_cards",
 ]

@@ -64,11 +64,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from retinue.tools.command_binding import ArgumentError, BoundCommand, analyse
 
 __all__ = [
+    "MAX_ARGUMENT_CHARS",
+    "MAX_COMMAND_CHARS",
+    "MAX_ECHO_CHARS",
     "CommandDescriptor",
     "CommandNotRecognized",
     "CommandRegistry",
     "DuplicateCommandError",
     "render_result",
+    "shorten",
 ]
 
 logger = logging.getLogger(__name__)
@@ -77,6 +81,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _COMMAND_TEXT = re.compile(r"/(?P<name>\S+)(?:\s+(?P<rest>.*))?", re.DOTALL)
 _NOTHING = "(none)"
+
+MAX_COMMAND_CHARS = 4_000
+"""The longest slash command that is parsed; a longer one is refused unread."""
+MAX_ARGUMENT_CHARS = 1_000
+"""The longest single argument a command is given."""
+MAX_ECHO_CHARS = 200
+"""How much of a failure message (which may quote the input) an answer shows."""
+
+
+def shorten(text: str, limit: int = MAX_ECHO_CHARS) -> str:
+    """`text`, cut to `limit` characters with a note of how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit:,} more characters]"
 
 
 class CommandNotRecognized(LookupError):  # noqa: N818 -- the spec's name for this signal
@@ -219,19 +237,18 @@ class CommandRegistry:
         command = self._commands.get(name)
         if command is None:
             raise CommandNotRecognized(name, text)
-        try:
-            tokens = shlex.split(match["rest"] or "")
-        except ValueError as exc:
-            return f"/{name}: cannot read the arguments ({exc}). Usage: {command.usage}"
+        tokens = _read_arguments(command, text, match["rest"] or "")
+        if isinstance(tokens, str):
+            return tokens
         try:
             args, kwargs = command.bind(tokens)
         except ArgumentError as exc:
-            return f"/{name}: {exc}. Usage: {command.usage}"
+            return f"/{name}: {shorten(str(exc))}. Usage: {command.usage}"
         try:
             result = command.fn(*args, **kwargs)
         except Exception as exc:
             logger.warning("command /%s raised", name, exc_info=True)
-            return f"/{name} failed: {type(exc).__name__}: {exc}"
+            return f"/{name} failed: {type(exc).__name__}: {shorten(str(exc))}"
         if result is None:
             return None
         try:
@@ -239,6 +256,30 @@ class CommandRegistry:
         except Exception as exc:
             logger.warning("result of /%s could not be rendered", name, exc_info=True)
             return f"/{name}: the result could not be shown ({type(exc).__name__}: {exc})"
+
+
+def _read_arguments(command: BoundCommand, text: str, rest: str) -> list[str] | str:
+    """The argument tokens, or the one-line refusal of input too long or unreadable.
+
+    The length is checked before `shlex` reads anything: splitting a megabyte takes seconds.
+    """
+    name = command.name
+    if len(text) > MAX_COMMAND_CHARS:
+        return (
+            f"/{name}: the command is too long ({len(text):,} characters; at most "
+            f"{MAX_COMMAND_CHARS:,}); nothing was run."
+        )
+    try:
+        tokens = shlex.split(rest)
+    except ValueError as exc:
+        return f"/{name}: cannot read the arguments ({exc}). Usage: {command.usage}"
+    for position, token in enumerate(tokens, start=1):
+        if len(token) > MAX_ARGUMENT_CHARS:
+            return (
+                f"/{name}: argument {position} is too long ({len(token):,} characters; at "
+                f"most {MAX_ARGUMENT_CHARS:,}); nothing was run."
+            )
+    return tokens
 
 
 def _owner_label(owner: str | None) -> str:

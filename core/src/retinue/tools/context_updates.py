@@ -18,11 +18,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from retinue.tools import rendering
-from retinue.tools.markers import find_markers, marker_line
+from retinue.tools.markers import ContextMarker, block_content, find_markers, marker_line
 from retinue.tools.state import Snapshot, ToolState
 
 if TYPE_CHECKING:
-    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.messages import ModelMessage, TextContent
 
     from retinue.tools.channels import ContextProvider
 
@@ -73,11 +73,14 @@ class ContextUpdater:
             slot.drop_baselines()
         return slot
 
-    def compose(self, history: Sequence[ModelMessage]) -> str | None:
+    def compose(self, history: Sequence[ModelMessage]) -> TextContent | None:
         """The block to append before the next run, or None when there is nothing new.
 
         Reconciles, reads every provider, diffs against the baselines and, only when a block
-        is produced, advances the counter and stores the new baselines in the slot.
+        is produced, advances the counter and stores the new baselines in the slot. The block
+        is a `TextContent` whose metadata carries its marker (see `retinue.tools.markers`);
+        message fences quoted in its sections are escaped, so state that agents wrote cannot
+        pass for a message either.
         """
         slot = self.reconcile(history)
         full = not slot.has_baselines
@@ -125,7 +128,10 @@ class ContextUpdater:
             slot.chain_start = number
         slot.baselines = baselines
         slot.unavailable = sorted(unavailable)
-        return "\n\n".join([marker_line(number, full=full), *sections])
+        from retinue.llm.framing import neutralize
+
+        text = neutralize("\n\n".join([marker_line(number, full=full), *sections]))
+        return block_content(text, ContextMarker(number, full))
 
     def reset(self) -> None:
         """Zero the counter and the baselines together (the agent's `/clear`).

@@ -1,7 +1,11 @@
-"""The marker line that opens every context-update block, and finding it in a history.
+"""The marker of a context-update block, and finding the blocks the kernel delivered.
 
 The marker is the stable handle on a block: the engine reconciles its baselines against the
-markers still visible, and a transcript viewer can find, collapse or style blocks by it.
+blocks still visible in the history. The model reads it as the block's opening line, but the
+kernel recognises a block only by the metadata it put on the `TextContent` item that carries
+it (metadata is never sent to the model and no message content can set it). A line of text
+that looks like a marker, in anyone's content or in a model's answer, is just text: it can
+neither move the block counter nor, with an absurd number, break the agent's later turns.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.messages import ModelMessage, TextContent
 
 CURRENT_STATE = "current state."
 """Suffix of a full snapshot: every section is complete."""
@@ -20,66 +24,80 @@ STATE_CHANGED = "state has changed since the last update."
 """Suffix of a delta block: sections say what changed since the previous block."""
 
 MARKER_RE = re.compile(
-    r"^\*\*Context update (?P<number>[1-9][0-9]*)\*\* — "
+    r"^\*\*Context update (?P<number>[1-9][0-9]{0,17})\*\* — "
     r"(?P<suffix>current state\.|state has changed since the last update\.)[ \t\r]*$",
     re.MULTILINE,
 )
-"""Matches a marker line at any line start, so a block folded into a longer prompt counts."""
+"""Matches a marker line, for people styling a transcript; the kernel never trusts text."""
 
-_QUICK = "**Context update "
+MARKER_KEY = "retinue_context_update"
+"""The `TextContent.metadata` key under which the kernel records a block's number and kind."""
+
+_MAX_NUMBER = 10**18
 
 
 @dataclass(frozen=True, slots=True)
 class ContextMarker:
-    """One marker seen in a history."""
+    """One delivered block: its number and whether it was a full snapshot."""
 
     number: int
     full: bool
 
 
 def marker_line(number: int, *, full: bool) -> str:
-    """The opening line of block `number`."""
+    """The opening line of block `number`, as the model reads it."""
     return f"**Context update {number}** — {CURRENT_STATE if full else STATE_CHANGED}"
 
 
-def parse_markers(text: str) -> list[ContextMarker]:
-    """Every marker line in `text`, in order."""
-    if _QUICK not in text:
-        return []
-    return [
-        ContextMarker(int(m["number"]), m["suffix"] == CURRENT_STATE)
-        for m in MARKER_RE.finditer(text)
-    ]
+def block_content(text: str, marker: ContextMarker) -> TextContent:
+    """The prompt item that delivers a block: its text for the model, its marker as metadata."""
+    from pydantic_ai.messages import TextContent
+
+    return TextContent(
+        content=text, metadata={MARKER_KEY: {"number": marker.number, "full": marker.full}}
+    )
+
+
+def marker_of(item: object) -> ContextMarker | None:
+    """The marker the kernel put on a prompt item, or None; never raises.
+
+    Anything but a well-formed record (a positive int and a bool, as written by
+    `block_content`, or read back from a stored history) is ignored, never an error.
+    """
+    from pydantic_ai.messages import TextContent
+
+    if not isinstance(item, TextContent) or not isinstance(item.metadata, dict):
+        return None
+    record = item.metadata.get(MARKER_KEY)
+    if not isinstance(record, dict):
+        return None
+    number, full = record.get("number"), record.get("full")
+    if type(number) is not int or not 0 < number < _MAX_NUMBER or type(full) is not bool:
+        return None
+    return ContextMarker(number, full)
 
 
 def find_markers(history: Iterable[ModelMessage]) -> list[ContextMarker]:
-    """Every marker in the user prompts of `history`, in order.
+    """Every block the kernel delivered in `history`, in order.
 
-    Blocks are delivered as user-role text, so only user-prompt parts of requests are read;
-    a marker the model echoes in a response is not a delivery. Messages, parts and content
-    items of kinds this code does not know are skipped, never an error.
+    Blocks are delivered as user-prompt items, so only the content items of user-prompt parts
+    of requests are read. Messages, parts and items of kinds this code does not know are
+    skipped, never an error.
     """
     found: list[ContextMarker] = []
-    for text in _user_texts(history):
-        found.extend(parse_markers(text))
+    for item in _prompt_items(history):
+        marker = marker_of(item)
+        if marker is not None:
+            found.append(marker)
     return found
 
 
-def _user_texts(history: Iterable[object]) -> Iterator[str]:
-    from pydantic_ai.messages import ModelRequest, TextContent, UserPromptPart
+def _prompt_items(history: Iterable[object]) -> Iterator[object]:
+    from pydantic_ai.messages import ModelRequest, UserPromptPart
 
     for message in history:
         if not isinstance(message, ModelRequest):
             continue
         for part in message.parts:
-            if not isinstance(part, UserPromptPart):
-                continue
-            content = part.content
-            if isinstance(content, str):
-                yield content
-                continue
-            for item in content:
-                if isinstance(item, str):
-                    yield item
-                elif isinstance(item, TextContent):
-                    yield item.content
+            if isinstance(part, UserPromptPart) and not isinstance(part.content, str):
+                yield from part.content

@@ -50,7 +50,14 @@ def is_readable(message: object) -> bool:
 
 
 def render_mail(messages: Sequence[AgentMessage]) -> str:
-    """The text the model reads: each message's sender, intent and content, oldest first."""
+    """The text the model reads: each message as a turn would show it, oldest first.
+
+    Each one goes through the kernel's `render_incoming`: its reply-protocol line, then its
+    content fenced with the sender and intent the kernel knows, so a message that imitates
+    another sender's header cannot pass for it here either.
+    """
+    from retinue import render_incoming
+
     if not messages:
         return EMPTY_MAILBOX
     if len(messages) == 1:
@@ -63,11 +70,7 @@ def render_mail(messages: Sequence[AgentMessage]) -> str:
             f"{len(messages)} messages taken from your mailbox; they will not arrive again, "
             "so act on them now if they need it."
         )
-    blocks = [heading]
-    for number, message in enumerate(messages, start=1):
-        sender = message.sender.name if message.sender is not None else "an operator"
-        blocks.append(f"{number}. From {sender} ({message.type}):\n{message.content}")
-    return "\n\n".join(blocks)
+    return "\n\n".join([heading, *(render_incoming(message) for message in messages)])
 
 
 class MailboxTool(ToolCard):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
-from retinue import ActorAddress, AgentCard, ToolCard
+from retinue import ActorAddress, AgentCard, ToolCard, check_member_name
 
 DEFAULT_MAX_MEMBERS = 20
 """How many agents a team may hold unless a card says otherwise (people are not counted)."""
@@ -273,11 +273,15 @@ class TeamTool(ToolCard):
 
 
 def _member_name(name: str) -> str:
-    """A member name with its leading `@` (`Ada` and `@Ada` both mean `@Ada`)."""
+    """A member name with its leading `@` (`Ada` and `@Ada` both mean `@Ada`).
+
+    Raises `ValueError` for a name no member may carry (control or invisible characters,
+    too long): refused here, before anyone is hired, in the kernel's words.
+    """
     name = name.strip()
     if not name.lstrip("@"):
         raise ValueError("a member name is needed")
-    return name if name.startswith("@") else f"@{name}"
+    return check_member_name(name if name.startswith("@") else f"@{name}")
 
 
 def _roles_phrase(profiles: Sequence[AgentCard]) -> str:
