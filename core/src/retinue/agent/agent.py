@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import date
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.actor import Actor
-from retinue.actors.address import ActorAddress
-from retinue.actors.messages import CancelMessage, Message
+from retinue.actors.address import ActorAddress, new_id
+from retinue.actors.config import BaseConfig
+from retinue.actors.errors import WarningError, describe_error
+from retinue.actors.messages import CancelMessage, Message, StartFailedMessage
 from retinue.agent.cancel import MailboxCapability, is_cancel, purge_cancels
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
-from retinue.agent.messages import AgentMessage
+from retinue.agent.failures import (
+    FailureNotice,
+    awaits_answer,
+    delivery_notice,
+    render_failure_notice,
+    start_failed_line,
+    turn_failed_line,
+)
+from retinue.agent.messages import AgentMessage, Intent
 from retinue.agent.output import StructuredOutput, reply_protocol
 from retinue.agent.plugin_access import plugin_manager_for
 from retinue.agent.resolve import is_member_name, resolve_recipient
@@ -57,6 +68,17 @@ HIRE_NEEDS_TEAM_PLUGIN = (
     "(install the retinue-team plugin: pip install retinue-team)"
 )
 
+#: How many recent hires, gone members and handled notices an agent remembers.
+HIRE_ORIGINS_KEPT = 256
+
+
+class _HireOrigin(NamedTuple):
+    """The message an agent was handling when it hired a member: the chain a failure joins."""
+
+    message_id: str | None
+    chain_id: str | None
+    owes_notice: bool
+
 
 class BaseAgent(Actor[AgentConfig, AgentState]):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send."""
@@ -77,6 +99,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
         self._context_updater: ContextUpdater | None = None
+        self._hire_origins: OrderedDict[str, _HireOrigin] = OrderedDict()
+        self._gone_members: OrderedDict[str, None] = OrderedDict()
+        self._notices_handled: OrderedDict[str | None, None] = OrderedDict()
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -220,6 +245,8 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
         self._cancel_stamps.pop(message.id, None)  # an idle /stop: its stamp is moot
+        if isinstance(message, FailureNotice) and self._absorbs(message):
+            return
         is_command = message.content.startswith("/") and _from_operator(message)
         if is_command and self._dispatch_command(message):
             return
@@ -228,6 +255,8 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     def render_prompt(self, message: AgentMessage) -> str:
         """The reply protocol for the message's intent, then its raw content."""
+        if isinstance(message, FailureNotice):
+            return render_failure_notice(message)
         sender = message.sender.name if message.sender is not None else "@Operator"
         return f"{reply_protocol(message.type, sender)}\n\n{message.content}"
 
@@ -349,7 +378,13 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ people and commands
     def notify_human(self, text: str) -> None:
-        """Tell the team's person (found by `is_user_proxy`); logged and dropped if none."""
+        """Tell the team's person (found by `is_user_proxy`); logged and dropped if none.
+
+        Nobody is told while the system shuts down: a run it interrupts ends cleanly.
+        """
+        if self.system.shutting_down:
+            logger.debug("%s: shutting down, not telling the person: %s", self.myAddress.name, text)
+            return
         proxies: list[ActorAddress] = (
             self.ask_orchestrator("get_user_proxies") if self.orchestrator is not None else []
         )
@@ -400,6 +435,182 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
         return render_transcript(self.react_agent.messages)
 
+    # ------------------------------------------------------------------ failures
+    def on_handler_failed(self, message: Message, error: Exception) -> None:
+        """A turn failed for good: a notice to whoever waits for it, one line to the person.
+
+        The requester (the sender of a request or an instruction) gets a `FailureNotice` in
+        the message's chain, from this member. When the requester is a person, that notice
+        is their one line; otherwise the team's person gets the line too. A `WarningError`
+        raised after the person was told (a spent budget) tells them nothing more. Failing
+        on a failure notice tells the person only: a notice never causes another.
+        """
+        reason = describe_error(error)
+        line = turn_failed_line(self.myAddress.name, message, reason)
+        person_told = isinstance(error, WarningError) and error.person_told
+        requester = message.sender
+        if requester is not None and awaits_answer(message):
+            if not (requester.is_user_proxy and person_told):
+                self.send(requester, self._turn_notice(message, reason, line, "response"))
+            if requester.is_user_proxy:
+                return
+        if not person_told:
+            self._tell_person(self._turn_notice(message, reason, line, "notification"))
+
+    def _turn_notice(
+        self, message: Message, reason: str, line: str, intent: Intent
+    ) -> FailureNotice:
+        return FailureNotice(
+            failure="turn",
+            member=self.myAddress.name,
+            reason=reason,
+            failed_message_id=message.id,
+            failed_parent_id=message.parent_id,
+            content=line,
+            type=intent,
+            parent_id=message.id,
+        )
+
+    def on_start_failed(self, error: Exception) -> None:
+        """This agent could not start: the hiring agent hears of it, and the person, once."""
+        super().on_start_failed(error)
+        parent = self.parent
+        hired = parent is not None and parent != self.orchestrator and not parent.is_user_proxy
+        reason = describe_error(error)
+        name = self.myAddress.name
+        self._tell_person(
+            FailureNotice(
+                failure="start",
+                member=name,
+                reason=reason,
+                content=start_failed_line(name, reason, parent.name if hired and parent else None),
+                type="notification",
+            )
+        )
+
+    def createActor(
+        self, actor_class: type[Any] | str, config: BaseConfig | None = None
+    ) -> ActorAddress:
+        """Start a member hired by this agent; a member that cannot start is news.
+
+        Remembers which message the hire served, so a start that fails later (in the new
+        member's own thread) is answered in that message's chain.
+        """
+        current = self._current
+        try:
+            address = super().createActor(actor_class, config)
+        except Exception as exc:
+            if not self.system.shutting_down:
+                self._report_failed_hire(_member_label(actor_class, config), exc, current)
+            raise
+        _remember(
+            self._hire_origins,
+            address.agent_id,
+            _HireOrigin(
+                current.id if current is not None else None,
+                current.chain_id if current is not None else None,
+                _owes_hire_notice(current),
+            ),
+        )
+        return address
+
+    def _report_failed_hire(self, member: str, error: Exception, current: Message | None) -> None:
+        """A member failed while being created, in this agent's own call.
+
+        An operator's `/hire_member` answers with the error itself; a model's tool call reads
+        it in its result. Otherwise (a bare role named as a recipient) the hiring agent's model
+        gets a notice of its own, and in every case but the operator's the person a line.
+        """
+        reason = describe_error(error)
+        logger.warning("%s could not hire %s: %s", self.myAddress.name, member, reason)
+        if current is not None and _is_operator_command(current):
+            return
+        notice = FailureNotice(
+            failure="start",
+            member=member,
+            reason=reason,
+            content=start_failed_line(member, reason, self.myAddress.name),
+            type="notification",
+        )
+        self._tell_person(notice)
+        if _owes_hire_notice(current) and self.running_run_id() is None:
+            self.send(self.myAddress, notice)
+
+    def receiveMsg_StartFailedMessage(
+        self, message: StartFailedMessage, sender: ActorAddress | None
+    ) -> None:
+        """A member this agent hired could not start: the model hears of it from that member."""
+        member = message.member
+        _remember(self._gone_members, member.agent_id)  # what was sent to it is not news
+        origin = self._hire_origins.pop(member.agent_id, None)
+        if origin is not None and not origin.owes_notice:
+            logger.info("%s: %s could not start", self.myAddress.name, member.name)
+            return
+        reason = message.exception_value
+        notice = FailureNotice(
+            failure="start",
+            member=member.name,
+            reason=reason,
+            content=start_failed_line(member.name, reason, self.myAddress.name),
+            type="notification",
+        )
+        parent_id = origin.message_id if origin is not None else None
+        chain_id = origin.chain_id if origin is not None else None
+        msg_id = new_id()
+        self.system.route(
+            self.orchestrator,
+            notice.model_copy(
+                update={
+                    "id": msg_id,
+                    "sender": member,
+                    "recipient": self.myAddress,
+                    "team_id": self.myAddress.team_id,
+                    "parent_id": parent_id,
+                    "chain_id": chain_id or msg_id,
+                }
+            ),
+        )
+
+    def _absorbs(self, notice: FailureNotice) -> bool:
+        """Whether a notice joins the history instead of getting a turn of its own.
+
+        Two kinds do. One about the failure of work this agent sent while handling an earlier
+        notice: answering it with a turn is how a loop of notices would start (retry, fail,
+        retry...). And one that only repeats that a member is gone (a member that could not
+        start also leaves the requests sent to it undelivered): one turn for the news. The
+        person was told of each failure where it happened, except an undelivered message,
+        which they are told of here when the notice gets no turn.
+        """
+        member = notice.sender
+        gone = notice.failure == "delivery" and member is not None
+        repeat = gone and member is not None and member.agent_id in self._gone_members
+        if gone and member is not None:
+            _remember(self._gone_members, member.agent_id)
+        born_of_notice = notice.failed_parent_id in self._notices_handled
+        if not (repeat or born_of_notice):
+            _remember(self._notices_handled, notice.id)
+            return False
+        self.react_agent.context.record_operator_action(f"[retinue] {notice.content}")
+        if gone and not repeat:
+            self._tell_person(notice.model_copy(update={"type": "notification"}))
+        return True
+
+    def undeliverable_notice(self, message: Message, recipient: ActorAddress) -> Message | None:
+        """A request or an instruction this agent sent found its recipient gone: a notice."""
+        if not awaits_answer(message):
+            return None
+        return delivery_notice(message, recipient, self.myAddress)
+
+    def _tell_person(self, notice: FailureNotice) -> None:
+        """Send the team's person (its first user proxy) the notice's one line."""
+        proxies: list[ActorAddress] = (
+            self.ask_orchestrator("get_user_proxies") if self.orchestrator is not None else []
+        )
+        if not proxies:
+            logger.info("%s: no person to tell: %s", self.myAddress.name, notice.content)
+            return
+        self.send(proxies[0], notice)
+
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
         self._usage.add(event)
@@ -413,3 +624,39 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 def _from_operator(message: Message) -> bool:
     """Slash commands count only from people and from code, never from another agent."""
     return message.sender is None or message.sender.is_user_proxy
+
+
+def _is_operator_command(message: Message) -> bool:
+    return (
+        isinstance(message, AgentMessage)
+        and message.content.startswith("/")
+        and _from_operator(message)
+    )
+
+
+def _owes_hire_notice(origin: Message | None) -> bool:
+    """Whether a failed hire made while handling `origin` gets the hiring model a notice.
+
+    Not for a hire made from code or by an operator's command (they hear of it directly),
+    and never for one made while handling a failure notice: a notice never causes another.
+    """
+    if origin is None or isinstance(origin, FailureNotice):
+        return False
+    return not _is_operator_command(origin)
+
+
+def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any = None) -> None:
+    """Keep `key` among the most recent `HIRE_ORIGINS_KEPT` entries: bounded, oldest out."""
+    memory[key] = value
+    memory.move_to_end(key)
+    while len(memory) > HIRE_ORIGINS_KEPT:
+        memory.popitem(last=False)
+
+
+def _member_label(actor_class: type[Any] | str, config: BaseConfig | None) -> str:
+    if config is not None and config.name:
+        return config.name
+    if config is not None and config.role:
+        return f"@{config.role}"
+    name = actor_class if isinstance(actor_class, str) else actor_class.__name__
+    return f"a new {name.rsplit('.', 1)[-1]}"
