@@ -448,14 +448,15 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         reason = describe_error(error)
         line = turn_failed_line(self.myAddress.name, message, reason)
         person_told = isinstance(error, WarningError) and error.person_told
-        requester = message.sender
-        if requester is not None and awaits_answer(message):
-            if not (requester.is_user_proxy and person_told):
+        requester = message.sender if awaits_answer(message) else None
+        if requester is not None and requester.is_user_proxy:
+            if not person_told:
                 self.send(requester, self._turn_notice(message, reason, line, "response"))
-            if requester.is_user_proxy:
-                return
-        if not person_told:
+            return
+        if not person_told:  # the person first: they learn of it before any agent reacts
             self._tell_person(self._turn_notice(message, reason, line, "notification"))
+        if requester is not None:
+            self.send(requester, self._turn_notice(message, reason, line, "response"))
 
     def _turn_notice(
         self, message: Message, reason: str, line: str, intent: Intent
@@ -472,8 +473,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         )
 
     def on_start_failed(self, error: Exception) -> None:
-        """This agent could not start: the hiring agent hears of it, and the person, once."""
-        super().on_start_failed(error)
+        """This agent could not start: the person hears of it, once, and the hiring agent."""
         parent = self.parent
         hired = parent is not None and parent != self.orchestrator and not parent.is_user_proxy
         reason = describe_error(error)
@@ -487,6 +487,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
                 type="notification",
             )
         )
+        super().on_start_failed(error)
 
     def createActor(
         self, actor_class: type[Any] | str, config: BaseConfig | None = None
