@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import failure_scripts
 import pytest
 from agent_cards import card
+from pydantic import BaseModel
 from retinue import (
     ActorAddress,
     AgentCard,
@@ -189,6 +190,32 @@ def test_a_custom_message_from_the_person_is_answered_too(retinue_team: TeamHarn
     team.wait_idle()
     line = assert_person_told_once(team, "@Triage", "TriageMessage", "model exploded")
     assert line.startswith("@Triage failed on a TriageMessage from @Human")
+
+
+class Verdict(BaseModel):
+    """An output type with a required field: `act()` cannot answer an interruption with it."""
+
+    approved: bool
+
+
+class Strict(BaseAgent):
+    """Runs its model for a `Verdict`, so an interruption is re-raised out of its handler."""
+
+    def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
+        self.act(message.content, Verdict)
+
+
+def test_an_interruption_re_raised_by_act_is_no_failure(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    in_flight = failure_scripts.expect_hanging(1)
+    manager, dev = delegation(team, role("Dev", "hangs", agent_class=Strict))
+    team.say(manager, "ship it")
+    assert in_flight.wait(10)
+    team.say(dev, "/stop")
+    team.wait_idle()
+    assert [e.exception_type for e in team.of(ErrorMessage)] == ["RunInterruptedError"]
+    assert [n for n in team.sent() if isinstance(n, FailureNotice)] == []
+    assert [m.content for m in team.received_by("@Human")] == ["Run interrupted."]
 
 
 def test_a_notification_that_fails_tells_only_the_person(retinue_team: TeamHarness) -> None:

@@ -443,8 +443,12 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         the message's chain, from this member. When the requester is a person, that notice
         is their one line; otherwise the team's person gets the line too. A `WarningError`
         raised after the person was told (a spent budget) tells them nothing more. Failing
-        on a failure notice tells the person only: a notice never causes another.
+        on a failure notice tells the person only: a notice never causes another. An
+        interruption that `act()` had to re-raise (an output type with required fields) is
+        no failure: it was stopped on purpose, and `act()` told the person.
         """
+        if isinstance(error, RunInterruptedError):
+            return
         reason = describe_error(error)
         line = turn_failed_line(self.myAddress.name, message, reason)
         person_told = isinstance(error, WarningError) and error.person_told
