@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import date
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
@@ -21,7 +20,9 @@ from retinue.agent.cancel import MailboxCapability, is_cancel, purge_cancels
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.failures import (
+    FailureMemory,
     FailureNotice,
+    HireOrigin,
     awaits_answer,
     delivery_notice,
     render_failure_notice,
@@ -68,17 +69,6 @@ HIRE_NEEDS_TEAM_PLUGIN = (
     "(install the retinue-team plugin: pip install retinue-team)"
 )
 
-#: How many recent hires, gone members and handled notices an agent remembers.
-HIRE_ORIGINS_KEPT = 256
-
-
-class _HireOrigin(NamedTuple):
-    """The message an agent was handling when it hired a member: the chain a failure joins."""
-
-    message_id: str | None
-    chain_id: str | None
-    owes_notice: bool
-
 
 class BaseAgent(Actor[AgentConfig, AgentState]):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send."""
@@ -99,9 +89,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
         self._context_updater: ContextUpdater | None = None
-        self._hire_origins: OrderedDict[str, _HireOrigin] = OrderedDict()
-        self._gone_members: OrderedDict[str, None] = OrderedDict()
-        self._notices_handled: OrderedDict[str | None, None] = OrderedDict()
+        self._failures: FailureMemory | None = None
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -508,10 +496,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             if not self.system.shutting_down:
                 self._report_failed_hire(_member_label(actor_class, config), exc, current)
             raise
-        _remember(
-            self._hire_origins,
+        self._failure_memory.hired(
             address.agent_id,
-            _HireOrigin(
+            HireOrigin(
                 current.id if current is not None else None,
                 current.chain_id if current is not None else None,
                 _owes_hire_notice(current),
@@ -546,8 +533,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
     ) -> None:
         """A member this agent hired could not start: the model hears of it from that member."""
         member = message.member
-        _remember(self._gone_members, member.agent_id)  # what was sent to it is not news
-        origin = self._hire_origins.pop(member.agent_id, None)
+        origin = self._failure_memory.start_failed(member.agent_id)  # what was sent: no news
         if origin is not None and not origin.owes_notice:
             logger.info("%s: %s could not start", self.myAddress.name, member.name)
             return
@@ -576,29 +562,21 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             ),
         )
 
-    def _absorbs(self, notice: FailureNotice) -> bool:
-        """Whether a notice joins the history instead of getting a turn of its own.
+    @property
+    def _failure_memory(self) -> FailureMemory:
+        """What this agent remembers of hires and notices (made on first use)."""
+        if self._failures is None:
+            self._failures = FailureMemory()
+        return self._failures
 
-        Two kinds do. One about the failure of work this agent sent while handling an earlier
-        notice: answering it with a turn is how a loop of notices would start (retry, fail,
-        retry...). And one that only repeats that a member is gone (a member that could not
-        start also leaves the requests sent to it undelivered): one turn for the news. The
-        person was told of each failure where it happened, except an undelivered message,
-        which they are told of here when the notice gets no turn.
-        """
-        member = notice.sender
-        gone = notice.failure == "delivery" and member is not None
-        repeat = gone and member is not None and member.agent_id in self._gone_members
-        if gone and member is not None:
-            _remember(self._gone_members, member.agent_id)
-        born_of_notice = notice.failed_parent_id in self._notices_handled
-        if not (repeat or born_of_notice):
-            _remember(self._notices_handled, notice.id)
-            return False
-        self.react_agent.context.record_operator_action(f"[retinue] {notice.content}")
-        if gone and not repeat:
-            self._tell_person(notice.model_copy(update={"type": "notification"}))
-        return True
+    def _absorbs(self, notice: FailureNotice) -> bool:
+        """Whether a notice joins the history instead of getting a turn (see `FailureMemory`)."""
+        absorbed, tell_person = self._failure_memory.absorbs(notice)
+        if absorbed:
+            self.react_agent.context.record_operator_action(f"[retinue] {notice.content}")
+            if tell_person:
+                self._tell_person(notice.model_copy(update={"type": "notification"}))
+        return absorbed
 
     def undeliverable_notice(self, message: Message, recipient: ActorAddress) -> Message | None:
         """A request or an instruction this agent sent found its recipient gone: a notice."""
@@ -648,14 +626,6 @@ def _owes_hire_notice(origin: Message | None) -> bool:
     if origin is None or isinstance(origin, FailureNotice):
         return False
     return not _is_operator_command(origin)
-
-
-def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any = None) -> None:
-    """Keep `key` among the most recent `HIRE_ORIGINS_KEPT` entries: bounded, oldest out."""
-    memory[key] = value
-    memory.move_to_end(key)
-    while len(memory) > HIRE_ORIGINS_KEPT:
-        memory.popitem(last=False)
 
 
 def _member_label(actor_class: type[Any] | str, config: BaseConfig | None) -> str:

@@ -14,7 +14,8 @@ handling one that fails to start, tell the person and nobody else.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections import OrderedDict
+from typing import Any, Literal, NamedTuple
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, Message
@@ -136,3 +137,64 @@ def render_failure_notice(notice: FailureNotice) -> str:
         "Decide what to do now: try again, give the work to another member, or tell whoever "
         "is waiting on you that it cannot be done."
     )
+
+
+class HireOrigin(NamedTuple):
+    """The message an agent was handling when it hired a member: the chain a failure joins."""
+
+    message_id: str | None
+    chain_id: str | None
+    owes_notice: bool
+
+
+class FailureMemory:
+    """What an agent remembers to answer failures without loops; each part bounded.
+
+    An agent makes one on its first hire or its first notice, so agents that never meet a
+    failure pay nothing for it.
+    """
+
+    #: How many recent hires, gone members and handled notices are remembered.
+    KEEP = 256
+
+    def __init__(self) -> None:
+        self._hires: OrderedDict[str, HireOrigin] = OrderedDict()
+        self._gone: OrderedDict[str, None] = OrderedDict()
+        self._notices: OrderedDict[str, None] = OrderedDict()
+
+    def hired(self, agent_id: str, origin: HireOrigin) -> None:
+        """A member was hired while handling `origin`."""
+        self._keep(self._hires, agent_id, origin)
+
+    def start_failed(self, agent_id: str) -> HireOrigin | None:
+        """A hired member could not start: it is gone; where was it hired (if remembered)?"""
+        self._keep(self._gone, agent_id, None)
+        return self._hires.pop(agent_id, None)
+
+    def absorbs(self, notice: FailureNotice) -> tuple[bool, bool]:
+        """Whether `notice` gets no turn of its own, and whether the person must then be told.
+
+        No turn for the failure of work sent while handling an earlier notice (a turn is how
+        a loop would start: retry, fail, retry...), nor for one that only repeats that a
+        member is gone (a member that could not start also leaves what was sent to it
+        undelivered). The person was told of each failure where it happened, except an
+        undelivered message, which they hear of here when its notice gets no turn.
+        """
+        member = notice.sender
+        gone_id = member.agent_id if notice.failure == "delivery" and member else None
+        repeat = gone_id is not None and gone_id in self._gone
+        if gone_id is not None:
+            self._keep(self._gone, gone_id, None)
+        born_of_notice = (
+            notice.failed_parent_id is not None and notice.failed_parent_id in self._notices
+        )
+        if not (repeat or born_of_notice):
+            self._keep(self._notices, notice.id, None)
+            return False, False
+        return True, gone_id is not None and not repeat
+
+    def _keep(self, memory: OrderedDict[str, Any], key: str, value: Any) -> None:
+        memory[key] = value
+        memory.move_to_end(key)
+        while len(memory) > self.KEEP:
+            memory.popitem(last=False)
