@@ -7,9 +7,10 @@ same chain, and the person gets one line. The `ErrorMessage` to the orchestrator
 record; the notice is the news.
 
 A notice is a kernel-authored message type: a model's output only ever becomes a plain
-`AgentMessage`, so no text anyone writes can pass for one. A notice never causes another:
-handling one that fails, delivering one that finds its recipient gone, or a hire made while
-handling one that fails to start, tell the person and nobody else.
+`AgentMessage`, so no text anyone writes can pass for one. A notice never causes another: a
+turn that fails on one, or a hire made while handling one that cannot start, tells the person
+only; a notice that finds its recipient gone is dropped; and when work sent while handling
+one fails again, that notice joins the agent's history instead of starting a turn.
 """
 
 from __future__ import annotations
