@@ -384,14 +384,17 @@ def test_missing_arguments_are_all_named() -> None:
     )
 
 
-def test_a_raising_command_is_reported_and_logged(
+def test_a_raising_command_is_reported_and_logged_in_one_line(
     registry: CommandRegistry, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="retinue.tools.commands"):
+    with caplog.at_level(logging.DEBUG, logger="retinue.tools.commands"):
         result = registry.dispatch("/explode 'disk full'")
 
     assert result == "/explode failed: RuntimeError: disk full"
-    assert any(record.exc_info for record in caplog.records)
+    (line,) = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert line.levelno == logging.WARNING and line.exc_info is None
+    assert line.getMessage() == "command /explode failed: RuntimeError: disk full"
+    assert any(r.exc_info for r in caplog.records if r.levelno == logging.DEBUG)
 
 
 def test_a_result_that_cannot_be_rendered_is_reported() -> None:

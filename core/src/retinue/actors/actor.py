@@ -19,7 +19,7 @@ from pykka._envelope import Envelope  # pinned pykka range: the mailbox edits re
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.errors import WarningError
+from retinue.actors.errors import describe_error, format_traceback
 from retinue.actors.messages import (
     ErrorMessage,
     EventMessage,
@@ -27,6 +27,7 @@ from retinue.actors.messages import (
     Message,
     ProxyCall,
     ReportBatch,
+    StartFailedMessage,
     StateChangedMessage,
     StopMessage,
 )
@@ -115,8 +116,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self.on_start()
             self.notify_if_changed()
         except Exception as exc:
-            logger.exception("%s failed to start", self.myAddress.name)
+            self._log_failure(exc, f"{self.myAddress.name} could not start")
             self._report_error(exc, None)
+            self._run_failure_hook(self.on_start_failed, exc)
             self._stop()
         finally:
             self.system.tracker.done()
@@ -237,7 +239,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         try:
             method(*call.args, **call.kwargs)
         except Exception as exc:
-            logger.exception("%s.%s failed", self.myAddress.name, call.method)
+            self._log_failure(exc, f"{self.myAddress.name}.{call.method}() failed")
             self._report_error(exc, None)
         self._safe_notify_if_changed()
         return None
@@ -250,14 +252,11 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self.receive_unhandled(message)
             else:
                 getattr(self, handler)(message, message.sender)
-        except WarningError as exc:
-            logger.warning("%s: %s", self.myAddress.name, exc)
-            self._safe_notify_if_changed()  # the state the turn left, before its error
-            self._report_error(exc, message)
         except Exception as exc:
-            logger.exception("%s failed on %s", self.myAddress.name, type(message).__name__)
+            self._log_failure(exc, f"{self.myAddress.name} failed on {_describe(message)}")
             self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(exc, message)
+            self._run_failure_hook(self.on_handler_failed, message, exc)
         finally:
             self._safe_notify_if_changed()  # while `message` is current: it names the cause
             self._current = previous
@@ -281,6 +280,62 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         """A message no `receiveMsg_<Type>` accepts; logged and dropped."""
         logger.debug("%s has no handler for %s", self.myAddress.name, type(message).__name__)
 
+    # ------------------------------------------------------------------ failure
+    def on_handler_failed(self, message: Message, error: Exception) -> None:
+        """A handler raised on `message`: tell whoever must know. Runs in the actor's thread.
+
+        The one place a turn is known to have failed for good (the `ErrorMessage` is already
+        reported). The base actor tells nobody; an agent answers the one waiting for the turn
+        and tells the person. Not called while the system shuts down: that ends turns cleanly.
+        """
+
+    def on_start_failed(self, error: Exception) -> None:
+        """`on_start` raised and the actor is about to stop: tell the actor that created it.
+
+        The parent gets a `StartFailedMessage` (not the orchestrator, which has the
+        `ErrorMessage`, and not a person's proxy). Override to tell more; call this too.
+        """
+        parent = self.parent
+        if parent is None or parent == self.orchestrator or parent.is_user_proxy:
+            return
+        self.system.post(
+            parent,
+            StartFailedMessage(
+                member=self.myAddress,
+                exception_type=type(error).__name__,
+                exception_value=describe_error(error),
+                sender=self.myAddress,
+                recipient=parent,
+                team_id=self.myAddress.team_id,
+            ),
+        )
+
+    def undeliverable_notice(self, message: Message, recipient: ActorAddress) -> Message | None:
+        """What this actor should receive when `message`, which it sent, found `recipient` gone.
+
+        Called by the system from whichever thread found the dead letter, so it must only
+        build a message from its arguments and this actor's address, never touch state.
+        None (the default): nothing is owed.
+        """
+        return None
+
+    def _run_failure_hook(self, hook: Callable[..., None], *args: Any) -> None:
+        if self.system.shutting_down:
+            return
+        try:
+            hook(*args)
+        except Exception as exc:
+            self._log_failure(exc, f"{self.myAddress.name} could not report a failure")
+
+    def _log_failure(self, exc: BaseException, what: str) -> None:
+        """One WARNING line naming the cause; the traceback at DEBUG (and in the record).
+
+        While the system shuts down everything is DEBUG: an interrupted turn is a clean end.
+        """
+        level = logging.DEBUG if self.system.shutting_down else logging.WARNING
+        logger.log(level, "%s: %s", what, describe_error(exc))
+        logger.debug("traceback of the failure above (%s)", what, exc_info=exc)
+
     def _safe_notify_if_changed(self) -> None:
         try:
             self.notify_if_changed()
@@ -293,6 +348,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 exception_type=type(exc).__name__,
                 exception_value=str(exc),
                 current_message_id=message.id if message is not None else None,
+                traceback=format_traceback(exc),
             )
         )
 
@@ -402,3 +458,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def describe_busy(self) -> str | None:
         """What the actor is doing right now, for idle diagnostics."""
         return self._busy
+
+
+def _describe(message: Message) -> str:
+    """`AgentMessage 1a2b3c4d from @Manager`: enough to find the turn in the record."""
+    sender = message.sender.name if message.sender is not None else "outside"
+    return f"{type(message).__name__} {message.id[:8]} from {sender}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 
 class ActorError(RuntimeError):
     """Base of the runtime's own errors."""
@@ -27,4 +29,47 @@ class WarningError(ActorError):
     """A handler ended on purpose with a condition a person should see (a spent budget).
 
     The actor logs it as a warning, reports an `ErrorMessage` and goes on serving.
+    `person_told` says the person already heard of it from the code that raised it, so the
+    failure path does not tell them a second time.
     """
+
+    def __init__(self, *args: object, person_told: bool = False) -> None:
+        super().__init__(*args)
+        self.person_told = person_told
+
+
+#: How much of a failure's text goes into a log line, and of its traceback into the record.
+CAUSE_LIMIT = 300
+TRACEBACK_LIMIT = 20_000
+
+
+def describe_error(exc: BaseException, limit: int = CAUSE_LIMIT) -> str:
+    """`Type: message` on one line, bounded: a log line, a notice, never a page of text.
+
+    The innermost cause is named too when there is one (pydantic-ai's "Exceeded maximum
+    output retries" says little without the validation error under it).
+    """
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    root = exc
+    seen = {id(exc)}
+    while root.__cause__ is not None and id(root.__cause__) not in seen:
+        root = root.__cause__
+        seen.add(id(root))
+    lines = str(root).strip().splitlines() if root is not exc else []
+    if lines and lines[0] not in text:
+        text += f" (from {type(root).__name__}: {lines[0]})"
+    return one_line(text, limit)
+
+
+def one_line(text: str, limit: int = CAUSE_LIMIT) -> str:
+    """`text` with its whitespace runs collapsed to single spaces, cut to `limit` characters."""
+    flat = " ".join(text[: limit * 4].split())  # never split megabytes to keep a few hundred
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def format_traceback(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:
+    """The formatted traceback, its tail kept when long (the raise site and message are last)."""
+    text = "".join(traceback.format_exception(exc))
+    if len(text) <= limit:
+        return text
+    return f"[{len(text) - limit} characters cut]\n" + text[-limit:]

@@ -52,11 +52,17 @@ class HandledMessage(Message):
 
 
 class ErrorMessage(Message):
-    """A handler raised; the actor logged it and went on with the next message."""
+    """A handler raised; the actor logged it and went on with the next message.
+
+    The record of a failure, not the news of it: the agent waiting for the failed turn and the
+    person hear of it through a failure notice. `traceback` is the formatted traceback (the log
+    keeps it at DEBUG only), bounded so a huge exception text cannot bloat the record.
+    """
 
     exception_type: str
     exception_value: str
     current_message_id: str | None = None
+    traceback: str | None = None
 
 
 class CancelMessage(Message):
@@ -85,6 +91,18 @@ class StartMessage(Message):
 
 class StopMessage(Message):
     """An actor stopped and left its team."""
+
+
+class StartFailedMessage(Message):
+    """To the actor that created `member`: it could not start and has left the team.
+
+    Runtime traffic between a parent and its child (the orchestrator gets the `ErrorMessage`);
+    the parent decides who else must hear of it (an agent turns it into a failure notice).
+    """
+
+    member: ActorAddress
+    exception_type: str
+    exception_value: str
 
 
 class DeadLetterEvent(BaseModel):

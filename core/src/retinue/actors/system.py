@@ -220,6 +220,11 @@ class ActorSystem:
                 self._actors[address.agent_id] = actor
         return address
 
+    @property
+    def shutting_down(self) -> bool:
+        """Whether `shutdown` has begun: turns ending now end cleanly, and nobody is told."""
+        return self._shutting_down
+
     def _forget(self, actor: Actor[Any, Any]) -> None:
         with self._lock:
             self._actors.pop(actor.myAddress.agent_id, None)
@@ -279,8 +284,13 @@ class ActorSystem:
     def dead_letter(
         self, sender: ActorAddress | None, recipient: ActorAddress, message: Message
     ) -> None:
-        """Report an undeliverable message to the sender's (or recipient's) orchestrator."""
-        logger.warning(
+        """Report an undeliverable message, and answer its sender when it is owed a notice.
+
+        The sender's `undeliverable_notice` says what it should receive (an agent whose
+        request went nowhere gets a failure notice); during shutdown nobody is told.
+        """
+        logger.log(
+            logging.DEBUG if self._shutting_down else logging.WARNING,
             "dead letter: %s from %s to stopped %s",
             type(message).__name__,
             sender.name if sender else "outside",
@@ -290,25 +300,38 @@ class ActorSystem:
             return
         source = runtime.lookup(sender.agent_id) if sender is not None else None
         orchestrator = source.orchestrator if source is not None else None
-        if orchestrator is None or orchestrator == recipient:
+        if orchestrator is not None and orchestrator != recipient:
+            event = DeadLetterEvent(
+                sender=sender.name if sender else None,
+                recipient=recipient.name,
+                message_type=type(message).__name__,
+                message_id=message.id,
+            )
+            self.post(
+                orchestrator,
+                EventMessage(
+                    event=event,
+                    sender=sender,
+                    recipient=orchestrator,
+                    team_id=recipient.team_id,
+                    chain_id=message.chain_id,
+                    parent_id=message.id,
+                ),
+            )
+        if source is not None:  # the record first, then the news
+            self._answer_dead_letter(source, message, recipient)
+
+    def _answer_dead_letter(
+        self, source: Actor[Any, Any], message: Message, recipient: ActorAddress
+    ) -> None:
+        try:
+            notice = source.undeliverable_notice(message, recipient)
+        except Exception:
+            logger.warning("%s could not build a dead-letter notice", source.myAddress.name)
+            logger.debug("traceback of the failure above", exc_info=True)
             return
-        event = DeadLetterEvent(
-            sender=sender.name if sender else None,
-            recipient=recipient.name,
-            message_type=type(message).__name__,
-            message_id=message.id,
-        )
-        self.post(
-            orchestrator,
-            EventMessage(
-                event=event,
-                sender=sender,
-                recipient=orchestrator,
-                team_id=recipient.team_id,
-                chain_id=message.chain_id,
-                parent_id=message.id,
-            ),
-        )
+        if notice is not None:
+            self.route(source.orchestrator, notice)
 
     # ------------------------------------------------------------------ asks and tells
     def _target(self, address: ActorAddress, method: str) -> Actor[Any, Any]:

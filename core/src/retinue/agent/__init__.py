@@ -4,6 +4,7 @@ from retinue.agent.agent import BaseAgent
 from retinue.agent.cancel import MailboxCapability, is_cancel, render_arrival_notice
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
+from retinue.agent.failures import FailureNotice, render_failure_notice
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage, Intent
@@ -24,6 +25,7 @@ __all__ = [
     "AgentState",
     "BaseAgent",
     "CommandsAnnouncedEvent",
+    "FailureNotice",
     "HumanProxy",
     "Intent",
     "MailboxCapability",
@@ -35,6 +37,7 @@ __all__ = [
     "guard_usage_limits",
     "is_cancel",
     "render_arrival_notice",
+    "render_failure_notice",
     "render_incoming",
     "reply_protocol",
     "resolve_recipient",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.messages import Message
 from retinue.actors.user_proxy import UserProxy
+from retinue.agent.failures import FailureNotice, delivery_notice
 from retinue.agent.messages import AgentMessage
 
 logger = logging.getLogger(__name__)
@@ -26,6 +28,16 @@ class HumanProxy(UserProxy):
             message.type,
             message.content,
         )
+
+    def undeliverable_notice(self, message: Message, recipient: ActorAddress) -> Message | None:
+        """Whatever the person sent that went nowhere, they are told in one line.
+
+        Any intent, not only requests: a person has no other way to learn that their words
+        were not read. Never for a failure notice (a notice never causes another).
+        """
+        if not isinstance(message, AgentMessage) or isinstance(message, FailureNotice):
+            return None
+        return delivery_notice(message, recipient, self.myAddress)
 
     def process_human_input(self, text: str, original_message: AgentMessage) -> None:
         """Answer the agent that sent `original_message`, as a response in its chain."""

@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.errors import WarningError
+from retinue.actors.errors import WarningError, describe_error
 from retinue.actors.messages import Message
 from retinue.llm.errors import AgentUsageLimitError, RunUsageLimitError, UsageLimitError
 
@@ -62,15 +62,22 @@ def try_conclude_without_tools(
     try:
         output = agent.conclude_without_tools(conclusion_prompt(requester, breach), output_type)
         return bool(route(agent, output))
-    except Exception:
-        logger.warning("%s: the conclusion attempt failed", agent.myAddress.name, exc_info=True)
+    except Exception as exc:
+        logger.warning(
+            "%s: the conclusion attempt failed: %s", agent.myAddress.name, describe_error(exc)
+        )
+        logger.debug("traceback of the failed conclusion attempt", exc_info=True)
         return False
 
 
 def escalate_usage_limit(agent: AgentLike, breach: UsageLimitError) -> None:
-    """Tell the human about the breach, then end the handler with a `WarningError`."""
+    """Tell the human about the breach, then end the handler with a `WarningError`.
+
+    The error says the person was told, so the failure path answers the agent that waits
+    for this turn without telling the person a second time.
+    """
     agent.notify_human(f"{agent.myAddress.name} stopped: {breach}")
-    raise WarningError(str(breach)) from breach
+    raise WarningError(str(breach), person_told=True) from breach
 
 
 def guard_usage_limits(

@@ -61,6 +61,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from retinue.actors.errors import describe_error
 from retinue.tools.command_binding import ArgumentError, BoundCommand, analyse
 
 __all__ = [
@@ -247,14 +248,18 @@ class CommandRegistry:
         try:
             result = command.fn(*args, **kwargs)
         except Exception as exc:
-            logger.warning("command /%s raised", name, exc_info=True)
+            # The operator reads the cause in the answer; the log gets one line, the
+            # traceback only at DEBUG (a mistyped role is not a crash).
+            logger.warning("command /%s failed: %s", name, shorten(describe_error(exc)))
+            logger.debug("traceback of /%s", name, exc_info=True)
             return f"/{name} failed: {type(exc).__name__}: {shorten(str(exc))}"
         if result is None:
             return None
         try:
             return render_result(result)
         except Exception as exc:
-            logger.warning("result of /%s could not be rendered", name, exc_info=True)
+            logger.warning("result of /%s could not be rendered: %s", name, describe_error(exc))
+            logger.debug("traceback of rendering /%s", name, exc_info=True)
             return f"/{name}: the result could not be shown ({type(exc).__name__}: {exc})"
 
 
