@@ -7,6 +7,7 @@ import socket
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from retinue.testing import TeamHarness, call_directive, send_directive
@@ -209,6 +210,26 @@ def test_a_file_swapped_for_a_link_after_the_check_is_not_followed(
     monkeypatch.setattr(workspace_files.os.path, "realpath", resolve_then_swap)
 
     with pytest.raises(WorkspaceError, match=r"symbolic link"):
+        ws.read("inside.txt")
+
+
+def test_a_file_swapped_for_a_link_between_its_check_and_its_open_is_not_followed(
+    ws: Workspace, root: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The narrowest race: the file is looked at (a regular file), then becomes a link."""
+    real_stat = os.stat
+    target = root / "inside.txt"
+
+    def stat_then_swap(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        result = real_stat(path, *args, **kwargs)
+        if path == "inside.txt" and not target.is_symlink():
+            target.unlink()
+            target.symlink_to(outside / "secret.txt")
+        return result
+
+    monkeypatch.setattr(workspace_files.os, "stat", stat_then_swap)
+
+    with pytest.raises(WorkspaceError, match="became a symbolic link while it was being opened"):
         ws.read("inside.txt")
 
 

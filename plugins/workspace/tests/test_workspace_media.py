@@ -12,7 +12,16 @@ from retinue import CommandsAnnouncedEvent
 from retinue.testing import TeamHarness
 from retinue_workspace import Workspace, sniff_image
 from retinue_workspace.media import MAX_REFERENCES, ExpandedPrompt, expand_media_refs
-from workspace_scripts import GIF, JPEG, LOOKER, WEBP, digest, png, workspace_card
+from workspace_scripts import (
+    ANSWER_SENDER,
+    GIF,
+    JPEG,
+    LOOKER,
+    WEBP,
+    digest,
+    png,
+    workspace_card,
+)
 
 RED, GREEN, BLUE = png(255, 0, 0), png(0, 255, 0), png(0, 0, 255)
 
@@ -357,3 +366,26 @@ def test_the_expansion_command_is_hidden_from_people(retinue_team: TeamHarness, 
     assert team.command(agent, "/_expand_media_refs 'see !!shot.png'", timeout=20) == (
         f"see !!shot.png<image shot.png (image/png, {len(RED)} bytes)>"
     )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "kernel: fold_into_prompt puts held operator actions before a list prompt (one with "
+        "images) without the blank line the string form has, so retinue.testing.incoming() "
+        "misses the reply-protocol header on such a first turn"
+    ),
+)
+def test_a_first_turn_with_an_image_after_an_operator_action_knows_its_sender(
+    retinue_team: TeamHarness, root: Path
+) -> None:
+    team = retinue_team
+    root.mkdir()
+    (root / "shot.png").write_bytes(RED)
+    agent = team.add(workspace_card("Viewer", root, script=ANSWER_SENDER))
+    team.command(agent, "/workspace_list", timeout=20)  # held, folded into the next prompt
+
+    team.say(agent, "Look at !!shot.png")
+    team.wait_idle(20)
+
+    assert team.received_by("@Human")[-1].content == "answered @Human"

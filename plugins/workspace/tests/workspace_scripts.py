@@ -24,10 +24,11 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo
 from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig
-from retinue.testing import FOLLOW, send
+from retinue.testing import FOLLOW, incoming, send
 from retinue_workspace import WorkspaceTool
 
 LOOKER = "workspace_scripts:looker"
+ANSWER_SENDER = "workspace_scripts:answer_sender"
 
 
 def png(red: int = 255, green: int = 0, blue: int = 0, size: int = 2) -> bytes:
@@ -79,6 +80,12 @@ def looker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
                 )
     report = json.dumps({"text": "".join(texts), "images": images, "parts": _kinds(request)})
     return send(info, ("@Human", "response", report))
+
+
+def answer_sender(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answer whoever `retinue.testing.incoming` says sent the message this run handles."""
+    sender = incoming(messages).sender
+    return send(info, (sender or "@Human", "response", f"answered {sender or 'nobody'}"))
 
 
 def _kinds(request: ModelRequest) -> list[str]:
