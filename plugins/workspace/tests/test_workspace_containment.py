@@ -247,7 +247,8 @@ def test_a_fifo_is_refused_without_blocking(ws: Workspace, root: Path) -> None:
 
 
 def test_a_socket_is_refused(ws: Workspace, tmp_path: Path) -> None:
-    # AF_UNIX paths are short; bind in a short directory under the workspace's root
+    if len(str(ws.root / "s")) > 100:
+        pytest.skip("the temporary directory is too deep for a Unix socket path")
     server = socket.socket(socket.AF_UNIX)
     try:
         server.bind(str(ws.root / "s"))

@@ -147,6 +147,16 @@ def test_a_write_onto_a_directory_or_through_a_file_is_refused(ws: Workspace) ->
         ws.write("docs/a.md/b.md", "x")
 
 
+def test_text_utf8_cannot_hold_is_refused_not_mangled(ws: Workspace, root: Path) -> None:
+    with pytest.raises(WorkspaceError, match=r"UTF-8 cannot store \('\\ud800' at position 2\)"):
+        ws.write("odd.txt", "ab\ud800")
+    ws.write("ok.txt", "é ✓")
+    with pytest.raises(WorkspaceError, match="nothing was written"):
+        ws.edit("ok.txt", "✓", "\udfff")
+    assert sorted(os.listdir(root)) == ["ok.txt"]
+    assert (root / "ok.txt").read_text() == "é ✓"
+
+
 def test_temporary_names_are_reserved(ws: Workspace) -> None:
     with pytest.raises(WorkspaceError, match=r"reserved"):
         ws.write(f"{TEMP_PREFIX}x", "x")

@@ -159,7 +159,7 @@ class Workspace:
         """Create or replace a file with `content` (UTF-8), creating its directories."""
         if not isinstance(content, str):
             raise WorkspaceError(f"content must be text, not {type(content).__name__}")
-        data = content.encode("utf-8", errors="surrogatepass")
+        data = _encode(content)
         if len(data) > self.max_file_bytes:
             raise WorkspaceError(
                 f"the content is {human_size(len(data))}; files in this workspace may hold "
@@ -196,7 +196,7 @@ class Workspace:
                 )
             at = text.index(old)
             updated = text[:at] + new + text[at + len(old) :]
-            data = updated.encode("utf-8")
+            data = _encode(updated)
             if len(data) > self.max_file_bytes:
                 raise WorkspaceError(
                     f"after the edit {shown} would hold {human_size(len(data))}; files in this "
@@ -561,6 +561,17 @@ def _translate(exc: OSError, action: str, shown: str) -> WorkspaceError:
         return WorkspaceError(f"{shown} is a symbolic link that cannot be followed safely")
     reason = exc.strerror or str(exc)
     return WorkspaceError(f"cannot {action} {shown}: {reason[:1].lower()}{reason[1:]}")
+
+
+def _encode(text: str) -> bytes:
+    """`text` as UTF-8; a lone surrogate (which UTF-8 cannot hold) is refused, not mangled."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise WorkspaceError(
+            f"the text holds a character UTF-8 cannot store ({exc.object[exc.start]!r} at "
+            f"position {exc.start}); nothing was written"
+        ) from None
 
 
 def _as_text(data: bytes) -> str | None:
