@@ -233,6 +233,19 @@ def test_a_file_swapped_for_a_link_between_its_check_and_its_open_is_not_followe
         ws.read("inside.txt")
 
 
+def test_writing_over_a_hard_link_never_changes_its_twin_outside(
+    ws: Workspace, root: Path, outside: Path
+) -> None:
+    os.link(outside / "secret.txt", root / "twin.txt")
+    before = snapshot(outside)
+
+    ws.write("twin.txt", "replaced\n")
+    ws.edit("twin.txt", "replaced", "edited")
+
+    assert (root / "twin.txt").read_text() == "edited\n"
+    assert snapshot(outside) == before
+
+
 # ---------------------------------------------------------------------- special files
 
 
