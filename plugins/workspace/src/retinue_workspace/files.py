@@ -1,0 +1,647 @@
+"""`Workspace`: file operations sealed inside one directory, whatever the paths or links say.
+
+Every operation passes three gates:
+
+1. **the path as written** (`paths.parse_path`): relative, no `..`, no NUL;
+2. **where it leads**: symbolic links are resolved (`os.path.realpath`) and the result must
+   still lie inside the root, so a link to `/` or to a file elsewhere is refused by name;
+3. **how it is opened**: from a descriptor of the root, one directory at a time, each with
+   `O_NOFOLLOW`. The resolved path has no links left, so a link met here was swapped in
+   after gate 2 and the open fails instead of following it. What is finally opened is
+   `fstat`ed: only regular files are read or written, never a device, FIFO or socket.
+
+The root is created on first use and remembered by identity (device and inode): a root
+that is later replaced (by a link, or by another directory) is refused, not followed. A
+root that was merely deleted is created again. Writes go to a temporary file in the same
+directory and replace the target with `os.replace`, so a reader never sees half a file.
+
+Every failure is a `WorkspaceError` whose message names the path and the reason; file
+system errors are translated, never passed through raw. Needs a POSIX system (`dir_fd`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Literal
+
+from retinue_workspace.errors import WorkspaceError, WorkspaceNotFoundError
+from retinue_workspace.images import sniff_image
+from retinue_workspace.paths import DEFAULT_PATTERN, compile_pattern, display, parse_path
+
+DEFAULT_READ_LINES = 2000
+"""How many lines one `workspace_read` shows unless the caller asks for fewer."""
+MAX_LINE_CHARS = 2000
+"""Longer lines are cut when shown, so one minified file cannot fill a whole read."""
+MAX_SCAN_ENTRIES = 100_000
+"""A listing stops looking after this many entries, however large the tree."""
+TEMP_PREFIX = ".retinue-tmp-"
+"""Names of the temporary files writes go through; reserved, and hidden from listings."""
+BINARY_SNIFF_BYTES = 8192
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: opening a FIFO must not hang; it is refused right after by its fstat.
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+EntryKind = Literal["file", "directory", "link", "special"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing in a listing: its path in the workspace, what it is, and its size."""
+
+    path: str
+    kind: EntryKind
+    size: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "directory":
+            return f"{self.path}/"
+        if self.kind == "link":
+            return f"{self.path} (symbolic link)"
+        if self.kind == "special":
+            return f"{self.path} (not a regular file)"
+        return f"{self.path} ({human_size(self.size or 0)})"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What matched a pattern: the first entries by path, how many matched in all."""
+
+    pattern: str
+    entries: tuple[Entry, ...]
+    total: int
+    scan_cut: bool = False
+    """The tree was larger than `MAX_SCAN_ENTRIES`; matches beyond it were not looked for."""
+
+    def __str__(self) -> str:
+        if not self.total:
+            if self.pattern == DEFAULT_PATTERN and not self.scan_cut:
+                return "The workspace is empty."
+            lines = [f"Nothing in the workspace matches {self.pattern!r}."]
+        else:
+            noun = "entry" if self.total == 1 else "entries"
+            verb = "matches" if self.total == 1 else "match"
+            lines = [f"{self.total} {noun} {verb} {self.pattern!r}:"]
+            lines.extend(str(entry) for entry in self.entries)
+            if self.total > len(self.entries):
+                lines.append(
+                    f"... and {self.total - len(self.entries)} more; "
+                    "give a narrower pattern to see them."
+                )
+        if self.scan_cut:
+            lines.append(
+                f"(The search stopped after {MAX_SCAN_ENTRIES:,} entries; give a narrower pattern.)"
+            )
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class OpenFile:
+    """A regular file opened for reading inside the workspace."""
+
+    path: str
+    """Where it is, relative to the root, links resolved."""
+    size: int
+    stream: BinaryIO
+
+
+class Workspace:
+    """One directory that a set of file operations cannot leave."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        max_file_bytes: int = 10 * 1024 * 1024,
+        max_read_chars: int = 100_000,
+        max_list_entries: int = 500,
+    ) -> None:
+        if os.open not in os.supports_dir_fd:
+            raise WorkspaceError("the workspace needs a POSIX system (os.open with dir_fd)")
+        self._root = Path(os.path.abspath(os.fspath(root)))
+        self.max_file_bytes = max_file_bytes
+        self.max_read_chars = max_read_chars
+        self.max_list_entries = max_list_entries
+        self._lock = threading.Lock()
+        self._real: str | None = None
+        self._identity: tuple[int, int] | None = None
+
+    @property
+    def root(self) -> Path:
+        """The root directory, as configured (absolute)."""
+        return self._root
+
+    # ------------------------------------------------------------------ operations
+
+    def read(self, path: str, offset: int = 0, limit: int = DEFAULT_READ_LINES) -> str:
+        """Lines of a text file, numbered from 1; a binary file is described instead."""
+        if offset < 0:
+            raise WorkspaceError(f"offset must be 0 or more, not {offset}")
+        if limit < 1:
+            raise WorkspaceError(f"limit must be 1 or more, not {limit}")
+        with self.open(path) as file:
+            data = self._read_whole(file)
+        text = _as_text(data)
+        if text is None:
+            return describe_binary(file.path, data)
+        return _number_lines(file.path, text, offset, limit, self.max_read_chars)
+
+    def write(self, path: str, content: str) -> str:
+        """Create or replace a file with `content` (UTF-8), creating its directories."""
+        if not isinstance(content, str):
+            raise WorkspaceError(f"content must be text, not {type(content).__name__}")
+        data = _encode(content)
+        if len(data) > self.max_file_bytes:
+            raise WorkspaceError(
+                f"the content is {human_size(len(data))}; files in this workspace may hold "
+                f"at most {human_size(self.max_file_bytes)}"
+            )
+        with self._place(path, create_dirs=True) as (dir_fd, name, shown):
+            existed = self._replace(dir_fd, name, shown, data, expect=None)
+        verb = "Replaced" if existed else "Created"
+        return f"{verb} {shown} ({human_size(len(data))}, {_line_count(content)})."
+
+    def edit(self, path: str, old: str, new: str) -> str:
+        """Replace the one occurrence of `old` in a text file with `new`."""
+        if not isinstance(old, str) or not isinstance(new, str):
+            raise WorkspaceError("the old and the new text must both be text")
+        if not old:
+            raise WorkspaceError("the text to replace is empty; give the exact text to change")
+        with self._place(path) as (dir_fd, name, shown):
+            with self._open_in(dir_fd, name, shown) as file:
+                data = self._read_whole(file)
+                before = os.fstat(file.stream.fileno())
+            text = _as_text(data)
+            if text is None:
+                raise WorkspaceError(f"{shown} is not a text file; it cannot be edited")
+            count = text.count(old)
+            if count == 0:
+                raise WorkspaceError(
+                    f"the text to replace does not occur in {shown}; read the file and copy "
+                    "the text exactly, whitespace included"
+                )
+            if count > 1:
+                raise WorkspaceError(
+                    f"the text to replace occurs {count} times in {shown}; include more of "
+                    "the surrounding text so that it occurs exactly once"
+                )
+            at = text.index(old)
+            updated = text[:at] + new + text[at + len(old) :]
+            data = _encode(updated)
+            if len(data) > self.max_file_bytes:
+                raise WorkspaceError(
+                    f"after the edit {shown} would hold {human_size(len(data))}; files in this "
+                    f"workspace may hold at most {human_size(self.max_file_bytes)}"
+                )
+            self._replace(dir_fd, name, shown, data, expect=before)
+        line = text.count("\n", 0, at) + 1
+        return f"Edited {shown}: replaced one occurrence at line {line}."
+
+    def delete(self, path: str) -> str:
+        """Delete a file, a link (never what it points to) or an empty directory."""
+        with self._place(path, follow_last=False) as (dir_fd, name, shown):
+            try:
+                info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            except OSError as exc:
+                raise _translate(exc, "delete", shown) from None
+            try:
+                if stat.S_ISDIR(info.st_mode):
+                    os.rmdir(name, dir_fd=dir_fd)
+                    return f"Deleted the empty directory {shown}."
+                os.unlink(name, dir_fd=dir_fd)
+            except OSError as exc:
+                if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise WorkspaceError(
+                        f"{shown} is a directory that is not empty; delete what it holds first"
+                    ) from None
+                raise _translate(exc, "delete", shown) from None
+        if stat.S_ISLNK(info.st_mode):
+            return f"Deleted the link {shown} (what it pointed to is untouched)."
+        return f"Deleted {shown}."
+
+    def listing(self, pattern: str = DEFAULT_PATTERN) -> Listing:
+        """Everything whose path matches `pattern`, sorted by path (at most `max_list_entries`)."""
+        compiled = compile_pattern(pattern)
+        matched, cut = self._scan(compiled.matches, compiled.depth, files_only=False)
+        matched.sort(key=lambda entry: entry.path)
+        return Listing(
+            pattern=compiled.text,
+            entries=tuple(matched[: self.max_list_entries]),
+            total=len(matched),
+            scan_cut=cut,
+        )
+
+    def match_files(self, pattern: str) -> tuple[list[str], bool]:
+        """The files (and links) matching `pattern`, sorted; and whether the scan was cut."""
+        compiled = compile_pattern(pattern)
+        matched, cut = self._scan(compiled.matches, compiled.depth, files_only=True)
+        return sorted(entry.path for entry in matched), cut
+
+    def exists(self, path: str) -> bool:
+        """Whether `path` names something inside the workspace (never raises)."""
+        try:
+            with self._place(path, follow_last=False) as (dir_fd, name, _):
+                os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except (WorkspaceError, OSError):
+            return False
+        return True
+
+    @contextlib.contextmanager
+    def open(self, path: str) -> Iterator[OpenFile]:
+        """A regular file of the workspace, open for reading; refused if it is anything else."""
+        with self._place(path) as (dir_fd, name, shown), self._open_in(dir_fd, name, shown) as f:
+            yield f
+
+    # ------------------------------------------------------------------ the three gates
+
+    def _open_root(self) -> int:
+        """A descriptor of the root: created if missing, refused if replaced."""
+        with self._lock:
+            if self._real is None:
+                return self._first_open()
+            try:
+                fd = os.open(self._real, _DIR_FLAGS)
+            except FileNotFoundError:
+                return self._first_open()
+            except OSError as exc:
+                raise WorkspaceError(
+                    f"the workspace root {self._real} was replaced by a link or a file "
+                    f"({exc.strerror}); refusing to use it"
+                ) from None
+            info = os.fstat(fd)
+            if (info.st_dev, info.st_ino) != self._identity:
+                os.close(fd)
+                raise WorkspaceError(
+                    f"the workspace root {self._real} was replaced by another directory; "
+                    "refusing to use it"
+                )
+            return fd
+
+    def _first_open(self) -> int:
+        """Create the root if needed and remember what it is (called under the lock)."""
+        target = self._real or str(self._root)
+        try:
+            os.makedirs(target, exist_ok=True)
+            real = os.path.realpath(target)
+            if self._real is not None and real != self._real:
+                raise WorkspaceError(
+                    f"the workspace root {self._real} now leads to {real}; refusing to use it"
+                )
+            fd = os.open(real, _DIR_FLAGS)
+        except OSError as exc:
+            raise WorkspaceError(
+                f"the workspace root {target} cannot be used: {exc.strerror or exc}"
+            ) from None
+        info = os.fstat(fd)
+        self._real, self._identity = real, (info.st_dev, info.st_ino)
+        return fd
+
+    @contextlib.contextmanager
+    def _place(
+        self, path: str, *, create_dirs: bool = False, follow_last: bool = True
+    ) -> Iterator[tuple[int, str, str]]:
+        """The open directory that holds `path`, its name there, and how to show it.
+
+        Links are resolved first (the whole path, or all but its last component with
+        `follow_last=False`) and must stay inside the root; then the directories are opened
+        from the root one by one without following links.
+        """
+        parts = parse_path(path)
+        if not parts:
+            raise WorkspaceError(
+                "that is the workspace itself; name a file inside it, such as 'notes.txt'"
+            )
+        if parts[-1].startswith(TEMP_PREFIX):
+            raise WorkspaceError(f"names starting with {TEMP_PREFIX!r} are reserved")
+        root_fd = self._open_root()
+        try:
+            assert self._real is not None
+            resolved = self._resolve(parts, path, follow_last=follow_last)
+            if not resolved:
+                raise WorkspaceError(
+                    f"{path!r} is a link to the workspace itself; name a file inside it"
+                )
+            dir_fd = self._open_dirs(root_fd, resolved[:-1], create=create_dirs, path=path)
+            try:
+                yield dir_fd, resolved[-1], display(resolved)
+            finally:
+                if dir_fd != root_fd:
+                    os.close(dir_fd)
+        finally:
+            os.close(root_fd)
+
+    def _resolve(self, parts: tuple[str, ...], path: str, *, follow_last: bool) -> tuple[str, ...]:
+        """`parts` with every link resolved; refused when that leads outside the root."""
+        assert self._real is not None
+        root = self._real
+        head, last = (parts, None) if follow_last else (parts[:-1], parts[-1])
+        real = os.path.realpath(os.path.join(root, *head))
+        if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+            raise WorkspaceError(
+                f"{path!r} leads outside the workspace through a symbolic link; refused"
+            )
+        relative = os.path.relpath(real, root)
+        resolved = () if relative == "." else tuple(relative.split(os.sep))
+        return resolved if last is None else (*resolved, last)
+
+    def _open_dirs(self, root_fd: int, dirs: tuple[str, ...], *, create: bool, path: str) -> int:
+        """Open `dirs` below the root one by one, never through a link; create them if asked."""
+        current = root_fd
+        try:
+            for index, name in enumerate(dirs):
+                shown = display(dirs[: index + 1])
+                try:
+                    step = os.open(name, _DIR_FLAGS, dir_fd=current)
+                except FileNotFoundError:
+                    if not create:
+                        raise WorkspaceNotFoundError(
+                            f"there is no directory {shown} in the workspace"
+                        ) from None
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(name, dir_fd=current)
+                    step = self._open_dir_step(name, current, shown, path)
+                except OSError as exc:
+                    raise self._dir_refusal(exc, name, current, shown, path) from None
+                if current != root_fd:
+                    os.close(current)
+                current = step
+        except BaseException:
+            if current != root_fd:
+                os.close(current)
+            raise
+        return current
+
+    def _open_dir_step(self, name: str, parent: int, shown: str, path: str) -> int:
+        try:
+            return os.open(name, _DIR_FLAGS, dir_fd=parent)
+        except OSError as exc:
+            raise self._dir_refusal(exc, name, parent, shown, path) from None
+
+    @staticmethod
+    def _dir_refusal(exc: OSError, name: str, parent: int, shown: str, path: str) -> Exception:
+        with contextlib.suppress(OSError):
+            if stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+                return WorkspaceError(
+                    f"{shown} became a symbolic link while {path!r} was being opened; refused"
+                )
+        if exc.errno == errno.ENOTDIR:
+            return WorkspaceError(f"{shown} is a file, not a directory")
+        return _translate(exc, "open", shown)
+
+    @contextlib.contextmanager
+    def _open_in(self, dir_fd: int, name: str, shown: str) -> Iterator[OpenFile]:
+        """Open the regular file `name` for reading; anything else is refused unopened."""
+        try:
+            info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError as exc:
+            raise _translate(exc, "read", shown) from None
+        _require_regular(info, shown)
+        try:
+            fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise WorkspaceError(
+                    f"{shown} became a symbolic link while it was being opened; refused"
+                ) from None
+            raise _translate(exc, "read", shown) from None
+        stream = os.fdopen(fd, "rb")
+        with stream:
+            info = os.fstat(fd)
+            _require_regular(info, shown)  # what was opened, not what was looked at
+            os.set_blocking(fd, True)
+            yield OpenFile(path=shown, size=info.st_size, stream=stream)
+
+    def _read_whole(self, file: OpenFile) -> bytes:
+        if file.size > self.max_file_bytes:
+            raise WorkspaceError(
+                f"{file.path} holds {human_size(file.size)}; this workspace reads files of at "
+                f"most {human_size(self.max_file_bytes)}"
+            )
+        data = file.stream.read(self.max_file_bytes + 1)
+        if len(data) > self.max_file_bytes:
+            raise WorkspaceError(
+                f"{file.path} grew beyond {human_size(self.max_file_bytes)} while being read"
+            )
+        return data
+
+    def _replace(
+        self, dir_fd: int, name: str, shown: str, data: bytes, *, expect: os.stat_result | None
+    ) -> bool:
+        """Write `data` to a temporary file beside `name`, then swap it in; True if it existed.
+
+        With `expect`, the file must still be the one that was read (same inode, size and
+        modification time), so an edit never overwrites a change made in between.
+        """
+        try:
+            current: os.stat_result | None = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        except OSError as exc:
+            raise _translate(exc, "write", shown) from None
+        if current is not None:
+            if stat.S_ISDIR(current.st_mode):
+                raise WorkspaceError(f"{shown} is a directory; choose a file name inside it")
+            if stat.S_ISLNK(current.st_mode):
+                raise WorkspaceError(f"{shown} became a symbolic link while being written; refused")
+            _require_regular(current, shown)
+        if expect is not None and (
+            current is None
+            or (current.st_ino, current.st_size, current.st_mtime_ns)
+            != (expect.st_ino, expect.st_size, expect.st_mtime_ns)
+        ):
+            raise WorkspaceError(f"{shown} changed while it was being edited; read it again")
+        temp = f"{TEMP_PREFIX}{secrets.token_hex(8)}"
+        try:
+            fd = os.open(temp, _NEW_FLAGS, 0o666, dir_fd=dir_fd)
+        except OSError as exc:
+            raise _translate(exc, "write", shown) from None
+        try:
+            with os.fdopen(fd, "wb") as out:
+                if current is not None:
+                    os.fchmod(out.fileno(), stat.S_IMODE(current.st_mode))
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=dir_fd)
+            raise _translate(exc, "write", shown) from None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=dir_fd)
+            raise
+        return current is not None
+
+    def _scan(
+        self, accept: Callable[[str], bool], depth: int | None, *, files_only: bool
+    ) -> tuple[list[Entry], bool]:
+        """Walk the tree without following links; the entries `accept` takes, and if cut short."""
+        root_fd = self._open_root()
+        found: list[Entry] = []
+        seen = 0
+        try:
+            for top, dirnames, filenames, top_fd in os.fwalk(
+                ".", dir_fd=root_fd, follow_symlinks=False
+            ):
+                prefix = "" if top == "." else top[2:] + "/"
+                subdirs = list(dirnames)
+                if depth is not None and prefix.count("/") + 1 >= depth:
+                    dirnames.clear()  # entries below this level are too deep to match
+                for name in subdirs:  # links to directories are here too, not followed
+                    seen += 1
+                    if not files_only and accept(prefix + name):
+                        found.append(_entry(prefix + name, name, top_fd))
+                for name in filenames:
+                    seen += 1
+                    if seen > MAX_SCAN_ENTRIES:
+                        return found, True
+                    if name.startswith(TEMP_PREFIX) or not accept(prefix + name):
+                        continue
+                    found.append(_entry(prefix + name, name, top_fd))
+                if seen >= MAX_SCAN_ENTRIES:
+                    return found, True
+        finally:
+            os.close(root_fd)
+        return found, False
+
+
+def _entry(path: str, name: str, dir_fd: int) -> Entry:
+    try:
+        info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        return Entry(path, "special")
+    if stat.S_ISREG(info.st_mode):
+        return Entry(path, "file", info.st_size)
+    if stat.S_ISDIR(info.st_mode):
+        return Entry(path, "directory")
+    if stat.S_ISLNK(info.st_mode):
+        return Entry(path, "link")
+    return Entry(path, "special")
+
+
+def _require_regular(info: os.stat_result, shown: str) -> None:
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise WorkspaceError(
+            f"{shown} is a directory; list it with workspace_list({(shown + '/*')!r})"
+        )
+    if stat.S_ISLNK(mode):
+        raise WorkspaceError(f"{shown} became a symbolic link while being opened; refused")
+    kind = (
+        "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a FIFO"
+        if stat.S_ISFIFO(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    raise WorkspaceError(f"{shown} is {kind}; only regular files can be read or written")
+
+
+def _translate(exc: OSError, action: str, shown: str) -> WorkspaceError:
+    """A file-system error as one line naming the path."""
+    if exc.errno == errno.ENOENT:
+        return WorkspaceNotFoundError(f"there is no {shown} in the workspace")
+    if exc.errno == errno.ENOTDIR:
+        return WorkspaceError(f"a part of {shown} is a file, not a directory")
+    if exc.errno == errno.ELOOP:
+        return WorkspaceError(f"{shown} is a symbolic link that cannot be followed safely")
+    reason = exc.strerror or str(exc)
+    return WorkspaceError(f"cannot {action} {shown}: {reason[:1].lower()}{reason[1:]}")
+
+
+def _encode(text: str) -> bytes:
+    """`text` as UTF-8; a lone surrogate (which UTF-8 cannot hold) is refused, not mangled."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise WorkspaceError(
+            f"the text holds a character UTF-8 cannot store ({exc.object[exc.start]!r} at "
+            f"position {exc.start}); nothing was written"
+        ) from None
+
+
+def _as_text(data: bytes) -> str | None:
+    """The UTF-8 text in `data`, or None for binary content (a NUL byte or invalid UTF-8)."""
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def describe_binary(path: str, data: bytes) -> str:
+    """What a model is told about a file that is not text."""
+    media_type = sniff_image(data[:16])
+    if media_type is not None:
+        return (
+            f"{path} is an image ({media_type}, {human_size(len(data))}), not text. A message "
+            f"that mentions !!{path} shows it to the agent who receives that message."
+        )
+    return f"{path} is a binary file ({human_size(len(data))}), not text; it is not shown."
+
+
+def _split_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+def _line_count(text: str) -> str:
+    count = len(_split_lines(text))
+    return "1 line" if count == 1 else f"{count} lines"
+
+
+def _number_lines(path: str, text: str, offset: int, limit: int, max_chars: int) -> str:
+    lines = _split_lines(text)
+    total = len(lines)
+    if total == 0:
+        return f"{path} is empty."
+    if offset >= total:
+        raise WorkspaceError(
+            f"{path} has {total} line{'s' if total != 1 else ''}; offset {offset} is past its end"
+        )
+    shown: list[str] = []
+    used = 0
+    end = offset
+    for number in range(offset, min(total, offset + limit)):
+        line = lines[number]
+        if len(line) > MAX_LINE_CHARS:
+            line = line[:MAX_LINE_CHARS] + f" [... line cut at {MAX_LINE_CHARS} characters]"
+        row = f"{number + 1:>6}\t{line}"
+        if shown and used + len(row) + 1 > max_chars:
+            break
+        shown.append(row)
+        used += len(row) + 1
+        end = number + 1
+    heading = f"{path}, lines {offset + 1}-{end} of {total}"
+    if end < total:
+        heading += f" (read on with offset={end})"
+    return heading + ":\n" + "\n".join(shown)
+
+
+def human_size(size: int) -> str:
+    """`512 bytes`, `4.0 KB`, `12.3 MB`: sizes as a person reads them."""
+    if size < 1024:
+        return "1 byte" if size == 1 else f"{size} bytes"
+    value = float(size)
+    for unit in ("KB", "MB", "GB"):
+        value /= 1024
+        if value < 1024 or unit == "GB":
+            return f"{value:.1f} {unit}"
+    return f"{size} bytes"  # pragma: no cover - unreachable

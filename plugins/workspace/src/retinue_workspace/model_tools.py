@@ -1,0 +1,109 @@
+"""The workspace as the model's tools: each answers in text and never ends the turn.
+
+A refusal the model can fix (a wrong path, an ambiguous edit) is a pydantic-ai `ModelRetry`
+while the tool has retries left, and the same sentence as the tool's answer once they are
+spent, so a model that keeps getting it wrong still finishes its turn. Anything else that
+goes wrong is logged and answered in words.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic_ai import ModelRetry, RunContext, Tool
+
+from retinue_workspace.errors import WorkspaceError
+from retinue_workspace.files import DEFAULT_READ_LINES
+from retinue_workspace.paths import DEFAULT_PATTERN
+
+if TYPE_CHECKING:
+    from retinue_workspace.card import WorkspaceTool
+
+logger = logging.getLogger(__name__)
+
+
+def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
+    """The five tools of a bound card, each working in that card's workspace."""
+
+    def workspace_read(
+        ctx: RunContext[Any], path: str, offset: int = 0, limit: int = DEFAULT_READ_LINES
+    ) -> str:
+        """Read a text file from the shared workspace, with line numbers.
+
+        A long file comes in parts: the answer says which lines it shows and the offset to
+        read on from. A binary file is described, not shown.
+
+        Args:
+            path: The file's path inside the workspace, such as `notes/todo.md`.
+            offset: How many lines to skip from the start; 0 starts at the first line.
+            limit: The most lines to show.
+        """
+        return _answer(ctx, "workspace_read", lambda: card.workspace.read(path, offset, limit))
+
+    def workspace_write(ctx: RunContext[Any], path: str, content: str) -> str:
+        """Create a file in the shared workspace, or replace its whole content.
+
+        Missing directories are created. To change part of a file, use workspace_edit.
+
+        Args:
+            path: The file's path inside the workspace, such as `reports/summary.md`.
+            content: The complete text the file will hold.
+        """
+        return _answer(ctx, "workspace_write", lambda: card.workspace.write(path, content))
+
+    def workspace_edit(ctx: RunContext[Any], path: str, old: str, new: str) -> str:
+        """Replace one exact piece of text in a workspace file.
+
+        `old` must occur exactly once in the file; include enough surrounding text to make
+        it unique. Copy it from workspace_read without the line numbers.
+
+        Args:
+            path: The file's path inside the workspace.
+            old: The exact text to replace, whitespace included.
+            new: The text to put in its place.
+        """
+        return _answer(ctx, "workspace_edit", lambda: card.workspace.edit(path, old, new))
+
+    def workspace_list(ctx: RunContext[Any], pattern: str = DEFAULT_PATTERN) -> str:
+        """List what is in the shared workspace, sorted by path, with file sizes.
+
+        Args:
+            pattern: A glob over paths inside the workspace: `*` and `?` within one
+                directory, `**` across directories. `**/*` lists everything, `*.md` the
+                Markdown files at the top, `docs/**/*.md` those anywhere under docs.
+        """
+        return _answer(ctx, "workspace_list", lambda: card.workspace.listing(pattern))
+
+    def workspace_delete(ctx: RunContext[Any], path: str) -> str:
+        """Delete a file, a link or an empty directory from the shared workspace.
+
+        Args:
+            path: Its path inside the workspace.
+        """
+        return _answer(ctx, "workspace_delete", lambda: card.workspace.delete(path))
+
+    return [
+        Tool(function, takes_ctx=True)
+        for function in (
+            workspace_read,
+            workspace_write,
+            workspace_edit,
+            workspace_list,
+            workspace_delete,
+        )
+    ]
+
+
+def _answer(ctx: RunContext[Any], tool: str, action: Callable[[], object]) -> str:
+    """Run a tool's action; refusals become a retry (or, retries spent, the answer)."""
+    try:
+        return str(action())
+    except WorkspaceError as exc:
+        if ctx.retry < ctx.max_retries:
+            raise ModelRetry(str(exc)) from None
+        return f"Error: {exc}"
+    except Exception as exc:
+        logger.warning("%s failed", tool, exc_info=True)
+        return f"Error: {tool} failed unexpectedly ({type(exc).__name__}: {exc})"
