@@ -26,9 +26,9 @@ class RecipientCheckCapability(AbstractCapability[Any]):
         self._checker = checker
         self._used = False
 
-    def start_run(self) -> None:
+    async def for_run(self, ctx: RunContext[Any]) -> RecipientCheckCapability:
         """Each run gets its own single correction."""
-        self._used = False
+        return RecipientCheckCapability(self._checker)
 
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
