@@ -14,12 +14,15 @@ through the hook its actor classes create their inbox with.
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Letter", "Mailbox"]
+
+logger = logging.getLogger(__name__)
 
 
 class Letter:
@@ -61,10 +64,11 @@ class Mailbox(queue.Queue[Any]):
 
     def _put(self, item: Any) -> None:
         self._last += 1
-        self._items[self._last] = item
+        number = self._last
+        self._items[number] = item
         watcher = self._watcher
-        if watcher is not None and type(item) is Letter and watcher(item):
-            self._flagged[self._last] = item
+        if watcher is not None and type(item) is Letter and _flags(watcher, item):
+            self._flagged[number] = item
 
     def _get(self) -> Any:
         number, item = self._items.popitem(last=False)
@@ -151,3 +155,13 @@ class Mailbox(queue.Queue[Any]):
                 )
             self._flagged.clear()
         return letters
+
+
+def _flags(watcher: Watcher, letter: Letter) -> bool:
+    """The watcher's verdict; a watcher that fails flags nothing, and the failure is logged
+    (the letter is queued all the same: a put must never fail half-way)."""
+    try:
+        return watcher(letter)
+    except Exception:
+        logger.exception("the mailbox watcher failed on %r; the letter is not flagged", letter)
+        return False

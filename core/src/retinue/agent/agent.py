@@ -66,12 +66,13 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._cards = with_default_cards(configured, default_card_classes(pm))
         get_model(config.model_cfg)
         self._usage = UsageLedger()
-        self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
         self._recipient_check = RecipientCheckCapability(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
         self._context_updater: ContextUpdater | None = None
+        #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
+        self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
 
     def default_state(self) -> AgentState:
         return AgentState()

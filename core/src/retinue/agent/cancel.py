@@ -13,6 +13,7 @@ they find, never the length of the queue.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -25,6 +26,8 @@ from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.messages import AgentMessage
 from retinue.llm.errors import RunInterruptedError
+
+logger = logging.getLogger(__name__)
 
 STOP_COMMAND = "/stop"
 
@@ -140,6 +143,7 @@ class Cancellation:
         return live
 
     def _answer_stale(self, message: Message) -> None:
+        logger.info("stale cancel %s purged", message.id[:8])
         if isinstance(message, AgentMessage) and message.sender is not None:
             self._host.send(
                 message.sender,
