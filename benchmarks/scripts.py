@@ -33,6 +33,7 @@ FAN_OUT = re.compile(r"fan out to (\d+)")
 def reset() -> None:
     CALLS.clear()
     WORKER_CALLS.clear()
+    CPU_CALLS.clear()
 
 
 async def bounce(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -96,6 +97,8 @@ async def delayed_worker(messages: list[ModelMessage], info: AgentInfo) -> Model
 HOLD = threading.Event()
 #: Set by `held_reader` when its first message has parked at `HOLD`.
 HELD = threading.Event()
+#: process_time() at every `held_reader` mail call: CPU the whole process spent, all threads.
+CPU_CALLS: list[float] = []
 
 
 async def held_reader(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -105,4 +108,5 @@ async def held_reader(messages: list[ModelMessage], info: AgentInfo) -> ModelRes
         await asyncio.get_running_loop().run_in_executor(None, HOLD.wait, 600)
         return send(info)
     CALLS.append(time.perf_counter())
+    CPU_CALLS.append(time.process_time())
     return send(info)
