@@ -1,11 +1,11 @@
 """`Mailbox`: an actor's queue, indexed on arrival so no turn has to scan it.
 
-pykka reads an actor's inbox with `get()` and nothing else; this queue keeps the same
-first-in, first-out order and adds what the kernel asks between two `get()`s: a look at the
-pending mail, taking some of it out of turn, dropping all of it when the actor stops. What
-the cancellation hook asks before every model request ("is a cancel pending?", "what arrived
-since I last looked?") is answered from indexes kept on arrival, so its cost is that of the
-answer, never that of the queue.
+pykka reads an actor's inbox with `get()` (and `empty()` as the actor stops); this queue
+keeps the same first-in, first-out order and adds what the kernel asks between two
+`get()`s: a look at the pending mail, taking some of it out of turn, dropping all of it
+when the actor stops. What the cancellation hook asks before every model request ("is a
+cancel pending?", "what arrived since I last looked?") is answered from indexes kept on
+arrival, so its cost is that of the answer, never that of the queue.
 
 It is a `queue.Queue` written the way the standard library writes its own variants
 (`_init`, `_qsize`, `_put`, `_get`, under the queue's own `mutex`), and pykka receives it
