@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 import time
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
@@ -39,6 +40,7 @@ def shown(intent: str, sender: str, content: str) -> str:
 def reset() -> None:
     CALLS.clear()
     WORKER_CALLS.clear()
+    CPU_CALLS.clear()
 
 
 async def bounce(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -96,3 +98,22 @@ async def delayed_worker(messages: list[ModelMessage], info: AgentInfo) -> Model
     if not senders:
         return send(info)
     return send(info, (senders[-1], "response", "done"))
+
+
+#: Opened by the mailbox case once the backlog is queued; `held_reader` parks on it.
+HOLD = threading.Event()
+#: Set by `held_reader` when its first message has parked at `HOLD`.
+HELD = threading.Event()
+#: process_time() at every `held_reader` mail call: CPU the whole process spent, all threads.
+CPU_CALLS: list[float] = []
+
+
+async def held_reader(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """`hold` parks until `HOLD` opens (the mail piles up meanwhile); every mail is absorbed."""
+    if last_prompt(messages).rstrip().endswith("hold"):
+        HELD.set()
+        await asyncio.get_running_loop().run_in_executor(None, HOLD.wait, 600)
+        return send(info)
+    CALLS.append(time.perf_counter())
+    CPU_CALLS.append(time.process_time())
+    return send(info)

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import agent_scripts
 import pytest
 from agent_cards import GatedRouterAgent, card
-from retinue import AgentMessage, CancelMessage, ErrorMessage, HandledMessage
-from retinue.agent.cancel import MailboxCapability, is_cancel, purge_cancels
+from retinue import (
+    ActorAddress,
+    AgentMessage,
+    Cancellation,
+    CancelMessage,
+    ErrorMessage,
+    HandledMessage,
+    Letter,
+    Mailbox,
+    Message,
+    is_cancel,
+    render_arrival_notice,
+)
 from retinue.testing import PingTool, TeamHarness
 
 
@@ -106,8 +116,6 @@ def test_mid_run_message_is_announced_once_then_gets_its_own_turn(
 
 
 def test_agent_written_stop_is_not_a_cancel() -> None:
-    from retinue import ActorAddress
-
     agent = ActorAddress(name="@Bot", role="Bot")
     person = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
     assert not is_cancel(AgentMessage(content="/stop", sender=agent))
@@ -116,53 +124,87 @@ def test_agent_written_stop_is_not_a_cancel() -> None:
     assert is_cancel(CancelMessage(sender=agent))
 
 
-class FakeHost:
-    """The mailbox as the hook sees it, without an actor."""
+class Desk:
+    """The agent as `Cancellation` sees it: a real mailbox, the run in flight, what it sent."""
 
-    def __init__(self, pending: list[Any], stamps: dict[str, str | None]) -> None:
-        self.pending = pending
-        self.stamps = stamps
+    def __init__(self) -> None:
+        self.mailbox = Mailbox()
+        self.run: str | None = None
+        self.interrupted: list[str] = []
         self.handled: list[str] = []
-        self.stale: list[str] = []
+        self.sent: list[tuple[ActorAddress, Message]] = []
 
-    def peek_mailbox(self) -> list[Any]:
-        return list(self.pending)
-
-    def consume_mailbox(self, predicate: Any) -> list[Any]:
-        taken = [m for m in self.pending if predicate(m)]
-        self.pending = [m for m in self.pending if not predicate(m)]
-        self.handled += [m.id for m in taken]
-        return taken
-
-    def take_cancel_stamp(self, message_id: str) -> str | None:
-        return self.stamps.pop(message_id, None)
+    def consume_flagged(self) -> list[Letter]:
+        letters = self.mailbox.take_flagged()
+        self.handled += [letter.message.id for letter in letters]
+        return letters
 
     def running_run_id(self) -> str | None:
-        return "run-2"
+        return self.run
 
-    def answer_stale_cancel(self, message: Any) -> None:
-        self.stale.append(message.id)
+    def interrupt_run(self, run_id: str) -> None:
+        self.interrupted.append(run_id)
 
-    def offers_mailbox_tool(self) -> bool:
-        return True
+    def send(self, recipient: ActorAddress, message: Message) -> None:
+        self.sent.append((recipient, message))
 
 
-def test_the_hook_purges_every_pending_cancel() -> None:
-    live, old, idle = CancelMessage(), CancelMessage(), AgentMessage(content="/stop")
-    task = AgentMessage(content="more work")
-    host = FakeHost([live, task, old, idle], {live.id: "run-2", old.id: "run-1"})
-    assert purge_cancels(host, "run-2") is True
-    assert host.pending == [task]
-    assert set(host.handled) == {live.id, old.id, idle.id}
-    assert set(host.stale) == {old.id, idle.id}
+HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
+
+
+def test_cancels_are_stamped_on_arrival_and_the_purge_takes_every_one() -> None:
+    desk = Desk()
+    cancellation = Cancellation(desk)
+    old, idle, live = CancelMessage(), AgentMessage(content="/stop", sender=HUMAN), CancelMessage()
+    task = AgentMessage(content="more work", sender=HUMAN)
+    desk.run = "run-1"
+    desk.mailbox.put(Letter(old))
+    desk.run = None
+    desk.mailbox.put(Letter(idle))
+    desk.mailbox.put(Letter(task))
+    desk.run = "run-2"
+    desk.mailbox.put(Letter(live))
+    assert desk.interrupted == ["run-1", "run-2"]  # each fired the run it was stamped with
+    assert cancellation.pending()
+
+    assert cancellation.purge("run-2") is True
+    assert desk.mailbox.peek() == [task]
+    assert set(desk.handled) == {old.id, idle.id, live.id}
+    # the stale ones interrupt nothing; a person's stale /stop is told so
+    assert [(to, m.content) for to, m in desk.sent] == [(HUMAN, Cancellation.stale_answer)]
+    assert not cancellation.pending()
 
 
 def test_only_stale_cancels_do_not_interrupt() -> None:
-    old = CancelMessage()
-    host = FakeHost([old], {old.id: "run-1"})
-    assert purge_cancels(host, "run-2") is False
-    assert host.stale == [old.id]
-    assert MailboxCapability(host) is not None
+    desk = Desk()
+    cancellation = Cancellation(desk)
+    desk.run = "run-1"
+    desk.mailbox.put(Letter(CancelMessage()))
+    assert cancellation.purge("run-2") is False
+    assert desk.mailbox.qsize() == 0
+
+
+def test_arrivals_are_what_came_after_the_mark_and_still_waits() -> None:
+    desk = Desk()
+    cancellation = Cancellation(desk, "Call read_mailbox to read them now")
+    desk.mailbox.put(Letter(AgentMessage(content="before the run")))
+    mark = cancellation.mark()
+    first, second = AgentMessage(content="first"), AgentMessage(content="second", sender=HUMAN)
+    for message in (first, CancelMessage(), second):
+        desk.mailbox.put(Letter(message))
+
+    fresh, mark = cancellation.arrivals_since(mark)
+    assert fresh == [first, second]  # the cancel is not news, the older mail is not either
+    assert cancellation.arrivals_since(mark) == ([], mark)
+    assert cancellation.arrival_notice(fresh) == (
+        "[retinue] 2 new messages arrived while you were working: @Operator (request), "
+        "@Human (request). Call read_mailbox to read them now, or they arrive as their own "
+        "turn after this one."
+    )
+    assert render_arrival_notice([first], None).endswith(
+        "1 new message arrived while you were working: @Operator (request). "
+        "They arrive as their own turn after this one."
+    )
 
 
 def test_stop_followed_by_words_is_a_cancel() -> None:

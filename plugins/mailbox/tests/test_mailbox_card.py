@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import retinue_mailbox.hooks
 from retinue import (
+    NO_RUN_IN_PROGRESS,
     ActorAddress,
     AgentMessage,
     BaseConfig,
@@ -21,13 +22,7 @@ from retinue import (
     StateChangedMessage,
 )
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue_mailbox import (
-    EMPTY_MAILBOX,
-    NO_RUN_IN_PROGRESS,
-    MailboxTool,
-    is_readable,
-    render_mail,
-)
+from retinue_mailbox import EMPTY_MAILBOX, MailboxTool, is_readable, render_mail
 
 HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
 PEER = ActorAddress(name="@Peer", role="Peer")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from retinue import CommandsAnnouncedEvent
+from retinue import NO_RUN_IN_PROGRESS, CommandsAnnouncedEvent
 from retinue.testing import TeamHarness, scripted_card
-from retinue_mailbox import NO_RUN_IN_PROGRESS
 
 
 def test_stop_with_no_run_in_progress_says_so(retinue_team: TeamHarness) -> None:

@@ -12,6 +12,7 @@ from retinue.actors.errors import (
     IdleTimeoutError,
     WarningError,
 )
+from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import (
     CancelMessage,
     DeadLetterEvent,
@@ -51,6 +52,8 @@ __all__ = [
     "EventSubscriber",
     "HandledMessage",
     "IdleTimeoutError",
+    "Letter",
+    "Mailbox",
     "Message",
     "MessageSink",
     "Orchestrator",

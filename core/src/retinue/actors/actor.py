@@ -1,7 +1,10 @@
 """`Actor`: the base every retinue actor is built on (the spec's `Akgent`).
 
 A pykka thread actor with typed config and state, `receiveMsg_<Type>` dispatch along the
-message class's MRO, and the rule that a failing handler never kills the actor.
+message class's MRO, and the rule that a failing handler never kills the actor. It uses only
+pykka's public surface: its inbox is a retinue `Mailbox` (given through the hook pykka's actor
+classes create their inbox with), it stops through `ActorRef.stop()`, and the kernel's start
+and stop bookkeeping runs around `on_start` / `on_stop` (see `Actor.__init__`).
 """
 
 from __future__ import annotations
@@ -13,13 +16,12 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import pykka
-from pykka import messages as pykka_messages
-from pykka._envelope import Envelope  # pinned pykka range: the mailbox edits rely on it
 
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
 from retinue.actors.errors import describe_error, format_traceback
+from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import (
     ErrorMessage,
     EventMessage,
@@ -61,6 +63,14 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         parent: ActorAddress | None = None,
     ) -> None:
         super().__init__()
+        mailbox = self.actor_inbox
+        assert isinstance(mailbox, Mailbox)
+        self.mailbox: Mailbox = mailbox
+        # pykka calls `self.on_start()` and `self.on_stop()` in the actor's thread. The
+        # kernel's bookkeeping has to run around a subclass's hooks of those names, so on
+        # this instance the two names lead to the kernel, which calls the class's hooks.
+        self.__dict__["on_start"] = self._begin
+        self.__dict__["on_stop"] = self._end
         self.config: ConfigT = config
         self.system = system
         self.myAddress = address
@@ -110,26 +120,40 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def on_system_shutdown(self) -> None:
         """Called from the shutting-down thread: unblock whatever this actor waits on."""
 
-    def _actor_loop_setup(self) -> None:
+    @staticmethod
+    def _create_actor_inbox() -> Mailbox:
+        """pykka's hook for an actor class's inbox: ours is the indexed `Mailbox`."""
+        return Mailbox()
+
+    def _begin(self) -> None:
+        """pykka's `on_start`: the class's `on_start`, first checkpoint, start counted done."""
+        if self._thread_ident is not None:  # called by name after the start: just the hook
+            type(self).on_start(self)
+            return
         self._thread_ident = threading.get_ident()
         try:
-            self.on_start()
+            type(self).on_start(self)
             self.notify_if_changed()
         except Exception as exc:
             self._log_failure(exc, f"{self.myAddress.name} could not start")
             self._report_error(exc, None)
             self._run_failure_hook(self.on_start_failed, exc)
-            self._stop()
+            self.stop()  # owed until the actor has left, so wait_idle waits for that
+            self._close()
+            self._drop_mail()  # nothing queued gets a turn: the stop is next
         finally:
             self.system.tracker.done()
 
-    def _stop(self) -> None:
-        with self._accept_lock:
-            self._accepting = False
+    def _end(self) -> None:
+        """pykka's `on_stop`: the class's `on_stop`, then leave the team and settle the mail."""
+        if not self.actor_stopped.is_set():  # called by name while running: just the hook
+            type(self).on_stop(self)
+            return
+        self._close()
         try:
-            super()._stop()
+            type(self).on_stop(self)
         finally:
-            self._drain_after_stop()
+            self._drop_mail()
             runtime.unregister(self.myAddress.agent_id)
             self.system._forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
@@ -138,27 +162,27 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 owed, self._stops_owed = self._stops_owed, 0
             self.system.tracker.done(owed)
 
-    def _drain_after_stop(self) -> None:
+    def _close(self) -> None:
+        with self._accept_lock:
+            self._accepting = False
+
+    def _drop_mail(self) -> None:
         """Turn whatever is still queued into dead letters and release its waiters."""
-        inbox = self.actor_inbox
-        while not inbox.empty():
-            envelope = inbox.get()
-            message = envelope.message
-            if isinstance(message, pykka_messages._ActorStop):
-                if envelope.reply_to is not None:
-                    envelope.reply_to.set(None)
-                continue
-            if envelope.reply_to is not None:
-                envelope.reply_to.set_exception(
+        letters = self.mailbox.drain()
+        for letter in letters:
+            if letter.reply_to is not None:
+                letter.reply_to.set_exception(
                     exc_info=(
                         pykka.ActorDeadError,
                         pykka.ActorDeadError(f"{self.myAddress.name} stopped"),
                         None,
                     )
                 )
+            message = letter.message
             if isinstance(message, Message):
                 self.system.dead_letter(message.sender, self.myAddress, message)
-            self.system.tracker.done()
+        if letters:
+            self.system.tracker.done(len(letters))
 
     # ------------------------------------------------------------------ mailbox
     def _accept(self, message: Any, reply_to: Any = None) -> bool:
@@ -167,38 +191,34 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             if not self._accepting:
                 return False
             self.system.tracker.add()
-            self.actor_inbox.put(Envelope(message, reply_to=reply_to))
+            self.mailbox.put(Letter(message, reply_to))
         return True
 
     def peek_mailbox(self) -> Sequence[Message]:
         """The messages waiting in the mailbox, oldest first, left in place."""
-        inbox = self.actor_inbox
-        with inbox.mutex:  # type: ignore[attr-defined]
-            queue = inbox.queue  # type: ignore[attr-defined]
-            return [e.message for e in queue if isinstance(e.message, Message)]
+        return [m for m in self.mailbox.peek() if isinstance(m, Message)]
 
     def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
         """Remove the pending messages matching `predicate`; each gets a `HandledMessage`."""
-        inbox = self.actor_inbox
-        taken: list[Envelope[Any]] = []
-        with inbox.mutex:  # type: ignore[attr-defined]
-            queue = inbox.queue  # type: ignore[attr-defined]
-            keep = []
-            for envelope in queue:
-                msg = envelope.message
-                if isinstance(msg, Message) and predicate(msg):
-                    taken.append(envelope)
-                else:
-                    keep.append(envelope)
-            if taken:
-                queue.clear()
-                queue.extend(keep)
-        for envelope in taken:
-            if envelope.reply_to is not None:  # an asked message must be answered
-                envelope.reply_to.set(None)
-            self._tell_orchestrator(HandledMessage(message_id=envelope.message.id))
-            self.system.tracker.done()
-        return [e.message for e in taken]
+        letters = self.mailbox.take(lambda m: isinstance(m, Message) and predicate(m))
+        self._settle(letters)
+        return [letter.message for letter in letters]
+
+    def consume_flagged(self) -> list[Letter]:
+        """Remove the letters the mailbox's watcher flagged (cancels), each handled like above."""
+        letters = self.mailbox.take_flagged()
+        self._settle(letters)
+        return letters
+
+    def _settle(self, letters: Sequence[Letter]) -> None:
+        """Letters taken out of turn: answer an asker, report each handled, count it done."""
+        for letter in letters:
+            if letter.reply_to is not None:  # an asked message must be answered
+                letter.reply_to.set(None)
+            if isinstance(letter.message, Message):
+                self._tell_orchestrator(HandledMessage(message_id=letter.message.id))
+        if letters:
+            self.system.tracker.done(len(letters))
 
     # ------------------------------------------------------------------ receiving
     def on_receive(self, message: Any) -> Any:
@@ -453,7 +473,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 return
             self.system.tracker.add()
             self._stops_owed += 1
-        self.actor_ref.tell(pykka_messages._ActorStop())
+        self.actor_ref.stop(block=False)
 
     def describe_busy(self) -> str | None:
         """What the actor is doing right now, for idle diagnostics."""

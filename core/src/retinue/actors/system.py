@@ -10,7 +10,6 @@ import time
 from typing import Any, TypeVar, cast
 
 import pykka
-from pykka import messages as pykka_messages
 
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
@@ -423,7 +422,7 @@ class ActorSystem:
             return
         busy = []
         for actor in self._snapshot():
-            queued = actor.actor_inbox.qsize()  # type: ignore[attr-defined]
+            queued = actor.mailbox.qsize()
             doing = actor.describe_busy()
             if doing or queued:
                 detail = f"handling {doing}" if doing else "starting"
@@ -464,9 +463,7 @@ class ActorSystem:
             except Exception:
                 logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
             if actor.actor_ref.is_alive():
-                futures.append(
-                    (actor, actor.actor_ref.ask(pykka_messages._ActorStop(), block=False))
-                )
+                futures.append((actor, actor.actor_ref.stop(block=False)))
         stuck = []
         for actor, future in futures:
             try:
@@ -482,20 +479,10 @@ class ActorSystem:
 
 def _drop_queued(actor: Actor[Any, Any]) -> int:
     """Empty a mailbox at shutdown, answering askers; returns how many counted messages went."""
-    inbox = actor.actor_inbox
-    dropped = 0
-    with inbox.mutex:  # type: ignore[attr-defined]
-        queue = inbox.queue  # type: ignore[attr-defined]
-        envelopes = list(queue)
-        queue.clear()
-    for envelope in envelopes:
-        if isinstance(envelope.message, pykka_messages._ActorStop):
-            if envelope.reply_to is not None:
-                envelope.reply_to.set(None)
-            continue
-        if envelope.reply_to is not None:
-            envelope.reply_to.set_exception(
+    letters = actor.mailbox.drain()
+    for letter in letters:
+        if letter.reply_to is not None:
+            letter.reply_to.set_exception(
                 exc_info=(pykka.ActorDeadError, pykka.ActorDeadError("system shut down"), None)
             )
-        dropped += 1
-    return dropped
+    return len(letters)

@@ -1,7 +1,14 @@
 """The agent layer: messages, routing, hiring, the usage guard, cancellation, HumanProxy."""
 
 from retinue.agent.agent import BaseAgent
-from retinue.agent.cancel import MailboxCapability, is_cancel, render_arrival_notice
+from retinue.agent.cancel import (
+    NO_RUN_IN_PROGRESS,
+    Cancellation,
+    MailboxCapability,
+    from_operator,
+    is_cancel,
+    render_arrival_notice,
+)
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.failures import FailureNotice, render_failure_notice
@@ -18,12 +25,14 @@ from retinue.agent.usage_guard import (
 )
 
 __all__ = [
+    "NO_RUN_IN_PROGRESS",
     "REPLY_PROTOCOLS",
     "AgentConfig",
     "AgentLike",
     "AgentMessage",
     "AgentState",
     "BaseAgent",
+    "Cancellation",
     "CommandsAnnouncedEvent",
     "FailureNotice",
     "HumanProxy",
@@ -34,6 +43,7 @@ __all__ = [
     "StructuredOutput",
     "TeamResolver",
     "escalate_usage_limit",
+    "from_operator",
     "guard_usage_limits",
     "is_cancel",
     "render_arrival_notice",

@@ -16,7 +16,7 @@ from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig
 from retinue.actors.errors import WarningError, describe_error
 from retinue.actors.messages import CancelMessage, Message, StartFailedMessage
-from retinue.agent.cancel import STOP_COMMAND, MailboxCapability, is_cancel, purge_cancels
+from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.failures import (
@@ -47,6 +47,7 @@ from retinue.plugins.manager import (
     collect_card_classes,
     default_card_classes,
 )
+from retinue.tools.card import ToolCard
 from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater
 from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
@@ -60,11 +61,6 @@ TEAM_PROTOCOL = (
     "messages, each with a recipient, an intent (message_type) and the text. A recipient is "
     "'@Name' for an existing member, or a bare role name to hire a new member for that role. "
     f"An empty list sends nothing. {HOW_TO_READ_MESSAGES}"
-)
-
-STALE_STOP = (
-    "That stop arrived when the run it could have stopped was already over (or none was "
-    "running); nothing was interrupted."
 )
 
 HIRE_NEEDS_TEAM_PLUGIN = (
@@ -90,15 +86,15 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         get_model(config.model_cfg)
         self._backstory = config.prompt.render()
         self._plugin_capabilities = capabilities_by_plugin(pm, config)
-        self._cancel_stamps: dict[str, str | None] = {}
         self._usage = UsageLedger()
-        self._mailbox_capability = MailboxCapability(self)
         self._recipient_check = RecipientCheckCapability(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
         self._context_updater: ContextUpdater | None = None
         self._failures: FailureMemory | None = None
+        #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
+        self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -134,7 +130,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             system_prompts=[self._identity, *factory.get_system_prompts()],
             tools=factory.get_tools(),
             toolsets=factory.get_toolsets(),
-            capabilities=[self._mailbox_capability, self._recipient_check, *capabilities],
+            capabilities=[self.cancellation.capability, self._recipient_check, *capabilities],
             event_sink=self._on_llm_event,
         )
 
@@ -177,47 +173,16 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         return self._command_registry
 
     # ------------------------------------------------------------------ cancellation
-    def _accept(self, message: Any, reply_to: Any = None) -> bool:
-        """Stamp a cancel with the run in flight and cut that run's model request short."""
-        if not is_cancel(message):
-            return super()._accept(message, reply_to)
-        react = self._react
-        run_id = react.current_run_id if react is not None else None
-        self._cancel_stamps[message.id] = run_id
-        accepted = super()._accept(message, reply_to)
-        if accepted and react is not None and run_id is not None:
-            react.interrupt(run_id)
-        return accepted
-
-    def take_cancel_stamp(self, message_id: str) -> str | None:
-        """The run a cancel was aimed at; forgotten once taken."""
-        return self._cancel_stamps.pop(message_id, None)
-
     def running_run_id(self) -> str | None:
         """The run in flight, if any."""
         return self._react.current_run_id if self._react is not None else None
 
-    def answer_stale_cancel(self, message: Message) -> None:
-        """A cancel for a run that had already ended: say so, interrupt nothing."""
-        logger.info("%s: stale cancel %s purged", self.myAddress.name, message.id[:8])
-        if isinstance(message, AgentMessage) and message.sender is not None:
-            self.send(
-                message.sender,
-                AgentMessage(type="notification", content=STALE_STOP, parent_id=message.id),
-            )
-
-    def offers_mailbox_tool(self) -> bool:
-        """Whether a card gives the model `read_mailbox`."""
-        factory = self._tool_factory
-        if factory is None:
-            return False
-        return any(
-            getattr(t, "name", getattr(t, "__name__", "")) == "read_mailbox"
-            for t in factory.get_tools()
-        )
+    def interrupt_run(self, run_id: str) -> None:
+        """End run `run_id` if it is still the one in flight; safe from any thread."""
+        if self._react is not None:
+            self._react.interrupt(run_id)
 
     def receiveMsg_CancelMessage(self, message: CancelMessage, sender: ActorAddress | None) -> None:
-        self._cancel_stamps.pop(message.id, None)
         logger.info("%s: cancel received with no run in progress", self.myAddress.name)
 
     # ------------------------------------------------------------------ the turn
@@ -235,10 +200,9 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
-        self._cancel_stamps.pop(message.id, None)  # an idle /stop: its stamp is moot
         if isinstance(message, FailureNotice) and self._absorbs(message):
             return
-        is_command = message.content.startswith("/") and _from_operator(message)
+        is_command = message.content.startswith("/") and from_operator(message)
         if is_command and self._dispatch_command(message):
             return
         output = self.act(self.render_prompt(message), StructuredOutput)
@@ -259,13 +223,11 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         react = self.react_agent
         self._deliver_context_update()
         content = self._expand_media(prompt)
-        self._mailbox_capability.start_run(m.id for m in self.peek_mailbox())
-        self._recipient_check.start_run()
         try:
             with self.batched_reports():  # the run's events reach the orchestrator as one batch
                 return react.run_sync(content, output_type, deps=self)
         except RunInterruptedError as interruption:
-            purge_cancels(self, interruption.run_id)
+            self.cancellation.purge(interruption.run_id)
             self.notify_human("Run interrupted.")
             try:
                 return output_type()
@@ -276,8 +238,6 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             if blamed is None:
                 raise
             raise blamed from exc
-        finally:
-            self._mailbox_capability.end_run()
 
     def _plugin_failure(self, exc: Exception) -> PluginError | None:
         """The error naming the plugin whose capability raised `exc` in a run, if one did."""
@@ -415,7 +375,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         command = text
         if is_cancel(message):
             if not registry.has("stop"):
-                self._reply(message, "No run is in progress; there is nothing to stop.")
+                self._reply(message, self.cancellation.idle_answer)
                 return True
             command = STOP_COMMAND  # words after /stop are for people, not arguments
         try:
@@ -636,16 +596,11 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         return self._usage.summary(by_run=by_run)
 
 
-def _from_operator(message: Message) -> bool:
-    """Slash commands count only from people and from code, never from another agent."""
-    return message.sender is None or message.sender.is_user_proxy
-
-
 def _is_operator_command(message: Message) -> bool:
     return (
         isinstance(message, AgentMessage)
         and message.content.startswith("/")
-        and _from_operator(message)
+        and from_operator(message)
     )
 
 
@@ -667,3 +622,8 @@ def _member_label(actor_class: type[Any] | str, config: BaseConfig | None) -> st
         return f"@{config.role}"
     name = actor_class if isinstance(actor_class, str) else actor_class.__name__
     return f"a new {name.rsplit('.', 1)[-1]}"
+
+
+def _how_to_read_mail(cards: Sequence[ToolCard]) -> str | None:
+    """The first card that lets the model read its mailbox mid-run says how to (or None)."""
+    return next((card.how_to_read_mail for card in cards if card.how_to_read_mail), None)

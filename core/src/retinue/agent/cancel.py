@@ -1,25 +1,55 @@
-"""Run cancellation and the mid-run arrival notice: one predicate, one hook.
+"""Run cancellation and the mid-run arrival notice, owned by one object per agent.
 
-The hook is built by the kernel for every agent, never by a card, so an agent with no cards
-can still be stopped. A cancel is stamped on arrival with the run then in flight, and only
-that run may be interrupted by it: a cancel aimed at a finished run is purged as stale.
+`Cancellation` holds every rule and every piece of state about stopping runs: what counts as
+a cancel and who counts as an operator, the stamp each cancel gets on arrival (the run then
+in flight, the only run it may interrupt), the purge, the answers to idle and stale cancels,
+and the per-run state of the hook that checks the mailbox before every model request
+(`MailboxCapability`, one fresh instance per run through pydantic-ai's `for_run`).
+
+The kernel builds it for every agent, never a card, so an agent with no cards can still be
+stopped. The agent's `Mailbox` flags cancels as they arrive, so the hook's checks cost what
+they find, never the length of the queue.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
 
 from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.models import ModelRequestContext
 
+from retinue.actors.address import ActorAddress
+from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.messages import AgentMessage
 from retinue.llm.errors import RunInterruptedError
 
+logger = logging.getLogger(__name__)
+
 STOP_COMMAND = "/stop"
+
+NO_RUN_IN_PROGRESS = "No run is in progress; there is nothing to stop."
+"""The answer to a `/stop` that finds no run to stop."""
+
+STALE_STOP = (
+    "That stop arrived when the run it could have stopped was already over (or none was "
+    "running); nothing was interrupted."
+)
+"""The answer to a cancel purged because the run it was stamped with had ended."""
+
+
+def from_operator(message: Message) -> bool:
+    """Sent by a person (a user proxy) or by code, never by another agent.
+
+    Only such messages may command an agent: slash commands and `/stop` from an agent are
+    ordinary text, so no model can fire a member or stop a run by writing one.
+    """
+    sender = message.sender
+    return sender is None or sender.is_user_proxy
 
 
 # `/stop` as the first word: `/stop`, `  /stop now`; never `/stopwatch`. Anchored, so a
@@ -36,93 +66,141 @@ def is_cancel(message: object) -> bool:
     if isinstance(message, CancelMessage):
         return True
     if isinstance(message, AgentMessage) and _STOP_TEXT.match(message.content) is not None:
-        sender = message.sender
-        return sender is None or sender.is_user_proxy
+        return from_operator(message)
     return False
 
 
-class CancelHost(Protocol):
-    """What the hook needs from the agent it guards."""
-
-    def peek_mailbox(self) -> Sequence[Message]:
-        """Pending messages, left in place."""
-        ...
-
-    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
-        """Remove matching pending messages, one `HandledMessage` each."""
-        ...
-
-    def take_cancel_stamp(self, message_id: str) -> str | None:
-        """The run id a cancel was stamped with on arrival (forgotten once taken)."""
-        ...
-
-    def running_run_id(self) -> str | None:
-        """The id of the run in flight, if any."""
-        ...
-
-    def answer_stale_cancel(self, message: Message) -> None:
-        """Tell the cancel's sender that the run it aimed at had already ended."""
-        ...
-
-    def offers_mailbox_tool(self) -> bool:
-        """Whether the model can read its mailbox mid-run."""
-        ...
-
-
-def render_arrival_notice(messages: Sequence[AgentMessage], can_read: bool) -> str:
-    """The one notice per run that tells the model mail arrived while it worked."""
+def render_arrival_notice(messages: Sequence[AgentMessage], how_to_read: str | None) -> str:
+    """The notice that mail arrived mid-run; `how_to_read` comes from a card that reads mail."""
     who = ", ".join(f"{m.sender.name if m.sender else '@Operator'} ({m.type})" for m in messages)
     count = len(messages)
     plural = "message" if count == 1 else "messages"
     then = (
-        "Call read_mailbox to read them now, or they arrive as their own turn after this one."
-        if can_read
+        f"{how_to_read}, or they arrive as their own turn after this one."
+        if how_to_read
         else "They arrive as their own turn after this one."
     )
     return f"[retinue] {count} new {plural} arrived while you were working: {who}. {then}"
 
 
-def purge_cancels(host: CancelHost, run_id: str | None) -> bool:
-    """Remove every pending cancel; True when one was aimed at `run_id`, the rest are stale."""
-    live = False
-    for message in host.consume_mailbox(is_cancel):
-        if run_id is not None and host.take_cancel_stamp(message.id) == run_id:
-            live = True
-        else:
-            host.answer_stale_cancel(message)
-    return live
+class CancelHost(Protocol):
+    """What `Cancellation` needs from its agent."""
+
+    @property
+    def mailbox(self) -> Mailbox:
+        """The agent's mailbox."""
+        ...
+
+    def consume_flagged(self) -> list[Letter]:
+        """Take the flagged (cancel) letters out of the mailbox, each reported as handled."""
+        ...
+
+    def running_run_id(self) -> str | None:
+        """The run in flight, if any; read from any thread."""
+        ...
+
+    def interrupt_run(self, run_id: str) -> None:
+        """Fire that run's cancellation token (ends even a long model request at once)."""
+        ...
+
+    def send(self, recipient: ActorAddress, message: Message) -> None:
+        """Send as the agent."""
+        ...
+
+
+class Cancellation:
+    """One agent's cancellation: the rules, the stamps, the purge and the mailbox hook."""
+
+    idle_answer: ClassVar[str] = NO_RUN_IN_PROGRESS
+    stale_answer: ClassVar[str] = STALE_STOP
+
+    def __init__(self, host: CancelHost, how_to_read: str | None = None) -> None:
+        self._host = host
+        #: What the arrival notice tells the model about reading its mail (from a card).
+        self.how_to_read = how_to_read
+        #: Give this to the agent's runner; each run gets its own copy through `for_run`.
+        self.capability = MailboxCapability(self)
+        host.mailbox.watch(self._on_arrival)
+
+    # ------------------------------------------------------------------ arrival
+    def _on_arrival(self, letter: Letter) -> bool:
+        """Under the mailbox's lock: flag a cancel, stamp it with the run in flight, fire it."""
+        if not is_cancel(letter.message):
+            return False
+        run_id = self._host.running_run_id()
+        letter.note = run_id
+        if run_id is not None:
+            self._host.interrupt_run(run_id)
+        return True
+
+    # ------------------------------------------------------------------ the purge
+    def pending(self) -> bool:
+        """Whether a cancel waits in the mailbox (O(1))."""
+        return self._host.mailbox.has_flagged
+
+    def purge(self, run_id: str | None) -> bool:
+        """Take every pending cancel; True when one was stamped with `run_id`.
+
+        The others were aimed at runs that are over: each is answered as stale and interrupts
+        nothing, so a cancel never carries over to the next run.
+        """
+        live = False
+        for letter in self._host.consume_flagged():
+            if run_id is not None and letter.note == run_id:
+                live = True
+            else:
+                self._answer_stale(letter.message)
+        return live
+
+    def _answer_stale(self, message: Message) -> None:
+        logger.info("stale cancel %s purged", message.id[:8])
+        if isinstance(message, AgentMessage) and message.sender is not None:
+            self._host.send(
+                message.sender,
+                AgentMessage(type="notification", content=STALE_STOP, parent_id=message.id),
+            )
+
+    # ------------------------------------------------------------------ arrivals
+    def mark(self) -> int:
+        """Where the mailbox stands now: mail up to here is not news to a run starting now."""
+        return self._host.mailbox.last_arrival
+
+    def arrivals_since(self, mark: int) -> tuple[list[AgentMessage], int]:
+        """Mail that arrived after `mark` and still waits (cancels aside), and the new mark."""
+        letters, mark = self._host.mailbox.arrived_since(mark)
+        return [lt.message for lt in letters if isinstance(lt.message, AgentMessage)], mark
+
+    def arrival_notice(self, messages: Sequence[AgentMessage]) -> str:
+        """The notice for these arrivals, pointing at the agent's mail reader if it has one."""
+        return render_arrival_notice(messages, self.how_to_read)
 
 
 class MailboxCapability(AbstractCapability[Any]):
-    """Before every model request: honour a cancel aimed at this run, announce new mail."""
+    """Before every model request: honour a cancel aimed at this run, announce new mail.
 
-    def __init__(self, host: CancelHost) -> None:
-        self._host = host
-        self._announced: set[str] = set()
+    The instance given to the runner is a template; pydantic-ai asks it for a fresh one per
+    run (`for_run`), which keeps that run's id and how far it has announced the mail.
+    """
 
-    def start_run(self, already_queued: Iterable[str]) -> None:
-        """Reset the run-local tracking: mail queued before the run is not news."""
-        self._announced = set(already_queued)
+    def __init__(
+        self, cancellation: Cancellation, run_id: str | None = None, mark: int = 0
+    ) -> None:
+        self._cancellation = cancellation
+        self._run_id = run_id
+        self._mark = mark
 
-    def end_run(self) -> None:
-        """Forget the run; its announcements die with it."""
-        self._announced = set()
+    async def for_run(self, ctx: RunContext[Any]) -> MailboxCapability:
+        cancellation = self._cancellation
+        return MailboxCapability(cancellation, ctx.run_id, cancellation.mark())
 
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        host = self._host
-        pending = host.peek_mailbox()
-        if any(is_cancel(m) for m in pending):
-            run_id = host.running_run_id()
-            if purge_cancels(host, run_id):
-                raise RunInterruptedError(run_id)
-        fresh = [
-            m
-            for m in pending
-            if isinstance(m, AgentMessage) and not is_cancel(m) and m.id not in self._announced
-        ]
+        cancellation = self._cancellation
+        run_id = self._run_id or ctx.run_id
+        if cancellation.pending() and cancellation.purge(run_id):
+            raise RunInterruptedError(run_id)
+        fresh, self._mark = cancellation.arrivals_since(self._mark)
         if fresh:
-            self._announced.update(m.id for m in fresh)
-            ctx.enqueue(render_arrival_notice(fresh, host.offers_mailbox_tool()), priority="asap")
+            ctx.enqueue(cancellation.arrival_notice(fresh), priority="asap")
         return request_context

@@ -22,13 +22,15 @@ class RecipientChecker(Protocol):
 class RecipientCheckCapability(AbstractCapability[Any]):
     """After the output validates, send unknown `@Name`s and unhireable roles back once."""
 
-    def __init__(self, checker: RecipientChecker) -> None:
+    def __init__(self, checker: RecipientChecker, *, used: bool = False) -> None:
         self._checker = checker
-        self._used = False
+        self._used = used
+        self._stand_down_next = False
 
-    def start_run(self) -> None:
-        """Each run gets its own single correction."""
-        self._used = False
+    async def for_run(self, ctx: RunContext[Any]) -> RecipientCheckCapability:
+        """Each run gets its own single correction (none after `stand_down`)."""
+        used, self._stand_down_next = self._stand_down_next, False
+        return RecipientCheckCapability(self._checker, used=used)
 
     def stand_down(self) -> None:
         """No correction for the coming run: it cannot afford another request.
@@ -36,7 +38,7 @@ class RecipientCheckCapability(AbstractCapability[Any]):
         A tool-free conclusion has exactly one request; sending it back would breach its
         budget and lose the answer it holds. Its unknown recipients are skipped at routing.
         """
-        self._used = True
+        self._stand_down_next = True
 
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any

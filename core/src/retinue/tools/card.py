@@ -75,6 +75,9 @@ class ToolCard(BaseModel):
     """The card's name in team files and command descriptors; unique among installed cards."""
     default: ClassVar[bool] = False
     """Installed default cards are prepended to every agent's cards unless already configured."""
+    how_to_read_mail: ClassVar[str | None] = None
+    """Set by a card whose tool lets the model read its mailbox mid-run: the instruction the
+    kernel's arrival notice gives the model ("Call read_mailbox to read them now")."""
 
     _binding: _Binding = PrivateAttr(default_factory=_Binding)
 

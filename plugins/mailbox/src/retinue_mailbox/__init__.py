@@ -1,11 +1,5 @@
 """retinue-mailbox: read and absorb pending mail mid-run, and /stop for frontends."""
 
-from retinue_mailbox.card import (
-    EMPTY_MAILBOX,
-    NO_RUN_IN_PROGRESS,
-    MailboxTool,
-    is_readable,
-    render_mail,
-)
+from retinue_mailbox.card import EMPTY_MAILBOX, MailboxTool, is_readable, render_mail
 
-__all__ = ["EMPTY_MAILBOX", "NO_RUN_IN_PROGRESS", "MailboxTool", "is_readable", "render_mail"]
+__all__ = ["EMPTY_MAILBOX", "MailboxTool", "is_readable", "render_mail"]

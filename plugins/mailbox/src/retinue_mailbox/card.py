@@ -6,7 +6,11 @@
   own. The tool's answer in the history is the record of that mail.
 * COMMAND — `stop()`: the `/stop` frontends offer. A `/stop` that arrives while a run is in
   flight is taken by the kernel's cancellation hook before it is ever dispatched, so
-  reaching this command means there was no run to stop, and it says so.
+  reaching this command means there was no run to stop, and it says so (in the kernel's
+  words, `retinue.NO_RUN_IN_PROGRESS`).
+
+The card tells the kernel, through `how_to_read_mail`, that its agent's model can read its
+mail; the kernel's arrival notice then points the model at `read_mailbox`.
 
 What the read leaves in place:
 
@@ -30,8 +34,6 @@ from retinue import ToolCard
 if TYPE_CHECKING:
     from retinue import AgentMessage
 
-NO_RUN_IN_PROGRESS = "No run is in progress; there is nothing to stop."
-"""What `/stop` answers when it is dispatched (a run in flight never lets it get this far)."""
 EMPTY_MAILBOX = "Your mailbox is empty."
 """What `read_mailbox` answers when nothing is waiting."""
 
@@ -40,13 +42,11 @@ def is_readable(message: object) -> bool:
     """Whether `read_mailbox` may take this pending message."""
     # The agent layer loads pydantic-ai; importing it here, not at the top, keeps plugin
     # discovery (`retinue plugins`) from paying for it.
-    from retinue import AgentMessage, is_cancel
+    from retinue import AgentMessage, from_operator, is_cancel
 
     if not isinstance(message, AgentMessage) or is_cancel(message):
         return False
-    sender = message.sender
-    from_operator = sender is None or sender.is_user_proxy
-    return not (from_operator and message.content.lstrip().startswith("/"))
+    return not (from_operator(message) and message.content.lstrip().startswith("/"))
 
 
 def render_mail(messages: Sequence[AgentMessage]) -> str:
@@ -78,6 +78,7 @@ class MailboxTool(ToolCard):
 
     name: ClassVar[str] = "mailbox"
     default: ClassVar[bool] = True
+    how_to_read_mail: ClassVar[str | None] = "Call read_mailbox to read them now"
 
     def get_tools(self) -> Sequence[Callable[..., Any]]:
         return [self.read_mailbox]
@@ -99,4 +100,6 @@ class MailboxTool(ToolCard):
 
     def stop(self) -> str:
         """Stop the run in progress (while one runs, the agent's cancel hook takes /stop)."""
+        from retinue import NO_RUN_IN_PROGRESS
+
         return NO_RUN_IN_PROGRESS
