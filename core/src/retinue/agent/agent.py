@@ -39,7 +39,7 @@ from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
 from retinue.llm.models import get_model
 from retinue.llm.react_agent import ReactAgent
-from retinue.llm.usage import AgentUsageSummary, UsageLedger
+from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import PluginError
 from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
@@ -86,7 +86,6 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._backstory = config.prompt.render()
         self._plugin_capabilities = plugins.capabilities(config)
         self._cancel_stamps: dict[str, str | None] = {}
-        self._usage = UsageLedger()
         self._mailbox_capability = MailboxCapability(self)
         self._recipient_check = RecipientCheckCapability(self)
         self._react: ReactAgent | None = None
@@ -623,12 +622,15 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
-        self._usage.add(event)
         self.notify_event(event)
 
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
-        """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown."""
-        return self._usage.summary(by_run=by_run)
+        """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown.
+
+        Read from the runner's ledger, the one its lifetime budget is checked against.
+        """
+        react = self._react
+        return react.usage_summary(by_run=by_run) if react is not None else AgentUsageSummary()
 
 
 def _from_operator(message: Message) -> bool:
