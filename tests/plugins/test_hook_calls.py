@@ -109,3 +109,20 @@ def test_a_hook_raising_inside_pluggy_is_reported_with_its_plugin_and_cause() ->
         "LookupError: no licence for @Dev"
     )
     assert isinstance(caught.value.__cause__, LookupError)
+
+
+def test_a_plugin_implementing_a_hook_twice_gives_both_answers() -> None:
+    class TwoParts:
+        """A plugin object whose cards come from two methods (pluggy's `specname`)."""
+
+        @hookimpl
+        def retinue_tool_cards(self) -> list[type[ToolCard]]:
+            return [Alpha]
+
+        @hookimpl(specname="retinue_tool_cards")
+        def more_cards(self) -> list[type[ToolCard]]:
+            return [Beta]
+
+    pm = get_plugin_manager(autoload=False, plugins=[TwoParts()])
+
+    assert collect_card_classes(pm) == {"alpha": Alpha, "beta": Beta}

@@ -60,14 +60,14 @@ class PluginHook:
             raise PluginError(
                 f"{self.label} failed in {self.hook}: {type(exc).__name__}: {exc}"
             ) from exc
-        if not results:  # pluggy leaves out a None
-            return []
-        (returned,) = results
-        if isinstance(returned, Iterable) and not isinstance(returned, str | bytes | Mapping):
-            return list(returned)
-        raise PluginError(
-            f"{self.label} returned {returned!r} from {self.hook}; expected a sequence"
-        )
+        items: list[Any] = []
+        for returned in results:  # pluggy leaves out a None; one result per implementation
+            if not isinstance(returned, Iterable) or isinstance(returned, str | bytes | Mapping):
+                raise PluginError(
+                    f"{self.label} returned {returned!r} from {self.hook}; expected a sequence"
+                )
+            items.extend(returned)
+        return items
 
 
 def plugin_hooks(pm: pluggy.PluginManager, hook: str) -> list[PluginHook]:
