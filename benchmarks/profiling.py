@@ -292,7 +292,7 @@ def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
 
     def no_events() -> list[Callable[[], None]]:
         def on_llm_event(self: Any, event: Any) -> None:
-            self._usage.add(event)
+            pass  # the runner's usage ledger is kept whether events are published or not
 
         return [_patch(BaseAgent, "_on_llm_event", on_llm_event)]
 

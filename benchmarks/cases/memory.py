@@ -29,7 +29,9 @@ def _inspect(team: BenchTeam, agents: list[Any]) -> dict[str, int]:
     orchestrator = team.actor(team.orchestrator)
     return {
         "history": max(len(a.react_agent.context) for a in actors),
-        "usage_runs_kept": sum(len(a._usage._runs) for a in actors),
+        "usage_runs_kept": sum(
+            len(a.react_agent.usage_summary(by_run=True).by_run or {}) for a in actors
+        ),
         "window": len(orchestrator.get_messages()),
     }
 

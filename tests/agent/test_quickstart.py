@@ -38,7 +38,7 @@ def test_hiring_without_team_plugin_names_it(retinue_team: TeamHarness) -> None:
 
 def _installed_cards(team: TeamHarness) -> dict[str, Any]:
     from retinue.agent.plugin_access import plugin_manager_for
-    from retinue.plugins.manager import collect_card_classes
+    from retinue.plugins import collect_card_classes
 
     return collect_card_classes(plugin_manager_for(team.system))
 

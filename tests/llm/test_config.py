@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from pydantic_ai.models.function import FunctionModel
@@ -214,3 +215,52 @@ def test_missing_prompt_parameter_is_one_clear_line() -> None:
     message = one_line(exc)
     assert "parameter 'team'" in message
     assert "given: name" in message
+
+
+@pytest.mark.parametrize(
+    ("fields", "model_class", "base_url", "key"),
+    [
+        ({"provider": "openai", "model": "gpt-4.1"}, "OpenAIResponsesModel", None, "sk-env"),
+        ({"provider": "openai-chat", "model": "gpt-4o"}, "OpenAIChatModel", None, "sk-env"),
+        (
+            {"provider": "openai-chat", "model": "local", "base_url": "http://h:8000/v1"},
+            "OpenAIChatModel",
+            "http://h:8000/v1/",
+            "sk-env",
+        ),
+        (
+            {"provider": "anthropic", "model": "claude", "api_key_env": "MY_KEY"},
+            "AnthropicModel",
+            None,
+            "sk-mine",
+        ),
+        (
+            {"provider": "ollama", "model": "llama3:8b"},
+            "OllamaModel",
+            "http://localhost:11434/v1/",
+            None,
+        ),
+    ],
+)
+def test_a_real_provider_gets_pydantic_ais_model_with_our_url_and_key(
+    monkeypatch: pytest.MonkeyPatch,
+    fields: dict[str, str],
+    model_class: str,
+    base_url: str | None,
+    key: str | None,
+) -> None:
+    sdk = "anthropic" if fields["provider"] == "anthropic" else "openai"
+    pytest.importorskip(sdk, reason=f"the {sdk} SDK is not installed here")
+    for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.setenv(variable, "sk-env")
+    monkeypatch.setenv("MY_KEY", "sk-mine")
+    monkeypatch.delenv("OLLAMA_BASE_URL", raising=False)
+
+    model: Any = build_model(ModelConfig(**fields))  # type: ignore[arg-type]
+
+    assert type(model).__name__ == model_class
+    assert model.model_name == fields["model"]  # a name with a colon is kept whole
+    if base_url is not None:
+        assert str(model.client.base_url) == base_url
+    if key is not None:
+        assert model.client.api_key == key

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 import pluggy
 import pytest
 import retinue.plugins.manager as manager_module
+from retinue import hookimpl
 from retinue.plugins import (
     CardConflictError,
     PluginConflictError,
@@ -25,7 +26,6 @@ from retinue.plugins import (
     collect_card_classes,
     default_card_classes,
     get_plugin_manager,
-    hookimpl,
     validate_plugins,
 )
 from retinue.tools.card import ToolCard
@@ -34,7 +34,7 @@ from .conftest import write_distribution
 
 CARD_MODULE = """
     from typing import ClassVar
-    from retinue.plugins import hookimpl
+    from retinue import hookimpl
     from retinue.tools.card import ToolCard
 
     class {cls}(ToolCard):
@@ -160,7 +160,7 @@ def test_a_misspelt_hook_in_a_distribution_is_a_clear_error(site_dir: Path) -> N
         entry_points={"typo": "typo_hooks"},
         modules={
             "typo_hooks.py": """
-                from retinue.plugins import hookimpl
+                from retinue import hookimpl
 
                 @hookimpl
                 def retinue_tool_card():
@@ -241,7 +241,7 @@ def test_a_hookimpl_asking_for_an_unknown_argument_fails_to_load(site_dir: Path)
         entry_points={"badargs": "badargs_hooks"},
         modules={
             "badargs_hooks.py": """
-                from retinue.plugins import hookimpl
+                from retinue import hookimpl
 
                 @hookimpl
                 def retinue_capabilities(cfg):

@@ -13,7 +13,7 @@ from .conftest import write_distribution
 
 CARD_MODULE = """
     from typing import ClassVar
-    from retinue.plugins import hookimpl
+    from retinue import hookimpl
     from retinue.tools.card import ToolCard
 
     class {cls}(ToolCard):

@@ -3,29 +3,52 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import Any
 
 from retinue.actors.errors import ActorClassError
 
+_SHAPE = "expected 'package.module.Name' or 'package.module:Name'"
+
 
 def import_object(path: str) -> Any:
-    """Import `package.module.Name` or `package.module:Name`."""
-    module_name, sep, attr = path.partition(":")
-    if not sep:
-        module_name, _, attr = path.rpartition(".")
-    if not module_name or not attr:
-        raise ActorClassError(f"cannot import {path!r}: expected 'package.module.Name'")
+    """Import `package.module.Name` or `package.module:Name` (nested names allowed).
+
+    `pkgutil.resolve_name` does the work; this only turns its failures into one line.
+    """
     try:
-        module = importlib.import_module(module_name)
+        return pkgutil.resolve_name(path)
+    except ValueError:
+        raise ActorClassError(f"cannot import {path!r}: {_SHAPE}") from None
+    except AttributeError as exc:
+        cause: Exception = _module_that_fails(path) or exc
+        raise ActorClassError(f"cannot import {path!r}: {cause}") from None
     except ImportError as exc:
         raise ActorClassError(f"cannot import {path!r}: {exc}") from None
-    try:
-        obj = module
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except AttributeError:
-        raise ActorClassError(f"cannot import {path!r}: {module_name} has no {attr!r}") from None
-    return obj
+
+
+def _module_that_fails(path: str) -> ImportError | None:
+    """The error of a module on a dotted path that exists but fails to import, if one does.
+
+    Given `pkg.mod.Name`, `pkgutil.resolve_name` takes a `pkg.mod` that raises ImportError
+    (a dependency it needs is missing) for an attribute of `pkg`, and reports a missing
+    attribute; the missing dependency is what the person has to fix.
+    """
+    if ":" in path:
+        return None  # the module part was imported as given: its own error surfaced
+    parts = path.split(".")
+    for end in range(len(parts) - 1, 1, -1):  # longest module candidate first
+        name = ".".join(parts[:end])
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and (name == exc.name or name.startswith(f"{exc.name}.")):
+                continue  # not a module at all: try a shorter one
+            return exc
+        except ImportError as exc:
+            return exc
+        return None  # the longest module imports: the name really is missing
+    return None
 
 
 def qualified_name(obj: type[Any]) -> str:

@@ -32,21 +32,16 @@ from retinue.agent.failures import (
 from retinue.agent.incoming import HOW_TO_READ_MESSAGES, render_incoming
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.agent.output import StructuredOutput
-from retinue.agent.plugin_access import plugin_manager_for
+from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
 from retinue.llm.models import get_model
 from retinue.llm.react_agent import ReactAgent
-from retinue.llm.usage import AgentUsageSummary, UsageLedger
+from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
-from retinue.plugins.manager import (
-    PluginError,
-    capabilities_by_plugin,
-    collect_card_classes,
-    default_card_classes,
-)
+from retinue.plugins.manager import PluginError
 from retinue.tools.card import ToolCard
 from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater
@@ -80,13 +75,12 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         # that cannot be built (missing SDK or key), a prompt parameter without a value or a
         # plugin failing to give its capabilities fails `createActor` itself instead of a
         # silent actor death.
-        pm = plugin_manager_for(self.system)
-        configured = resolve_cards(config.tools, collect_card_classes(pm))
-        self._cards = with_default_cards(configured, default_card_classes(pm))
+        plugins = plugin_catalog_for(self.system)  # collected once per actor system
+        configured = resolve_cards(config.tools, plugins.card_classes)
+        self._cards = with_default_cards(configured, plugins.default_cards)
         get_model(config.model_cfg)
         self._backstory = config.prompt.render()
-        self._plugin_capabilities = capabilities_by_plugin(pm, config)
-        self._usage = UsageLedger()
+        self._plugin_capabilities = plugins.capabilities(config)
         self._recipient_check = RecipientCheckCapability(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None
@@ -588,12 +582,15 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
-        self._usage.add(event)
         self.notify_event(event)
 
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
-        """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown."""
-        return self._usage.summary(by_run=by_run)
+        """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown.
+
+        Read from the runner's ledger, the one its lifetime budget is checked against.
+        """
+        react = self._react
+        return react.usage_summary(by_run=by_run) if react is not None else AgentUsageSummary()
 
 
 def _is_operator_command(message: Message) -> bool:

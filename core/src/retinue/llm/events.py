@@ -1,7 +1,7 @@
 """What a `ReactAgent` reports through its event sink: serializable records of its runs.
 
 They are the durable record: a store keeps them, a UI shows them, and `restore_context`
-rebuilds an agent's history and lifetime counters from them. Every event is a frozen pydantic
+rebuilds an agent's history and usage ledger from them. Every event is a frozen pydantic
 model with an `event_type` tag, so a stored JSON form parses back with `parse_llm_event`.
 Model messages are kept in pydantic-ai's own JSON form (`ModelMessagesTypeAdapter`).
 """

@@ -8,8 +8,8 @@ this can fail is a one-line `ConfigError` saying what to do.
 
 from __future__ import annotations
 
-import importlib
 import os
+import pkgutil
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -91,32 +91,25 @@ def _api_key(model_cfg: ModelConfig) -> str | None:
 
 
 def _provider_model(model_cfg: ModelConfig) -> Model:
-    provider, name = model_cfg.provider, model_cfg.model
-    if provider in ("openai", "openai-chat"):
-        from pydantic_ai.providers.openai import OpenAIProvider
+    """pydantic-ai's own model for `provider:model`, on a provider built with our settings.
 
-        openai = OpenAIProvider(base_url=model_cfg.base_url, api_key=_api_key(model_cfg))
-        if provider == "openai":
-            from pydantic_ai.models.openai import OpenAIResponsesModel
+    `infer_model` picks the model class for the provider name (Responses for `openai`, Chat
+    Completions for `openai-chat`, ...), `infer_provider_class` the provider class; the
+    factory only hands that class the base URL and the key from our configuration.
+    """
+    from pydantic_ai.models import infer_model
+    from pydantic_ai.providers import Provider, infer_provider_class
 
-            return OpenAIResponsesModel(name, provider=openai)
-        from pydantic_ai.models.openai import OpenAIChatModel
+    def provider_factory(name: str) -> Provider[Any]:
+        # the SDK is imported here, first: a missing SDK is reported before a missing key
+        provider_class: Callable[..., Provider[Any]] = infer_provider_class(name)
+        if name == "ollama":
+            base_url = model_cfg.base_url or os.environ.get("OLLAMA_BASE_URL") or OLLAMA_DEFAULT_URL
+            env = model_cfg.api_key_env
+            return provider_class(base_url=base_url, api_key=os.environ.get(env) if env else None)
+        return provider_class(base_url=model_cfg.base_url, api_key=_api_key(model_cfg))
 
-        return OpenAIChatModel(name, provider=openai)
-    if provider == "anthropic":
-        from pydantic_ai.models.anthropic import AnthropicModel
-        from pydantic_ai.providers.anthropic import AnthropicProvider
-
-        anthropic = AnthropicProvider(api_key=_api_key(model_cfg), base_url=model_cfg.base_url)
-        return AnthropicModel(name, provider=anthropic)
-    if provider == "ollama":
-        from pydantic_ai.models.ollama import OllamaModel
-        from pydantic_ai.providers.ollama import OllamaProvider
-
-        base_url = model_cfg.base_url or os.environ.get("OLLAMA_BASE_URL") or OLLAMA_DEFAULT_URL
-        key = os.environ.get(model_cfg.api_key_env) if model_cfg.api_key_env else None
-        return OllamaModel(name, provider=OllamaProvider(base_url=base_url, api_key=key))
-    raise ConfigError(f"unknown provider {provider!r}")  # pragma: no cover - validated earlier
+    return infer_model(f"{model_cfg.provider}:{model_cfg.model}", provider_factory=provider_factory)
 
 
 def import_function(path: str) -> Callable[..., Any]:
@@ -126,14 +119,11 @@ def import_function(path: str) -> Callable[..., Any]:
     except ValueError as exc:
         raise ConfigError(f"function path: {exc}") from None
     try:
-        target: Any = importlib.import_module(module_name)
+        target: Any = pkgutil.resolve_name(f"{module_name}:{attribute}")
     except ImportError as exc:
         raise ConfigError(f"cannot import module {module_name!r} for {path!r}: {exc}") from None
-    for part in attribute.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            raise ConfigError(f"{path!r}: {module_name!r} has no attribute {attribute!r}") from None
+    except AttributeError:
+        raise ConfigError(f"{path!r}: {module_name!r} has no attribute {attribute!r}") from None
     if not callable(target):
         raise ConfigError(f"{path!r} is not callable (it is a {type(target).__name__})")
     return target  # type: ignore[no-any-return]

@@ -57,7 +57,7 @@ from retinue.llm.run_parts import (
     status_of,
     usage_event,
 )
-from retinue.llm.usage import AgentUsageCounters
+from retinue.llm.usage import AgentUsageSummary, UsageLedger
 
 T = TypeVar("T")
 
@@ -128,7 +128,7 @@ class ReactAgent:
         self._lock = threading.Lock()
         self._current: RunState | None = None
         self._runs: dict[str, RunState] = {}
-        self._usage = AgentUsageCounters()
+        self._usage = UsageLedger()
         self._summary_usage: dict[str | None, list[LlmUsageEvent]] = {}
 
     # ------------------------------------------------------------------ state
@@ -140,11 +140,18 @@ class ReactAgent:
         return state.run_id if state is not None else None
 
     @property
-    def lifetime_usage(self) -> AgentUsageCounters:
-        """A copy of what this agent has spent (runs admitted, tokens, known cost)."""
+    def lifetime_usage(self) -> AgentUsageSummary:
+        """What this agent has spent (runs admitted, requests, tokens, known cost): a copy."""
+        return self.usage_summary()
+
+    def usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
+        """The agent's usage ledger as a copy; `by_run=True` adds the recent runs' breakdown.
+
+        The same ledger the agent tier is checked against, so what is reported is what is
+        counted; safe from any thread.
+        """
         with self._lock:
-            usage = self._usage
-            return AgentUsageCounters(usage.runs, usage.total_tokens, usage.cost_usd)
+            return self._usage.summary(by_run=by_run)
 
     @property
     def messages(self) -> list[ModelMessage]:
@@ -212,8 +219,8 @@ class ReactAgent:
                     "a ReactAgent runs one run at a time"
                 )
             self._usage.check(self.agent_usage_limits, self.name)
-            self._usage.runs += 1  # charged before it runs: a failing run still counts
             state = RunState(run_id=new_run_id(), kind=kind)
+            self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
             self._runs[state.run_id] = state
         try:
@@ -360,7 +367,7 @@ class ReactAgent:
         self.context.record_operator_action(text)
 
     def clear(self) -> None:
-        """Forget the conversation (the lifetime counters stay)."""
+        """Forget the conversation (the usage ledger stays)."""
         self._refuse_while_running("clear")
         self.context.clear()
 
@@ -372,13 +379,13 @@ class ReactAgent:
         return changed
 
     def restore_context(self, events: Iterable[object]) -> None:
-        """Rebuild the history and the lifetime counters from recorded events."""
+        """Rebuild the history and the usage ledger from recorded events."""
         self._refuse_while_running("restore")
         recorded = list(events)
         self.context.restore(recorded)
-        counters = AgentUsageCounters.from_events(recorded)
+        ledger = UsageLedger.from_events(recorded)
         with self._lock:
-            self._usage = counters
+            self._usage = ledger
 
     def _refuse_while_running(self, what: str) -> None:
         if self._current is not None:
@@ -429,9 +436,8 @@ class ReactAgent:
     # ------------------------------------------------------------------ events
 
     def _emit(self, event: LlmEvent) -> None:
-        if isinstance(event, LlmUsageEvent):
-            with self._lock:
-                self._usage.add_usage(event)
+        with self._lock:
+            self._usage.add(event)
         if self.event_sink is not None:
             emit_safely(self.event_sink, event)
 

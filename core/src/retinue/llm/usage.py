@@ -1,15 +1,14 @@
-"""Lifetime usage counters, the agent-tier check, and usage summaries folded from events.
+"""One agent's usage ledger, the agent-tier check against it, and summaries folded from events.
 
-The counters are never persisted: they are recomputed from the same events a store keeps
-(`LlmUsageEvent`, `RunStartedEvent`), so an agent restored after spending 180 of 200 runs has
-20 left.
+The ledger is never persisted: it is recomputed from the same events a store keeps
+(`LlmUsageEvent`, `RunStartedEvent`, `ToolCallEvent`), so an agent restored after spending
+180 of 200 runs has 20 left, and reports the 180.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from pydantic import BaseModel
 
@@ -17,7 +16,6 @@ from retinue.llm.errors import AgentUsageLimitError
 from retinue.llm.events import (
     LlmEvent,
     LlmUsageEvent,
-    RunStartedEvent,
     ToolCallEvent,
     parse_llm_event,
 )
@@ -36,51 +34,6 @@ def iter_llm_events(events: Iterable[object]) -> Iterator[LlmEvent]:
             inner = getattr(item, "event", None)
             if isinstance(inner, LlmEvent):
                 yield inner
-
-
-@dataclass
-class AgentUsageCounters:
-    """What an agent has spent in its life: runs admitted, tokens, known cost."""
-
-    runs: int = 0
-    total_tokens: int = 0
-    cost_usd: float = 0.0
-
-    def check(self, limits: AgentUsageLimits, agent_name: str) -> None:
-        """Raise `AgentUsageLimitError` if another run may not start."""
-        who = f"agent {agent_name!r}" if agent_name else "agent"
-        if limits.agent_request_limit is not None and self.runs >= limits.agent_request_limit:
-            raise AgentUsageLimitError(
-                f"{who} has used all {limits.agent_request_limit} runs of its lifetime budget"
-            )
-        if limits.total_tokens_limit is not None and self.total_tokens >= limits.total_tokens_limit:
-            raise AgentUsageLimitError(
-                f"{who} has used {self.total_tokens} tokens of its lifetime budget of "
-                f"{limits.total_tokens_limit}"
-            )
-        if limits.cost_limit_usd is not None and self.cost_usd >= limits.cost_limit_usd:
-            raise AgentUsageLimitError(
-                f"{who} has spent ${self.cost_usd:.4f} of its lifetime budget of "
-                f"${limits.cost_limit_usd:.4f}"
-            )
-
-    def add_usage(self, event: LlmUsageEvent) -> None:
-        self.total_tokens += event.total_tokens
-        if event.cost_usd is not None:
-            self.cost_usd += event.cost_usd
-
-    @classmethod
-    def from_events(cls, events: Iterable[object]) -> AgentUsageCounters:
-        """Counters recomputed from recorded events (runs counted by distinct run id)."""
-        counters = cls()
-        runs: set[str] = set()
-        for event in iter_llm_events(events):
-            if isinstance(event, RunStartedEvent | LlmUsageEvent) and event.run_id is not None:
-                runs.add(event.run_id)
-            if isinstance(event, LlmUsageEvent):
-                counters.add_usage(event)
-        counters.runs = len(runs)
-        return counters
 
 
 class RunUsageSummary(BaseModel):
@@ -118,14 +71,24 @@ def _add_cost(total: float | None, cost: float | None) -> float | None:
 class UsageLedger:
     """Usage folded as events arrive: lifetime totals, and the breakdown of recent runs.
 
-    An agent keeps one instead of its events, so its memory does not grow with every run;
-    the full record of every event is the store's job. `keep_runs=None` keeps every run.
+    The one record of what an agent has spent: its runner admits runs and folds its events
+    here, checks the agent tier against it, and the agent's `get_usage_summary` reads it.
+    It keeps no events, so its memory does not grow with every run; the full record of every
+    event is the store's job. `keep_runs=None` keeps every run's breakdown.
     """
 
     def __init__(self, keep_runs: int | None = 200) -> None:
         self.keep_runs = keep_runs
         self._totals = AgentUsageSummary()
         self._runs: OrderedDict[str, RunUsageSummary] = OrderedDict()
+
+    @classmethod
+    def from_events(cls, events: Iterable[object], keep_runs: int | None = 200) -> UsageLedger:
+        """A ledger recomputed from recorded events (each run counted once, by its id)."""
+        ledger = cls(keep_runs=keep_runs)
+        for event in events:
+            ledger.add(event)
+        return ledger
 
     def _slot(self, run_id: str | None) -> RunUsageSummary | None:
         if run_id is None:
@@ -137,6 +100,31 @@ class UsageLedger:
             if self.keep_runs is not None and len(self._runs) > self.keep_runs:
                 self._runs.popitem(last=False)
         return run
+
+    def admit(self, run_id: str) -> None:
+        """Count a run before it executes: a run that fails or is interrupted still counts."""
+        self._slot(run_id)
+
+    def check(self, limits: AgentUsageLimits, agent_name: str) -> None:
+        """Raise `AgentUsageLimitError` if another run may not start."""
+        totals = self._totals
+        who = f"agent {agent_name!r}" if agent_name else "agent"
+        if limits.agent_request_limit is not None and totals.runs >= limits.agent_request_limit:
+            raise AgentUsageLimitError(
+                f"{who} has used all {limits.agent_request_limit} runs of its lifetime budget"
+            )
+        tokens = totals.total_tokens
+        if limits.total_tokens_limit is not None and tokens >= limits.total_tokens_limit:
+            raise AgentUsageLimitError(
+                f"{who} has used {tokens} tokens of its lifetime budget of "
+                f"{limits.total_tokens_limit}"
+            )
+        cost = totals.cost_usd or 0.0
+        if limits.cost_limit_usd is not None and cost >= limits.cost_limit_usd:
+            raise AgentUsageLimitError(
+                f"{who} has spent ${cost:.4f} of its lifetime budget of "
+                f"${limits.cost_limit_usd:.4f}"
+            )
 
     def add(self, item: object) -> None:
         """Fold one event (or its stored form); anything that is not usage is ignored."""
@@ -167,7 +155,4 @@ class UsageLedger:
 
 def aggregate_usage(events: Iterable[object], by_run: bool = False) -> AgentUsageSummary:
     """Fold usage, tool-call and run-start events into one summary."""
-    ledger = UsageLedger(keep_runs=None)
-    for event in events:
-        ledger.add(event)
-    return ledger.summary(by_run=by_run)
+    return UsageLedger.from_events(events, keep_runs=None).summary(by_run=by_run)

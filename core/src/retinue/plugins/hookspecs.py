@@ -11,9 +11,11 @@ announced by an entry point in the `retinue` group::
     [project.entry-points.retinue]
     foo = "retinue_foo.hooks"
 
-Both collection hooks below are called once per plugin, in plugin registration order, so the
-kernel can tell which distribution provided what; for that reason they may not be
-implemented as hook wrappers, and `tryfirst`/`trylast` do not reorder them.
+The kernel calls both hooks below through pluggy, one plugin at a time (a subset hook
+caller per plugin), in plugin registration order, so it can tell which distribution
+provided what; for that reason they may not be implemented as hook wrappers, and
+`tryfirst`/`trylast` do not reorder them. Card classes are collected once per actor system
+(and again only if its plugins change); capabilities once per agent.
 
 Agent-layer types are named here only for type checkers: this layer sits below the agent
 layer and must not import it.
@@ -59,7 +61,7 @@ def retinue_tool_cards() -> Sequence[type[ToolCard]]:  # type: ignore[empty-body
 def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any]]:  # type: ignore[empty-body]
     """Extra pydantic-ai capabilities for an agent built from this config.
 
-    Called once per agent while it starts. Use it for behaviour that must run around every
+    Called once per agent, while it is created. Use it for behaviour that must run around every
     model request (an audit wrapper, a guard) and has no card channel to ride; return an
     empty sequence for agents the plugin does not concern. The kernel's own cancellation
     capability always runs first and is never returned here.

@@ -1,4 +1,4 @@
-"""Finding the installed plugins and collecting what they provide.
+"""Building a plugin manager: finding the installed plugins and checking them.
 
 `get_plugin_manager()` builds a fresh `pluggy.PluginManager` on every call. There is no
 module-level manager and nothing happens at import: which plugins are active depends on the
@@ -16,7 +16,7 @@ Mistakes are reported when the manager is built, each naming the plugin and the 
 it came from: a hook implementation whose name matches no hook (usually a typo, which would
 otherwise be silently ignored), a `retinue_*` function missing its `@hookimpl`, a plugin that
 fails to import, and one entry-point name declared by two distributions. Two plugins that
-provide a card of the same name are reported when the cards are collected.
+provide a card of the same name are reported when the cards are collected (`collect`).
 """
 
 from __future__ import annotations
@@ -27,19 +27,12 @@ import inspect
 import os
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
-from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.plugins import hookspecs
 from retinue.plugins.hookspecs import PROJECT_NAME
-
-if TYPE_CHECKING:
-    from pydantic_ai.capabilities import AbstractCapability
-
-    from retinue.agent.config import AgentConfig
-    from retinue.tools.card import ToolCard
 
 ENTRY_POINT_GROUP = PROJECT_NAME
 """The entry-point group plugins announce themselves in; the same string as the project."""
@@ -77,21 +70,6 @@ class CardConflictError(PluginError):
 
 class PluginWarning(UserWarning):
     """Something about the plugin setup is likely a mistake, but nothing is broken."""
-
-
-class PluginInfo(BaseModel):
-    """One active plugin, as plain data (what `retinue plugins` prints)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str = Field(description="The entry-point name (or the name it was registered under).")
-    module: str | None = Field(description="The module or object registered as the plugin.")
-    distribution: str | None = Field(
-        description="The distribution that declared the entry point; None if registered in code."
-    )
-    version: str | None = Field(description="That distribution's version.")
-    cards: list[str] = Field(description="Names of the tool cards the plugin provides.")
-    hooks: list[str] = Field(description="The retinue hooks the plugin implements.")
 
 
 # -- building the manager -------------------------------------------------------------------
@@ -171,7 +149,7 @@ def _load_entry_points(pm: pluggy.PluginManager) -> None:
             candidates.setdefault(entry_point.name, []).append(entry_point)
     for name, found in candidates.items():
         if len(found) > 1:
-            sources = " and ".join(_distribution_label(ep.dist) for ep in found)
+            sources = " and ".join(distribution_label(ep.dist) for ep in found)
             raise PluginConflictError(
                 f"the retinue plugin name {name!r} is declared by {sources}; uninstall one "
                 "of them (entry-point names must be unique)"
@@ -200,7 +178,7 @@ def _load_failure(
             if culprit_plugin is None or loaded is not culprit_plugin:
                 continue
         return PluginLoadError(
-            f"retinue plugin {name!r} from {_distribution_label(entry_point.dist)} could not "
+            f"retinue plugin {name!r} from {distribution_label(entry_point.dist)} could not "
             f"be loaded: {type(exc).__name__}: {exc}. Fix or uninstall it, or skip it with "
             f"{DISABLED_PLUGINS_ENV}={name}"
         )
@@ -212,14 +190,14 @@ def validate_plugins(pm: pluggy.PluginManager) -> None:
 
     `get_plugin_manager()` calls this; call it again after registering more plugins by hand.
     """
-    known = sorted(name for name, caller in _hook_callers(pm) if caller.has_spec())
-    for name, caller in _hook_callers(pm):
+    known = sorted(name for name, caller in hook_callers(pm) if caller.has_spec())
+    for name, caller in hook_callers(pm):
         for impl in caller.get_hookimpls():
             if not caller.has_spec() and not impl.optionalhook:
                 raise UnknownHookError(_unknown_hook_message(pm, impl.plugin, name, known))
             if name in _COLLECTION_HOOKS and (impl.wrapper or impl.hookwrapper):
                 raise PluginError(
-                    f"{_plugin_label(pm, impl.plugin)} implements {name} as a hook wrapper; "
+                    f"{plugin_label(pm, impl.plugin)} implements {name} as a hook wrapper; "
                     "the kernel calls this hook once per plugin, so it must be a plain "
                     "@hookimpl"
                 )
@@ -234,14 +212,15 @@ def validate_plugins(pm: pluggy.PluginManager) -> None:
                 continue
             if pm.parse_hookimpl_opts(plugin, attribute) is None:
                 raise PluginError(
-                    f"{_plugin_label(pm, plugin)} defines {attribute}() without @hookimpl, so "
-                    "retinue would never call it; decorate it with "
-                    "`@retinue.plugins.hookimpl`"
+                    f"{plugin_label(pm, plugin)} defines {attribute}() without @hookimpl, so "
+                    "retinue would never call it; decorate it with @hookimpl "
+                    "(from retinue import hookimpl)"
                 )
     pm.check_pending()  # pluggy's own check, after ours has given the clearer message
 
 
-def _hook_callers(pm: pluggy.PluginManager) -> list[tuple[str, pluggy.HookCaller]]:
+def hook_callers(pm: pluggy.PluginManager) -> list[tuple[str, pluggy.HookCaller]]:
+    """Every hook the manager knows, by name: the specified ones and any a plugin implements."""
     return [
         (name, caller)
         for name, caller in vars(pm.hook).items()
@@ -255,7 +234,7 @@ def _unknown_hook_message(
     close = difflib.get_close_matches(hook, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else "."
     return (
-        f"{_plugin_label(pm, plugin)} implements {hook!r}, which is not a retinue hook{hint} "
+        f"{plugin_label(pm, plugin)} implements {hook!r}, which is not a retinue hook{hint} "
         f"The hooks are: {', '.join(known)}"
     )
 
@@ -263,173 +242,24 @@ def _unknown_hook_message(
 # -- where a plugin came from ---------------------------------------------------------------
 
 
-def _distribution_of(pm: pluggy.PluginManager, plugin: object) -> Any | None:
+def distribution_of(pm: pluggy.PluginManager, plugin: object) -> Any | None:
+    """The distribution whose entry point loaded `plugin`; None if registered in code."""
     for candidate, dist in pm.list_plugin_distinfo():
         if candidate is plugin:
             return dist
     return None
 
 
-def _distribution_label(dist: Any) -> str:
+def distribution_label(dist: Any) -> str:
+    """`distribution <name> <version>`, as errors name it."""
     if dist is None:
         return "an unknown distribution"
     return f"distribution {dist.metadata['Name']} {dist.version}"
 
 
-def _plugin_label(pm: pluggy.PluginManager, plugin: object) -> str:
+def plugin_label(pm: pluggy.PluginManager, plugin: object) -> str:
+    """`plugin '<name>' (<where from>)`: what every plugin error starts with."""
     name = pm.get_name(plugin) or repr(plugin)
-    dist = _distribution_of(pm, plugin)
-    source = "registered in code" if dist is None else _distribution_label(dist)
+    dist = distribution_of(pm, plugin)
+    source = "registered in code" if dist is None else distribution_label(dist)
     return f"plugin {name!r} ({source})"
-
-
-# -- collecting what the plugins provide ----------------------------------------------------
-
-
-def _call_per_plugin(
-    pm: pluggy.PluginManager, hook: str, **kwargs: Any
-) -> list[tuple[str, object, list[Any]]]:
-    """Call `hook` on each plugin separately, in registration order: (name, plugin, items)."""
-    caller: pluggy.HookCaller = getattr(pm.hook, hook)
-    impls = {id(impl.plugin): impl for impl in caller.get_hookimpls()}
-    results: list[tuple[str, object, list[Any]]] = []
-    for name, plugin in pm.list_name_plugin():
-        impl = impls.get(id(plugin)) if plugin is not None else None
-        if impl is None:
-            continue
-        try:
-            returned = impl.function(*(kwargs[arg] for arg in impl.argnames))
-        except Exception as exc:
-            raise PluginError(
-                f"{_plugin_label(pm, plugin)} failed in {hook}: {type(exc).__name__}: {exc}"
-            ) from exc
-        if returned is None:
-            items: list[Any] = []
-        elif isinstance(returned, Iterable) and not isinstance(returned, str | bytes | Mapping):
-            items = list(returned)
-        else:
-            raise PluginError(
-                f"{_plugin_label(pm, plugin)} returned {returned!r} from {hook}; "
-                "expected a sequence"
-            )
-        results.append((name, plugin, items))
-    return results
-
-
-def _cards_by_plugin(
-    pm: pluggy.PluginManager,
-) -> list[tuple[str, object, list[type[ToolCard]]]]:
-    from retinue.tools.card import ToolCard, card_name
-
-    found: list[tuple[str, object, list[type[ToolCard]]]] = []
-    for name, plugin, items in _call_per_plugin(pm, "retinue_tool_cards"):
-        cards: list[type[ToolCard]] = []
-        for item in items:
-            if not (isinstance(item, type) and issubclass(item, ToolCard)):
-                raise PluginError(
-                    f"{_plugin_label(pm, plugin)} returned {item!r} from retinue_tool_cards; "
-                    "expected ToolCard subclasses (the classes, not instances)"
-                )
-            try:
-                card_name(item)
-            except TypeError as exc:
-                raise PluginError(f"{_plugin_label(pm, plugin)}: {exc}") from None
-            cards.append(item)
-        found.append((name, plugin, cards))
-    return found
-
-
-def collect_card_classes(pm: pluggy.PluginManager) -> dict[str, type[ToolCard]]:
-    """Every installed card class by name, sorted by name.
-
-    Raises `CardConflictError` naming both plugins and distributions when two different
-    classes claim one name: a team file's `tools = ["planning"]` must mean one thing. The
-    same class offered twice (a plugin re-exporting another's card) is not a conflict.
-    """
-    classes: dict[str, type[ToolCard]] = {}
-    sources: dict[str, object] = {}
-    for _, plugin, cards in _cards_by_plugin(pm):
-        for card in cards:
-            name: str = card.name
-            existing = classes.get(name)
-            if existing is not None and existing is not card:
-                raise CardConflictError(
-                    f"tool card {name!r} is provided twice: {_qualname(existing)} by "
-                    f"{_plugin_label(pm, sources[name])} and {_qualname(card)} by "
-                    f"{_plugin_label(pm, plugin)}. Uninstall one, or skip one, e.g. with "
-                    f"{DISABLED_PLUGINS_ENV}={pm.get_name(plugin)}"
-                )
-            classes[name] = card
-            sources.setdefault(name, plugin)
-    return dict(sorted(classes.items()))
-
-
-def default_card_classes(pm: pluggy.PluginManager) -> list[type[ToolCard]]:
-    """The installed cards marked `default = True`, sorted by card name.
-
-    Sorting by name rather than by discovery order keeps every agent's tool list, and so its
-    prompt, identical from one machine (and one install order) to the next.
-    """
-    return [card for card in collect_card_classes(pm).values() if card.default]
-
-
-def collect_capabilities(
-    pm: pluggy.PluginManager, config: AgentConfig
-) -> list[AbstractCapability[Any]]:
-    """The extra pydantic-ai capabilities all plugins give an agent built from `config`.
-
-    Flattened in plugin registration order: capability hooks run in list order, so a
-    capability's place here is its place around every model request.
-    """
-    return [capability for _, capability in capabilities_by_plugin(pm, config)]
-
-
-def capabilities_by_plugin(
-    pm: pluggy.PluginManager, config: AgentConfig
-) -> list[tuple[str, AbstractCapability[Any]]]:
-    """As `collect_capabilities`, each with a label naming its plugin and distribution.
-
-    The label is what a failure of the capability during a run is reported with.
-    """
-    from pydantic_ai.capabilities import AbstractCapability
-
-    capabilities: list[tuple[str, AbstractCapability[Any]]] = []
-    for _, plugin, items in _call_per_plugin(pm, "retinue_capabilities", config=config):
-        label = _plugin_label(pm, plugin)
-        for item in items:
-            if not isinstance(item, AbstractCapability):
-                raise PluginError(
-                    f"{label} returned {item!r} from retinue_capabilities; expected "
-                    "pydantic-ai AbstractCapability instances"
-                )
-            capabilities.append((label, item))
-    return capabilities
-
-
-def describe_plugins(pm: pluggy.PluginManager) -> list[PluginInfo]:
-    """The active plugins in registration order, with their distribution and cards."""
-    cards = {id(plugin): [card.name for card in found] for _, plugin, found in _cards_by_plugin(pm)}
-    hooks: dict[int, list[str]] = {}
-    for hook, caller in _hook_callers(pm):
-        for impl in caller.get_hookimpls():
-            hooks.setdefault(id(impl.plugin), []).append(hook)
-    described: list[PluginInfo] = []
-    for name, plugin in pm.list_name_plugin():
-        if plugin is None:
-            continue
-        dist = _distribution_of(pm, plugin)
-        described.append(
-            PluginInfo(
-                name=name,
-                module=getattr(plugin, "__name__", None) or type(plugin).__qualname__,
-                distribution=None if dist is None else str(dist.metadata["Name"]),
-                version=None if dist is None else str(dist.version),
-                cards=cards.get(id(plugin), []),
-                hooks=sorted(hooks.get(id(plugin), [])),
-            )
-        )
-    return described
-
-
-def _qualname(cls: type[Any]) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from retinue.plugins import hookimpl
+from retinue import hookimpl
 
 from retinue_workspace.card import WorkspaceTool
 
