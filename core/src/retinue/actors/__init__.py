@@ -12,6 +12,8 @@ from retinue.actors.errors import (
     IdleTimeoutError,
     WarningError,
 )
+from retinue.actors.frozen import FrozenMap
+from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.messages import (
     CancelMessage,
     DeadLetterEvent,
@@ -24,9 +26,10 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
-from retinue.actors.orchestrator import Orchestrator, TeamDirectory, TeamMember
+from retinue.actors.orchestrator import Orchestrator, TeamMember
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
+from retinue.actors.team import DirectoryBoard, Team, TeamDirectory
 from retinue.actors.user_proxy import UserProxy
 
 __all__ = [
@@ -42,18 +45,22 @@ __all__ = [
     "BaseState",
     "CancelMessage",
     "DeadLetterEvent",
+    "DirectoryBoard",
     "ErrorMessage",
     "EventMessage",
     "EventSubscriber",
+    "FrozenMap",
     "HandledMessage",
     "IdleTimeoutError",
     "Message",
     "MessageSink",
     "Orchestrator",
+    "OrchestratorTeam",
     "SentMessage",
     "StartMessage",
     "StateChangedMessage",
     "StopMessage",
+    "Team",
     "TeamDirectory",
     "TeamMember",
     "UserProxy",

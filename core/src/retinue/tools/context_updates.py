@@ -7,6 +7,10 @@ snapshot when no baselines survive, else only what changed since the last block 
 The baselines and the counter live in the agent's `ToolState` slot, which this engine reads
 through a getter on every call: a restore replaces the whole state object, so a held
 reference would silently go stale.
+
+What a turn costs here must not grow with the state: a provider that answers with the same
+`FrozenMap` as last time costs one identity check, and a newer version of that map costs
+only its changed keys. Plain mappings are copied (into a `FrozenMap`) and compared whole.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from retinue.actors.frozen import FrozenMap
 from retinue.tools import rendering
 from retinue.tools.markers import find_markers, marker_line
 from retinue.tools.state import Snapshot, ToolState
@@ -137,13 +142,24 @@ class ContextUpdater:
 
 
 def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
-    """Call a provider and copy its answer, so later mutation by the card cannot leak in."""
+    """Call a provider; copy a mutable answer, so later mutation by the card cannot leak in.
+
+    A `FrozenMap` cannot change, so it is kept as it is (its items are checked to be text
+    once per map, not once per reader).
+    """
     try:
         value: object = provider()
         if isinstance(value, str):
             return value
+        if isinstance(value, FrozenMap):
+            if not value.memo("retinue.text_items", _all_text):
+                raise TypeError(
+                    f"context provider {name!r} returned a FrozenMap whose keys and values "
+                    "are not all str"
+                )
+            return value
         if isinstance(value, Mapping):
-            return {str(key): str(item) for key, item in value.items()}
+            return FrozenMap({str(key): str(item) for key, item in value.items()})
         raise TypeError(
             f"context provider {name!r} returned {type(value).__name__}, "
             "expected str or Mapping[str, str]"
@@ -151,6 +167,10 @@ def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
     except Exception as exc:
         logger.warning("context provider %r could not be read", name, exc_info=True)
         return _Failure(exc)
+
+
+def _all_text(items: FrozenMap[object, object]) -> bool:
+    return all(isinstance(k, str) and isinstance(v, str) for k, v in items.items())
 
 
 def _unavailable_section(name: str, failure: _Failure) -> str:
