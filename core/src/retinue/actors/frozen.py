@@ -11,7 +11,16 @@ once per map and shared by every reader.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import (
+    Callable,
+    Hashable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    ValuesView,
+)
 from typing import Any, Generic, TypeVar
 
 from pydantic import GetCoreSchemaHandler
@@ -107,6 +116,15 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def get(self, key: K, default: Any = None) -> Any:
         return self._data.get(key, default)
+
+    def keys(self) -> KeysView[K]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._data.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._data.items()
 
     def __eq__(self, other: object) -> bool:
         if other is self:

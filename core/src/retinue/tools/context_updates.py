@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from retinue.actors.frozen import FrozenMap
 from retinue.tools import rendering
@@ -91,7 +91,7 @@ class ContextUpdater:
         sections: list[str] = []
 
         for name, provider in self._providers.items():
-            reading = _read(name, provider)
+            reading = _read(name, provider, baselines.get(name))
             if isinstance(reading, _Failure):
                 # Said once per outage; the baseline stays as the model last saw it.
                 if name not in unavailable:
@@ -141,18 +141,19 @@ class ContextUpdater:
         self._state_getter().clear()
 
 
-def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
+def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Snapshot | _Failure:
     """Call a provider; copy a mutable answer, so later mutation by the card cannot leak in.
 
-    A `FrozenMap` cannot change, so it is kept as it is (its items are checked to be text
-    once per map, not once per reader).
+    A `FrozenMap` cannot change, so it is kept as it is; that its items are text is checked
+    once per map, not once per reader, and only at the keys changed since `baseline` (which
+    passed the same check) when the map is a newer version of it.
     """
     try:
         value: object = provider()
         if isinstance(value, str):
             return value
         if isinstance(value, FrozenMap):
-            if not value.memo("retinue.text_items", _all_text):
+            if not value.memo(_TEXT_CHECKED, lambda items: _all_text(items, baseline)):
                 raise TypeError(
                     f"context provider {name!r} returned a FrozenMap whose keys and values "
                     "are not all str"
@@ -169,8 +170,15 @@ def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
         return _Failure(exc)
 
 
-def _all_text(items: FrozenMap[object, object]) -> bool:
-    return all(isinstance(k, str) and isinstance(v, str) for k, v in items.items())
+_TEXT_CHECKED = "retinue.context_text"
+"""Memo key of a `FrozenMap` whose keys and values were checked to be `str`."""
+
+
+def _all_text(items: FrozenMap[Any, Any], baseline: Snapshot | None) -> bool:
+    keys = items.changed_since(baseline) if isinstance(baseline, FrozenMap) else None
+    if keys is None:
+        return all(isinstance(k, str) and isinstance(v, str) for k, v in items.items())
+    return all(isinstance(k, str) and isinstance(items.get(k, ""), str) for k in keys)
 
 
 def _unavailable_section(name: str, failure: _Failure) -> str:
