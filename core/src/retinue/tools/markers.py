@@ -43,13 +43,21 @@ def marker_line(number: int, *, full: bool) -> str:
 
 
 def parse_markers(text: str) -> list[ContextMarker]:
-    """Every marker line in `text`, in order."""
-    if _QUICK not in text:
-        return []
-    return [
-        ContextMarker(int(m["number"]), m["suffix"] == CURRENT_STATE)
-        for m in MARKER_RE.finditer(text)
-    ]
+    """Every marker line in `text`, in order.
+
+    The text is searched for the marker's fixed opening and the pattern tried only there:
+    earlier blocks stay in the history and are read on every turn, and a regex scan of a
+    large roster block cost more than the rest of the update.
+    """
+    found: list[ContextMarker] = []
+    at = text.find(_QUICK)
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            m = MARKER_RE.match(text, at)
+            if m is not None:
+                found.append(ContextMarker(int(m["number"]), m["suffix"] == CURRENT_STATE))
+        at = text.find(_QUICK, at + 1)
+    return found
 
 
 def find_markers(history: Iterable[ModelMessage]) -> list[ContextMarker]:
