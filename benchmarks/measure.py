@@ -98,10 +98,15 @@ class QuietHuman(HumanProxy):
 
 
 class BenchTeam:
-    """An actor system with an orchestrator and a quiet `@Human`, plugins discovered or not."""
+    """An actor system with an orchestrator and a quiet `@Human`, plugins discovered or not.
 
-    def __init__(self, *, plugins: bool = True, ask_timeout: float = 60.0) -> None:
-        pm = get_plugin_manager(autoload=plugins)
+    `blocked` names installed plugins to leave out (`("team",)`: no team card).
+    """
+
+    def __init__(
+        self, *, plugins: bool = True, blocked: Sequence[str] = (), ask_timeout: float = 60.0
+    ) -> None:
+        pm = get_plugin_manager(autoload=plugins, blocked=blocked)
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=pm)
         self.orchestrator = self.system.createActor(
             Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")

@@ -68,6 +68,12 @@ async def silent(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse
     return send(info)
 
 
+async def answer_human(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answers every message with one response to @Human."""
+    CALLS.append(time.perf_counter())
+    return send(info, ("@Human", "response", "done"))
+
+
 async def fan_out_manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """`fan out to N` from the human: one request to each of @Worker..@WorkerN.
 

@@ -9,6 +9,11 @@ earlier blocks). Three kinds of call:
 - delta: one item changed in each provider since the last block;
 - unchanged: nothing changed, no block.
 
+Each is measured twice: with providers that answer plain dicts (copied and compared whole
+on every turn) and with providers that answer `FrozenMap`s, as retinue-team's roster and
+role profiles do (the same object while nothing changed, an evolved version after a
+change: an identity check, or only the changed keys).
+
 The yardstick is one bare pydantic-ai run on an instant model with a 21-message history,
 measured in the same process: the share of a model call the update costs. A real model
 call is a hundred times longer than that run.
@@ -29,6 +34,7 @@ from pydantic_ai.messages import (
     ToolReturnPart,
     UserPromptPart,
 )
+from retinue import FrozenMap
 from retinue.tools.context_updates import ContextUpdater
 from retinue.tools.state import ToolState
 
@@ -52,6 +58,22 @@ def providers(items: int, version: int = 0) -> dict[str, Callable[[], Mapping[st
     if version:
         roster["@Member0"] = "Worker (busy)"
         board["T0"] = f"Implement part 0 of the feature — in progress (v{version})"
+    return {"Team roster": lambda: roster, "Planning board": lambda: board}
+
+
+_FROZEN: dict[int, tuple[FrozenMap[str, str], FrozenMap[str, str]]] = {}
+
+
+def frozen_providers(items: int, version: int = 0) -> dict[str, Callable[[], Mapping[str, str]]]:
+    """The same state as `providers`, as `FrozenMap`s; `version` 1 is evolved from 0."""
+    if items not in _FROZEN:
+        plain = providers(items)
+        _FROZEN[items] = (FrozenMap(plain["Team roster"]()), FrozenMap(plain["Planning board"]()))
+    roster, board = _FROZEN[items]
+    if version:
+        changed = providers(items, version)
+        roster = roster.evolve(put={"@Member0": changed["Team roster"]()["@Member0"]})
+        board = board.evolve(put={"T0": changed["Planning board"]()["T0"]})
     return {"Team roster": lambda: roster, "Planning board": lambda: board}
 
 
@@ -81,7 +103,7 @@ def copy_slot(slot: ToolState) -> ToolState:
     return ToolState.model_construct(
         last_block=slot.last_block,
         chain_start=slot.chain_start,
-        baselines={k: v if isinstance(v, str) else dict(v) for k, v in slot.baselines.items()},
+        baselines=dict(slot.baselines),  # the snapshots themselves never change
         unavailable=list(slot.unavailable),
     )
 
@@ -115,18 +137,20 @@ def time_compose(
     return median(per_call)
 
 
-def delivered_full(items: int) -> tuple[TextContent, ToolState]:
+def delivered_full(items: int, frozen: bool = False) -> tuple[TextContent, ToolState]:
     """The full block a first turn delivers, and the slot as it is left afterwards."""
     slot = ToolState()
-    block = ContextUpdater(providers(items), lambda: slot).compose([])
+    make = frozen_providers if frozen else providers
+    block = ContextUpdater(make(items), lambda: slot).compose([])
     assert block is not None
     return block, slot
 
 
 def updater_factory(
-    items: int, version: int
+    items: int, version: int, frozen: bool = False
 ) -> Callable[[Callable[[], ToolState]], ContextUpdater]:
-    return lambda getter: ContextUpdater(providers(items, version), getter)
+    make = frozen_providers if frozen else providers
+    return lambda getter: ContextUpdater(make(items, version), getter)
 
 
 def bare_run_seconds(runs: int = 60) -> float:
@@ -163,7 +187,11 @@ def run(scale: Scale) -> CaseResult:
             "block chars (full)",
         ],
     )
-    worst = 0.0
+    frozen_table = Table(
+        "The same, with the providers answering FrozenMaps (as retinue-team does)",
+        ["items N", "history H", "delta µs", "unchanged µs", "delta / bare run"],
+    )
+    worst = worst_frozen = 0.0
     for items in ITEMS[scale]:
         for messages in HISTORY[scale]:
             first, delivered = delivered_full(items)
@@ -187,14 +215,37 @@ def run(scale: Scale) -> CaseResult:
             result.metrics[f"{key}.full_us"] = 1e6 * full
             result.metrics[f"{key}.delta_us"] = 1e6 * delta
             result.metrics[f"{key}.unchanged_us"] = 1e6 * same
+
+            _, frozen_slot = delivered_full(items, frozen=True)
+            f_delta = time_compose(
+                updater_factory(items, 1, frozen=True), frozen_slot, conversation, min_seconds
+            )
+            f_same = time_compose(
+                updater_factory(items, 0, frozen=True), frozen_slot, conversation, min_seconds
+            )
+            frozen_table.add(
+                items, messages, 1e6 * f_delta, 1e6 * f_same, f"{100 * f_delta / bare:.1f}%"
+            )
+            result.metrics[f"{key}.frozen_delta_us"] = 1e6 * f_delta
+            result.metrics[f"{key}.frozen_unchanged_us"] = 1e6 * f_same
             if messages == min(HISTORY[scale]):
                 worst = max(worst, delta / bare)
+                worst_frozen = max(worst_frozen, f_delta / bare)
     result.metrics["bare_run_us"] = 1e6 * bare
     result.tables.append(table)
+    result.tables.append(frozen_table)
     result.targets.append(
         Target(
             "delta compose vs one bare instant run, 21-message history (largest N)",
             100 * worst,
+            10.0,
+            "%",
+        )
+    )
+    result.targets.append(
+        Target(
+            "the same, FrozenMap providers (largest N)",
+            100 * worst_frozen,
             10.0,
             "%",
         )

@@ -49,6 +49,8 @@ class PingPongRun:
     history: int
     """Messages in @Ping's history at the end."""
     extra: dict[str, Any] = field(default_factory=dict)
+    blocks_per_turn: float | None = None
+    """Context-update blocks @Ping was given per turn it took (agents only)."""
 
     @property
     def per_hop(self) -> list[float]:
@@ -88,12 +90,14 @@ def retinue_pingpong(hops: int, *, window: bool, plugins: bool = True) -> PingPo
         team.wait_idle()
         seconds = time.perf_counter() - start
         agent = team.actor(ping)
+        turns = hops // 2 + 1  # @Ping takes the even hops
         return PingPongRun(
             hops=hops,
             seconds=seconds,
             stamps=list(scripts.CALLS),
             history=len(agent.react_agent.context),
             extra={"system_block": agent.react_agent.system_block},
+            blocks_per_turn=agent.state.tool_state.last_block / turns,
         )
     finally:
         team.shutdown()
@@ -225,6 +229,7 @@ def run(scale: Scale) -> CaseResult:
                 "start vs bare",
                 "end vs bare",
                 "history msgs",
+                "context blocks/turn",
             ],
         )
         bare = runs["bare pydantic-ai"]
@@ -250,12 +255,16 @@ def run(scale: Scale) -> CaseResult:
                 ratio(start / bare_start),
                 ratio(end / bare_end),
                 rs[-1].history,
+                rs[-1].blocks_per_turn,
             )
             slug = VARIANTS[name][0]
             result.metrics[f"{key}.{slug}.hops_per_s"] = median([r.hops_per_s for r in rs])
             result.metrics[f"{key}.{slug}.ms_per_hop"] = mean
             result.metrics[f"{key}.{slug}.start_ms"] = start
             result.metrics[f"{key}.{slug}.end_ms"] = end
+            result.metrics[f"{key}.{slug}.history_msgs"] = float(rs[-1].history)
+            if rs[-1].blocks_per_turn is not None:
+                result.metrics[f"{key}.{slug}.blocks_per_turn"] = rs[-1].blocks_per_turn
             if slug != "bare":
                 result.metrics[f"{key}.{slug}.ratio"] = mean / bare_mean
                 result.metrics[f"{key}.{slug}.end_ratio"] = end / bare_end

@@ -24,6 +24,7 @@ class FakeHost:
         self.config = BaseConfig(name=name, role="Tester")
         self.state = FakeState()
         self.orchestrator: ActorAddress | None = None
+        self.team: Any = None  # outside any team
         self.system: Any = None  # no actor system: cards under test never reach it
         self.sent: list[tuple[ActorAddress, Message]] = []
 

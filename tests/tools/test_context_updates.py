@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ClassVar
 
 import pytest
 from pydantic_ai.messages import (
@@ -15,6 +15,7 @@ from pydantic_ai.messages import (
     TextPart,
     UserPromptPart,
 )
+from retinue import FrozenMap
 from retinue.llm.context import fold_into_prompt
 from retinue.tools import (
     MARKER_KEY,
@@ -464,3 +465,119 @@ def test_a_full_snapshot_reports_an_ongoing_outage_again() -> None:
     block = agent.turn()
     assert header(block) == f"**Context update 2** {FULL}"
     assert "### kg (unavailable)" in (block or "")
+
+
+# -- frozen maps: what a turn reads must not grow with the state ---------------------------
+
+
+class CountingMap(FrozenMap[str, str]):
+    """A frozen map that counts how many of its items anyone reads (shared by its versions)."""
+
+    __slots__ = ()
+    reads: ClassVar[list[int]] = [0]
+
+    def __getitem__(self, key: str) -> str:
+        self.reads[0] += 1
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.reads[0] += 1
+        return super().get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        for key in super().__iter__():
+            self.reads[0] += 1
+            yield key
+
+    def items(self) -> Any:
+        self.reads[0] += len(self)
+        return super().items()
+
+    def values(self) -> Any:
+        self.reads[0] += len(self)
+        return super().values()
+
+
+def _read_during(turn: Callable[[], object]) -> int:
+    CountingMap.reads[0] = 0
+    turn()
+    return CountingMap.reads[0]
+
+
+def test_an_unchanged_frozen_map_is_neither_read_nor_copied() -> None:
+    members = CountingMap({f"@Member{i}": "Worker" for i in range(1000)})
+    agent = Agent({"roster": lambda: members})
+
+    first = _read_during(agent.turn)
+    assert first >= 1000  # the first turn shows the whole roster
+    assert agent.slot.baselines["roster"] is members  # held as it is, not copied
+
+    assert _read_during(agent.turn) == 0
+    assert agent.slot.last_block == 1
+
+
+def test_a_newer_version_costs_only_the_items_that_changed() -> None:
+    current = [CountingMap({f"@Member{i}": "Worker" for i in range(1000)})]
+    agent = Agent({"roster": lambda: current[0]})
+    agent.turn()
+
+    current[0] = current[0].evolve(put={"@Member5": "Lead", "@New": "Worker"}, drop=["@Member7"])
+    block: list[str | None] = []
+    reads = _read_during(lambda: block.append(agent.turn()))
+
+    assert reads <= 10  # three changed keys, looked up on either side
+    assert block[0] is not None
+    assert block[0].endswith(
+        "### roster (changed)\n"
+        "Added:\n- @New: Worker\n"
+        "Changed:\n- @Member5: Lead\n"
+        "Removed:\n- @Member7"
+    )
+    assert agent.slot.baselines["roster"] is current[0]
+
+
+def test_a_frozen_map_from_another_line_is_diffed_whole_and_correctly() -> None:
+    current = [FrozenMap({"@Ada": "Developer", "@Bob": "Tester"})]
+    agent = Agent({"roster": lambda: current[0]})
+    agent.turn()
+
+    current[0] = FrozenMap({"@Ada": "Developer", "@Cy": "Writer"})  # rebuilt, not evolved
+    block = agent.turn()
+
+    assert block is not None
+    assert block.endswith("### roster (changed)\nAdded:\n- @Cy: Writer\nRemoved:\n- @Bob")
+
+
+def test_a_frozen_map_that_is_not_text_is_reported_as_unavailable() -> None:
+    agent = Agent({"roster": lambda: FrozenMap({"@Ada": 3})})  # type: ignore[dict-item]
+
+    block = agent.turn()
+
+    assert block is not None
+    assert "### roster (unavailable)\nThis state could not be read (TypeError)." in block
+
+
+def test_a_plain_mapping_is_copied_so_a_later_mutation_is_still_seen(
+    agent: Agent, roster: dict[str, str]
+) -> None:
+    agent.turn()
+    roster["Cy"] = "Writer"
+
+    block = agent.turn()
+
+    assert block is not None
+    assert "### roster (changed)\nAdded:\n- Cy: Writer" in block
+
+
+def test_the_slot_checkpoints_by_reference_and_round_trips_by_value() -> None:
+    members = FrozenMap({f"@Member{i}": "Worker" for i in range(100)})
+    agent = Agent({"roster": lambda: members})
+    agent.turn()
+
+    checkpoint = agent.state.model_copy(deep=True)
+    assert checkpoint.tool_state.baselines["roster"] is members
+    assert checkpoint == agent.state
+
+    restored = FakeState.model_validate_json(agent.state.model_dump_json())
+    assert restored == agent.state
+    assert isinstance(restored.tool_state.baselines["roster"], FrozenMap)

@@ -24,6 +24,7 @@ class Loner:
         self.config = BaseConfig(name="@Loner", role="Loner")
         self.state = BaseState()
         self.orchestrator: ActorAddress | None = None
+        self.team: Any = None  # outside any team
 
     def send(self, recipient: ActorAddress, message: Message) -> None:
         raise AssertionError("nothing is sent")

@@ -12,6 +12,8 @@ from retinue.actors.errors import (
     IdleTimeoutError,
     WarningError,
 )
+from retinue.actors.frozen import FrozenMap
+from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import (
     CancelMessage,
@@ -27,10 +29,11 @@ from retinue.actors.messages import (
     StopMessage,
 )
 from retinue.actors.names import MAX_NAME_CHARS, check_member_name
-from retinue.actors.orchestrator import Orchestrator, TeamDirectory, TeamMember
+from retinue.actors.orchestrator import Orchestrator, TeamMember
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
+from retinue.actors.team import DirectoryBoard, Team, TeamDirectory
 from retinue.actors.user_proxy import UserProxy
 
 __all__ = [
@@ -47,9 +50,11 @@ __all__ = [
     "BaseState",
     "CancelMessage",
     "DeadLetterEvent",
+    "DirectoryBoard",
     "ErrorMessage",
     "EventMessage",
     "EventSubscriber",
+    "FrozenMap",
     "HandledMessage",
     "IdleTimeoutError",
     "Letter",
@@ -57,11 +62,13 @@ __all__ = [
     "Message",
     "MessageSink",
     "Orchestrator",
+    "OrchestratorTeam",
     "SentMessage",
     "StartFailedMessage",
     "StartMessage",
     "StateChangedMessage",
     "StopMessage",
+    "Team",
     "TeamDirectory",
     "TeamMember",
     "UserProxy",

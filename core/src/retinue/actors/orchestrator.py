@@ -1,4 +1,8 @@
-"""`Orchestrator`: one per team — roster, role profiles, subscribers, a window of messages."""
+"""`Orchestrator`: one per team — roster, role profiles, subscribers, a window of messages.
+
+It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
+either changes, so members read the team without asking (see `retinue.actors.team`).
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,11 @@ from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.frozen import FrozenMap
 from retinue.actors.messages import Message, StartMessage, StopMessage
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
+from retinue.actors.team import DirectoryBoard, TeamDirectory
 
 logger = logging.getLogger(__name__)
 
@@ -39,13 +45,6 @@ class TeamMember(BaseModel):
         return self.address.role
 
 
-class TeamDirectory(BaseModel):
-    """Who is in the team and which roles can be hired, read in one ask."""
-
-    members: list[ActorAddress]
-    profiles: list[AgentCard]
-
-
 class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
@@ -55,8 +54,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def __init__(self, config: BaseConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
-        self._profiles: dict[str, AgentCard] = {}
         self._members: dict[str, TeamMember] = {}
+        #: Members read the latest directory here; only this actor's thread publishes.
+        self.directory_board = DirectoryBoard()
         self._taken_names: set[str] = {self.myAddress.name}
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
@@ -86,6 +86,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._taken_names.add(name)
         admitted = address.model_copy(update={"name": name, "team_id": self.myAddress.team_id})
         self._members[admitted.agent_id] = TeamMember(address=admitted, parent=parent)
+        self._publish(members=self.directory.members.evolve(put={name: admitted}))
         return admitted
 
     def get_team(self) -> list[TeamMember]:
@@ -99,18 +100,35 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def get_team_members(self) -> list[ActorAddress]:
         """Addresses of the current members."""
-        return [m.address for m in self._members.values()]
+        return list(self.directory.members.values())
 
     def get_team_member(self, name: str) -> ActorAddress | None:
         """The member with this `@name`, or None."""
-        for member in self._members.values():
-            if member.address.name == name:
-                return member.address
-        return None
+        return self.directory.member(name)
 
     def get_directory(self) -> TeamDirectory:
-        """Members and role profiles together (what routing checks need, in one ask)."""
-        return TeamDirectory(members=self.get_team_members(), profiles=self.get_agent_profiles())
+        """The current directory; members read `directory_board` instead of asking."""
+        return self.directory
+
+    @property
+    def directory(self) -> TeamDirectory:
+        """The directory as last published."""
+        return self.directory_board.current
+
+    def _publish(
+        self,
+        members: FrozenMap[str, ActorAddress] | None = None,
+        profiles: FrozenMap[str, AgentCard] | None = None,
+    ) -> None:
+        """Post the next directory when members or profiles changed (kept by identity)."""
+        current = self.directory
+        members = current.members if members is None else members
+        profiles = current.profiles if profiles is None else profiles
+        if members is current.members and profiles is current.profiles:
+            return
+        self.directory_board.publish(
+            TeamDirectory(version=current.version + 1, members=members, profiles=profiles)
+        )
 
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""
@@ -122,15 +140,16 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         for card in cards:
             if not card.role:
                 raise ValueError("an AgentCard needs config.role to be registered")
-            self._profiles[card.role] = card
+        put: dict[str, AgentCard] = {card.role: card for card in cards}
+        self._publish(profiles=self.directory.profiles.evolve(put=put))
 
     def get_agent_profiles(self) -> list[AgentCard]:
         """Every registered role blueprint."""
-        return list(self._profiles.values())
+        return list(self.directory.profiles.values())
 
     def get_agent_profile(self, role: str) -> AgentCard | None:
         """The blueprint for `role`, or None."""
-        return self._profiles.get(role)
+        return self.directory.profile(role)
 
     # ------------------------------------------------------------------ observation
     def subscribe(self, subscriber: EventSubscriber) -> None:
@@ -152,7 +171,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def receiveMsg_Message(self, message: Message, sender: ActorAddress | None) -> None:
         if isinstance(message, StopMessage) and sender is not None:
-            self._members.pop(sender.agent_id, None)
+            gone = self._members.pop(sender.agent_id, None)
+            if gone is not None:
+                self._publish(members=self.directory.members.evolve(drop=[gone.address.name]))
         elif isinstance(message, StartMessage) and sender is not None:
             member = self._members.get(sender.agent_id)
             if member is not None and member.parent is None:

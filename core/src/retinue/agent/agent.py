@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import date
@@ -15,7 +14,9 @@ from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig
 from retinue.actors.errors import WarningError, describe_error
+from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.messages import CancelMessage, Message, StartFailedMessage
+from retinue.actors.team import Team
 from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
@@ -89,6 +90,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._failures: FailureMemory | None = None
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
         self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
+        self._team: Team | None = None
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -281,17 +283,21 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     def _hireable_roles(self) -> list[str]:
         """The `routes_to` of the card this agent's role was registered with (empty: any)."""
-        if self.orchestrator is None:
-            return []
-        card = self.ask_orchestrator("get_agent_profile", self.config.role)
+        team = self.team
+        card = team.directory.profile(self.config.role) if team is not None else None
         return list(card.routes_to) if card is not None else []
+
+    @property
+    def team(self) -> Team | None:
+        """This agent's team as a typed view (no asks to read it); None outside any team."""
+        if self._team is None and self.orchestrator is not None:
+            self._team = OrchestratorTeam(self.system, self.orchestrator, self.myAddress)
+        return self._team
 
     def get_team_member(self, name: str) -> ActorAddress | None:
         """The team member called `name`, or None."""
-        if self.orchestrator is None:
-            return None
-        member: ActorAddress | None = self.ask_orchestrator("get_team_member", name.strip())
-        return member
+        team = self.team
+        return team.directory.member(name) if team is not None else None
 
     def hire_member(self, role: str) -> ActorAddress:
         """Hire a new member for `role` through the `hire_member` command of a card."""
@@ -313,13 +319,13 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     async def routing_problems(self, output: StructuredOutput) -> str | None:
         """Which recipients cannot be reached, and what could be; runs on the model loop."""
-        if self.orchestrator is None:
+        team = self.team
+        if team is None:
             return None
-        directory = await self._ask_async("get_directory")
-        members, profiles = directory.members, directory.profiles
-        names = {m.name for m in members}
-        own = next((p for p in profiles if p.role == self.config.role), None)
-        roles = [p.role for p in profiles]
+        directory = team.directory  # the latest snapshot: no ask, nothing copied
+        names, profiles = directory.members, directory.profiles
+        own = directory.profile(self.config.role)
+        roles = list(profiles)
         if own is not None and own.routes_to:
             roles = [r for r in roles if r in own.routes_to]
         bad = []
@@ -335,15 +341,10 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         return (
             "Some recipients cannot be reached: "
             + "; ".join(bad)
-            + f". Members: {', '.join(sorted(names - {self.myAddress.name})) or 'none'}."
+            + f". Members: {', '.join(sorted(set(names) - {self.myAddress.name})) or 'none'}."
             + f" Roles you can hire: {', '.join(roles) or 'none'}."
             + " Send your messages again with valid recipients."
         )
-
-    async def _ask_async(self, method: str, *args: Any) -> Any:
-        assert self.orchestrator is not None
-        future = self.system.ask_future(self.orchestrator, method, *args)
-        return await asyncio.wait_for(asyncio.wrap_future(future), self.system.ask_timeout)
 
     # ------------------------------------------------------------------ people and commands
     def notify_human(self, text: str) -> None:

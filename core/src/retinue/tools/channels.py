@@ -33,7 +33,9 @@ ContextState: TypeAlias = str | Mapping[str, str]
 """What a state provider returns: one text, or keyed items (members, task ids, ...).
 
 Keyed items let a delta say which items were added, changed or removed instead of
-repeating the whole text.
+repeating the whole text. A provider whose state is large and rarely changes should answer
+with a `retinue.FrozenMap`, the same object while nothing changed and `evolve()`d when
+something did: the updater then neither copies nor compares it on unchanged turns.
 """
 
 ContextProvider: TypeAlias = Callable[[], ContextState]

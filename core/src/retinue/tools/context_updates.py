@@ -7,6 +7,10 @@ snapshot when no baselines survive, else only what changed since the last block 
 The baselines and the counter live in the agent's `ToolState` slot, which this engine reads
 through a getter on every call: a restore replaces the whole state object, so a held
 reference would silently go stale.
+
+What a turn costs here must not grow with the state: a provider that answers with the same
+`FrozenMap` as last time costs one identity check, and a newer version of that map costs
+only its changed keys. Plain mappings are copied (into a `FrozenMap`) and compared whole.
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from retinue.actors.frozen import FrozenMap
 from retinue.tools import rendering
 from retinue.tools.markers import ContextMarker, block_content, find_markers, marker_line
 from retinue.tools.state import Snapshot, ToolState
@@ -89,7 +94,7 @@ class ContextUpdater:
         sections: list[str] = []
 
         for name, provider in self._providers.items():
-            reading = _read(name, provider)
+            reading = _read(name, provider, baselines.get(name))
             if isinstance(reading, _Failure):
                 # Said once per outage; the baseline stays as the model last saw it.
                 if name not in unavailable:
@@ -142,14 +147,26 @@ class ContextUpdater:
         self._state_getter().clear()
 
 
-def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
-    """Call a provider and copy its answer, so later mutation by the card cannot leak in."""
+def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Snapshot | _Failure:
+    """Call a provider; copy a mutable answer, so later mutation by the card cannot leak in.
+
+    A `FrozenMap` cannot change, so it is kept as it is; that its items are text is checked
+    once per map, not once per reader, and only at the keys changed since `baseline` (which
+    passed the same check) when the map is a newer version of it.
+    """
     try:
         value: object = provider()
         if isinstance(value, str):
             return value
+        if isinstance(value, FrozenMap):
+            if not value.memo(_TEXT_CHECKED, lambda items: _all_text(items, baseline)):
+                raise TypeError(
+                    f"context provider {name!r} returned a FrozenMap whose keys and values "
+                    "are not all str"
+                )
+            return value
         if isinstance(value, Mapping):
-            return {str(key): str(item) for key, item in value.items()}
+            return FrozenMap({str(key): str(item) for key, item in value.items()})
         raise TypeError(
             f"context provider {name!r} returned {type(value).__name__}, "
             "expected str or Mapping[str, str]"
@@ -157,6 +174,17 @@ def _read(name: str, provider: ContextProvider) -> Snapshot | _Failure:
     except Exception as exc:
         logger.warning("context provider %r could not be read", name, exc_info=True)
         return _Failure(exc)
+
+
+_TEXT_CHECKED = "retinue.context_text"
+"""Memo key of a `FrozenMap` whose keys and values were checked to be `str`."""
+
+
+def _all_text(items: FrozenMap[Any, Any], baseline: Snapshot | None) -> bool:
+    keys = items.changed_since(baseline) if isinstance(baseline, FrozenMap) else None
+    if keys is None:
+        return all(isinstance(k, str) and isinstance(v, str) for k, v in items.items())
+    return all(isinstance(k, str) and isinstance(items.get(k, ""), str) for k in keys)
 
 
 def _unavailable_section(name: str, failure: _Failure) -> str:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from retinue.actors.config import BaseConfig, BaseState
     from retinue.actors.messages import Message
     from retinue.actors.system import ActorSystem
+    from retinue.actors.team import Team
 
 
 @runtime_checkable
@@ -43,6 +44,15 @@ class ToolHost(Protocol):
     @property
     def orchestrator(self) -> ActorAddress | None:
         """The team's orchestrator, or None for an agent outside any team."""
+        ...
+
+    @property
+    def team(self) -> Team | None:
+        """The team this agent belongs to, as a typed view; None outside any team.
+
+        Reading it never waits: members and profiles come from the latest published
+        directory. Use it instead of asking the orchestrator by method name.
+        """
         ...
 
     def send(self, recipient: ActorAddress, message: Message) -> None:

@@ -1,13 +1,15 @@
 """How a context-update section reads: full snapshots and deltas, as plain Markdown.
 
-Pure functions of snapshots, so the wording can be tested without any agent.
+Pure functions of snapshots, so the wording can be tested without any agent. A `FrozenMap`
+is rendered once and the text shared; a delta between two versions of one `FrozenMap` line
+looks only at the keys that changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from retinue.tools.state import Snapshot
+from retinue.actors.frozen import FrozenMap
 
 NEW = "new"
 UPDATED = "updated"
@@ -23,38 +25,60 @@ def section(name: str, body: str, label: str | None = None) -> str:
     return f"{heading}\n{body}"
 
 
-def render_full(snapshot: Snapshot) -> str:
+def render_full(snapshot: str | Mapping[str, str]) -> str:
     """The whole state of one provider."""
     if isinstance(snapshot, str):
         return snapshot if snapshot.strip() else "(empty)"
-    if not snapshot:
-        return "(none)"
-    return "\n".join(_item(key, value) for key, value in snapshot.items())
+    if isinstance(snapshot, FrozenMap):
+        text: str = snapshot.memo("retinue.render_full", _render_items)
+        return text
+    return _render_items(snapshot)
 
 
-def render_delta(old: Snapshot, new: Snapshot) -> tuple[str, str] | None:
+def render_delta(
+    old: str | Mapping[str, str], new: str | Mapping[str, str]
+) -> tuple[str, str] | None:
     """`(label, body)` saying how `new` differs from `old`, or None when it does not.
 
     Keyed items are listed as added, changed and removed; a text (or a change of shape) is
     restated whole, which a model reads more reliably than a line diff.
     """
-    if old == new:
+    if old is new:
         return None
     if isinstance(old, str) or isinstance(new, str):
-        return UPDATED, render_full(new)
-    return CHANGED, _item_delta(old, new)
+        return None if old == new else (UPDATED, render_full(new))
+    keys = new.changed_since(old) if isinstance(new, FrozenMap) else None
+    body = _item_delta(old, new, keys if keys is not None else (*new, *old))
+    return None if body is None else (CHANGED, body)
 
 
-def _item_delta(old: Mapping[str, str], new: Mapping[str, str]) -> str:
-    added = [_item(k, v) for k, v in new.items() if k not in old]
-    changed = [_item(k, v) for k, v in new.items() if k in old and old[k] != v]
-    removed = [f"- {k}" for k in old if k not in new]
+def _render_items(items: Mapping[str, str]) -> str:
+    if not items:
+        return "(none)"
+    return "\n".join(_item(key, value) for key, value in items.items())
+
+
+def _item_delta(old: Mapping[str, str], new: Mapping[str, str], keys: Iterable[str]) -> str | None:
+    """The items at `keys` that were added, changed or removed; None when none was."""
+    added: list[str] = []
+    changed: list[str] = []
+    removed: list[str] = []
+    for key in dict.fromkeys(keys):
+        before, after = old.get(key), new.get(key)
+        if before == after:
+            continue
+        if before is None:
+            added.append(_item(key, str(after)))
+        elif after is None:
+            removed.append(f"- {key}")
+        else:
+            changed.append(_item(key, after))
     lines: list[str] = []
     for title, items in (("Added:", added), ("Changed:", changed), ("Removed:", removed)):
         if items:
             lines.append(title)
             lines.extend(items)
-    return "\n".join(lines)
+    return "\n".join(lines) if lines else None
 
 
 def _item(key: str, value: str) -> str:

@@ -4,14 +4,19 @@ It holds what the context-update engine needs between runs: the number of the la
 delivered and the state each provider had when it was last delivered (the baselines). It is
 a cache, never a record: the message history is the record, and the engine reconciles this
 slot against it before every use, so a lost or stale slot costs at most one full snapshot.
+
+Keyed items are held as `FrozenMap`s: a checkpoint of the slot shares them instead of
+copying, and comparing it with the last checkpoint is one identity check per provider.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Snapshot = str | dict[str, str]
-"""A provider's state as it was delivered: one text or keyed items."""
+from retinue.actors.frozen import FrozenMap
+
+Snapshot = str | FrozenMap[str, str]
+"""A provider's state as it was delivered: one text or keyed items (never changed later)."""
 
 
 class ToolState(BaseModel):

@@ -4,16 +4,22 @@ One feature, three channels:
 
 * TOOL_CALL — `hire_members(roles)` and `fire_members(names)` for the model, which answer
   in sentences and never raise, so a refused hire reads as advice instead of a failed call;
-* LLM_CONTEXT — the roster and the role profiles as keyed mappings, so a later hire or a
-  member turning busy reaches every agent as a small delta, not a restated team;
+* LLM_CONTEXT — the roster and the role profiles as keyed mappings, so a later hire reaches
+  every agent as a small delta, not a restated team. Both are `FrozenMap`s made once per
+  directory version and shared by every agent of the team: an unchanged turn costs one
+  identity check, a changed one only the members that changed. Busy flags are left out:
+  they change on most turns, so they would put a delta (and a different prompt) into
+  nearly every turn, at a cost that grows with the team; `team_members()` reports them;
 * COMMAND — `hire_member`, `fire_member`, `team_members` and `team_roles` for operators
   (`/hire_member Developer name=@Ada`) and for code; `hire_member` is also what the kernel's
   routing calls when a model names a bare role as a recipient, so its native value is the
   new member's `ActorAddress`. Refusals raise `ValueError` with the reason, which the
   command registry hands back to an operator as the result.
 
-The card talks to the team only through its host and the orchestrator's public methods;
-the orchestrator never asks an agent anything, so none of these calls can deadlock on it.
+The card reaches the team only through its host's typed `Team` view (`host.team`): reads
+come from the latest published directory without waiting, and only hires, fires and the
+busy report wait on the orchestrator, which never asks an agent anything, so none of these
+calls can deadlock on it.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
-from retinue import ActorAddress, AgentCard, ToolCard, check_member_name
+from retinue import ActorAddress, AgentCard, FrozenMap, Team, ToolCard, check_member_name
 
 DEFAULT_MAX_MEMBERS = 20
 """How many agents a team may hold unless a card says otherwise (people are not counted)."""
@@ -31,6 +37,9 @@ ROSTER_SECTION = "Team roster"
 """Heading of the roster in context updates."""
 ROLES_SECTION = "Role profiles"
 """Heading of the hireable roles in context updates."""
+
+_ROSTER_KEY = "retinue_team.roster"
+"""Under which the roster lines are derived from (and shared on) the directory's members."""
 
 
 class MemberInfo(BaseModel):
@@ -148,9 +157,10 @@ class TeamTool(ToolCard):
         role = role.strip()
         if not role:
             raise ValueError("a role is needed to hire a member")
-        profiles = self._profiles()
-        card = next((p for p in profiles if p.role == role), None)
-        if card is None:
+        team = self._team()
+        directory = team.directory
+        profiles = directory.profiles
+        if role not in profiles:
             raise ValueError(f"no role {role!r} is registered; {_roles_phrase(profiles)}")
         allowed = self._hireable(profiles)
         if allowed is not None and role not in allowed:
@@ -158,17 +168,13 @@ class TeamTool(ToolCard):
             raise ValueError(
                 f"{self.host.myAddress.name} may not hire {role!r}; it may hire: {may}"
             )
-        agents = [m for m in self._ask("get_team_members") if not m.is_user_proxy]
-        if len(agents) >= self.max_members:
+        agents = directory.agent_count
+        if agents >= self.max_members:
             raise ValueError(
-                f"the team is full: it has {len(agents)} agents and allows at most "
+                f"the team is full: it has {agents} agents and allows at most "
                 f"{self.max_members} (fire a member first)"
             )
-        config = card.get_config_copy()
-        if name is not None:
-            config = config.model_copy(update={"name": _member_name(name)})
-        address: ActorAddress = self.host.createActor(card.agent_class, config)
-        return address
+        return team.hire(role, name=_member_name(name) if name is not None else None)
 
     def fire_member(self, name: str) -> str:
         """Fire a member by @name: it stops after its current work and leaves the team.
@@ -177,18 +183,19 @@ class TeamTool(ToolCard):
         An agent may fire itself: it leaves once the message it is handling is done.
         """
         target = _member_name(name)
-        member: ActorAddress | None = self._ask("get_team_member", target)
+        team = self._team()
+        members = team.members
+        member = members.get(target)
         if member is None:
-            names = ", ".join(sorted(m.name for m in self._ask("get_team_members")))
+            names = ", ".join(sorted(members))
             raise ValueError(f"no member is called {target}; the members are: {names or 'none'}")
         if member.is_user_proxy:
             raise ValueError(f"{member.name} is a person, not an agent, and cannot be fired")
-        system = self.host.system
         if member == self.host.myAddress:
             # Never wait on ourselves: the stop is queued behind the message being handled.
-            system.tell(member, "stop")
+            team.stop(member)
             return f"{member.name} fired itself and leaves the team once its current work is done."
-        if system.stop_actor(member, timeout=self.stop_timeout):
+        if team.fire(member, timeout=self.stop_timeout):
             return f"Fired {member.name} ({member.role}); it has left the team."
         return (
             f"Fired {member.name} ({member.role}); it is still finishing its current work "
@@ -205,71 +212,85 @@ class TeamTool(ToolCard):
                 is_person=m.address.is_user_proxy,
                 address=m.address,
             )
-            for m in self._ask("get_team")
+            for m in self._team().roster()
         ]
 
     def team_roles(self) -> list[RoleInfo]:
         """The roles that can be hired, with their descriptions and skills."""
-        profiles = self._profiles()
-        allowed = self._hireable(profiles)
-        return [
-            RoleInfo(
-                role=p.role,
-                description=p.description,
-                skills=list(p.skills),
-                may_hire=allowed is None or p.role in allowed,
-            )
-            for p in profiles
-        ]
+        return _role_infos(self._team().profiles, self.host.myAddress.role)
 
     # -- context providers -----------------------------------------------------------------
 
     def roster_state(self) -> Mapping[str, str]:
-        """The roster keyed by @name, for context updates."""
-        if self.host.orchestrator is None:
+        """The roster keyed by @name, for context updates: each member's role.
+
+        The same object for every agent of the team until the roster changes (a hire or a
+        member leaving): derived once per directory version, never per turn.
+        """
+        team = self.host.team
+        if team is None:
             return {}
-        me = self.host.myAddress
-        roster: dict[str, str] = {}
-        for member in self.team_members():
-            if member.address == me:
-                roster[member.name] = f"{member.role} (you)"
-            elif member.is_person:
-                roster[member.name] = f"{member.role} (a person)"
-            else:
-                roster[member.name] = f"{member.role} ({'busy' if member.busy else 'idle'})"
-        return roster
+        return team.directory.members.derive(_ROSTER_KEY, _roster_line)
 
     def roles_state(self) -> Mapping[str, str]:
-        """The role profiles keyed by role, for context updates."""
-        if self.host.orchestrator is None:
+        """The role profiles keyed by role, for context updates; shared like the roster."""
+        team = self.host.team
+        if team is None:
             return {}
-        profiles: dict[str, str] = {}
-        for info in self.team_roles():
-            parts = [info.description.strip() or "No description."]
-            if info.skills:
-                parts.append(f"Skills: {', '.join(info.skills)}.")
-            parts.append("You may hire this role." if info.may_hire else "You may not hire it.")
-            profiles[info.role] = " ".join(parts)
-        return profiles
+        profiles = team.directory.profiles
+        own_role = self.host.myAddress.role
+        return profiles.memo(
+            ("retinue_team.roles", own_role), lambda ps: _roles_items(ps, own_role)
+        )
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _ask(self, method: str, *args: Any) -> Any:
-        if self.host.orchestrator is None:
+    def _team(self) -> Team:
+        team = self.host.team
+        if team is None:
             raise ValueError(f"{self.host.myAddress.name} is not part of a team")
-        return self.host.ask_orchestrator(method, *args)
+        return team
 
-    def _profiles(self) -> list[AgentCard]:
-        profiles: list[AgentCard] = self._ask("get_agent_profiles")
-        return profiles
-
-    def _hireable(self, profiles: Sequence[AgentCard]) -> set[str] | None:
+    def _hireable(self, profiles: Mapping[str, AgentCard]) -> set[str] | None:
         """The roles this agent may hire, or None for any: its own profile's `routes_to`."""
-        own_role = self.host.myAddress.role
-        own = next((p for p in profiles if p.role == own_role), None)
-        if own is None or not own.routes_to:
-            return None
-        return set(own.routes_to)
+        return _hireable(profiles, self.host.myAddress.role)
+
+
+def _hireable(profiles: Mapping[str, AgentCard], own_role: str) -> set[str] | None:
+    """The roles an agent of `own_role` may hire, or None for any: its profile's `routes_to`."""
+    own = profiles.get(own_role)
+    if own is None or not own.routes_to:
+        return None
+    return set(own.routes_to)
+
+
+def _role_infos(profiles: Mapping[str, AgentCard], own_role: str) -> list[RoleInfo]:
+    allowed = _hireable(profiles, own_role)
+    return [
+        RoleInfo(
+            role=p.role,
+            description=p.description,
+            skills=list(p.skills),
+            may_hire=allowed is None or p.role in allowed,
+        )
+        for p in profiles.values()
+    ]
+
+
+def _roles_items(profiles: Mapping[str, AgentCard], own_role: str) -> FrozenMap[str, str]:
+    items: dict[str, str] = {}
+    for info in _role_infos(profiles, own_role):
+        parts = [info.description.strip() or "No description."]
+        if info.skills:
+            parts.append(f"Skills: {', '.join(info.skills)}.")
+        parts.append("You may hire this role." if info.may_hire else "You may not hire it.")
+        items[info.role] = " ".join(parts)
+    return FrozenMap(items)
+
+
+def _roster_line(member: ActorAddress) -> str:
+    """What the roster says of a member: its role, and whether it is a person."""
+    return f"{member.role} (a person)" if member.is_user_proxy else member.role
 
 
 def _member_name(name: str) -> str:
@@ -284,7 +305,7 @@ def _member_name(name: str) -> str:
     return check_member_name(name if name.startswith("@") else f"@{name}")
 
 
-def _roles_phrase(profiles: Sequence[AgentCard]) -> str:
+def _roles_phrase(profiles: Mapping[str, AgentCard]) -> str:
     if not profiles:
         return "no roles are registered with the orchestrator (register_agent_profiles)"
-    return f"registered roles: {', '.join(sorted(p.role for p in profiles))}"
+    return f"registered roles: {', '.join(sorted(profiles))}"

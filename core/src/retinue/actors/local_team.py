@@ -1,0 +1,107 @@
+"""`OrchestratorTeam`: the `Team` an orchestrator offers the members running in its process.
+
+Reads come from the orchestrator's `DirectoryBoard`, taken once and then read without
+asking; hires and stops go through the `ActorSystem`. Only `roster()` (busy flags, on
+request) and a fire (to wait until the directory lists the member no more) wait on the
+orchestrator's thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from retinue.actors import runtime
+from retinue.actors.orchestrator import Orchestrator
+
+if TYPE_CHECKING:
+    from retinue.actors.address import ActorAddress
+    from retinue.actors.card import AgentCard
+    from retinue.actors.orchestrator import TeamMember
+    from retinue.actors.system import ActorSystem
+    from retinue.actors.team import DirectoryBoard, TeamDirectory
+
+
+class OrchestratorTeam:
+    """The team of `member`, run by the orchestrator at `orchestrator` in this process."""
+
+    __slots__ = ("_board", "_member", "_orchestrator", "_system")
+
+    def __init__(
+        self, system: ActorSystem, orchestrator: ActorAddress, member: ActorAddress
+    ) -> None:
+        self._system = system
+        self._orchestrator = orchestrator
+        self._member = member
+        self._board: DirectoryBoard | None = None
+
+    # ------------------------------------------------------------------ reads
+    @property
+    def directory(self) -> TeamDirectory:
+        board = self._board
+        if board is None:
+            board = self._board = self._find_board()
+        return board.current
+
+    @property
+    def members(self) -> Mapping[str, ActorAddress]:
+        return self.directory.members
+
+    @property
+    def profiles(self) -> Mapping[str, AgentCard]:
+        return self.directory.profiles
+
+    def roster(self) -> list[TeamMember]:
+        return self._orchestrator_proxy().get_team()
+
+    # ------------------------------------------------------------------ changes
+    def hire(self, role: str, name: str | None = None) -> ActorAddress:
+        card = self.directory.profile(role)
+        if card is None:
+            raise ValueError(f"no role {role.strip()!r} is registered")
+        config = card.get_config_copy()
+        if name is not None:
+            config = config.model_copy(update={"name": name})
+        # The hiring member creates the actor itself, so its own hooks see the hire (an
+        # agent remembers which message a hire served, to answer a failed start there).
+        hirer = runtime.lookup(self._member.agent_id)
+        if hirer is not None:
+            return hirer.createActor(card.agent_class, config)
+        return self._system.spawn(
+            card.agent_class, config, orchestrator=self._orchestrator, parent=self._member
+        )
+
+    def fire(self, member: ActorAddress, timeout: float | None = None) -> bool:
+        if member.is_user_proxy:
+            raise ValueError(f"{member.name} is a person, not an agent, and cannot be fired")
+        if not self.stop(member, timeout):
+            return False
+        # The stop notice is queued at the orchestrator before the stop is answered, so one
+        # ask after it returns once the published directory no longer lists the member.
+        self._orchestrator_proxy().get_directory()
+        return True
+
+    def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
+        if member == self._member:
+            # Never wait on ourselves: the stop queues behind the message being handled.
+            actor = runtime.lookup(member.agent_id)
+            if actor is not None:
+                actor.stop()
+            return False
+        return self._system.stop_actor(member, timeout=timeout)
+
+    # ------------------------------------------------------------------ helpers
+    def _find_board(self) -> DirectoryBoard:
+        actor = runtime.lookup(self._orchestrator.agent_id)
+        if not isinstance(actor, Orchestrator):
+            raise RuntimeError(
+                f"the orchestrator {self._orchestrator.name} of {self._member.name} is not "
+                "running in this process"
+            )
+        return actor.directory_board
+
+    def _orchestrator_proxy(self) -> Orchestrator:
+        return self._system.proxy_ask(self._orchestrator, Orchestrator)
+
+    def __repr__(self) -> str:
+        return f"OrchestratorTeam({self._member.name} in {self._orchestrator.name})"

@@ -1,0 +1,132 @@
+"""The team as agents and cards see it: a typed `Team` view over a versioned directory.
+
+An orchestrator publishes an immutable `TeamDirectory` (members, role profiles, version)
+on a `DirectoryBoard` whenever its roster or profiles change. A member reads the latest
+directory with a plain attribute read: no ask, no copy, no wait on the orchestrator's
+thread, so a turn's lookups cost the same in a team of two and of a thousand. Changes
+(hire, fire, stop) go through the `Team` methods, which a runtime implements: in one
+process `OrchestratorTeam`, elsewhere (Ray hosts) an implementation of the same protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from retinue.actors.frozen import FrozenMap
+
+if TYPE_CHECKING:
+    from retinue.actors.address import ActorAddress
+    from retinue.actors.card import AgentCard
+    from retinue.actors.orchestrator import TeamMember
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TeamDirectory:
+    """Who is in the team and which roles can be hired, as of one version.
+
+    Never changes once published; a newer version is a new object. `members` (by `@name`,
+    in the order they joined) and `profiles` (by role) keep their identity across versions
+    that did not change them, so a reader can tell "unchanged" by identity alone.
+    """
+
+    version: int = 0
+    members: FrozenMap[str, ActorAddress] = field(default_factory=FrozenMap)
+    profiles: FrozenMap[str, AgentCard] = field(default_factory=FrozenMap)
+
+    def member(self, name: str) -> ActorAddress | None:
+        """The member called `name` (with its `@`), or None."""
+        found: ActorAddress | None = self.members.get(name.strip())
+        return found
+
+    def profile(self, role: str) -> AgentCard | None:
+        """The blueprint registered for `role`, or None."""
+        found: AgentCard | None = self.profiles.get(role.strip())
+        return found
+
+    @property
+    def agent_count(self) -> int:
+        """How many members are agents (people not counted); computed once per version."""
+        return self.members.memo(
+            "retinue.agent_count", lambda ms: sum(not a.is_user_proxy for a in ms.values())
+        )
+
+
+class DirectoryBoard:
+    """Where one orchestrator posts its team's directory for its members to read.
+
+    Only the orchestrator's thread publishes; any thread reads `current`, which is one
+    attribute read of an immutable object (atomic), so no lock is taken on either side.
+    """
+
+    __slots__ = ("_current",)
+
+    def __init__(self, directory: TeamDirectory | None = None) -> None:
+        self._current = directory if directory is not None else TeamDirectory()
+
+    @property
+    def current(self) -> TeamDirectory:
+        """The latest directory published."""
+        return self._current
+
+    def publish(self, directory: TeamDirectory) -> None:
+        """Make `directory` the one readers see; versions must only grow."""
+        if directory.version < self._current.version:
+            raise ValueError(
+                f"directory version {directory.version} is older than the published "
+                f"{self._current.version}"
+            )
+        self._current = directory
+
+
+@runtime_checkable
+class Team(Protocol):
+    """The team a member belongs to, as its code and its cards use it.
+
+    Reads (`directory`, `members`, `profiles`) return the latest published snapshot without
+    waiting on anyone. Changes act for the member the view belongs to: a hire names it as
+    the parent. Refusals raise `ValueError` with the reason.
+    """
+
+    @property
+    def directory(self) -> TeamDirectory:
+        """The latest directory: members and profiles of one version, read together."""
+        ...
+
+    @property
+    def members(self) -> Mapping[str, ActorAddress]:
+        """The current members by `@name`, in the order they joined."""
+        ...
+
+    @property
+    def profiles(self) -> Mapping[str, AgentCard]:
+        """The roles that can be hired, by role."""
+        ...
+
+    def roster(self) -> list[TeamMember]:
+        """Every member with who hired it and whether it is busy right now.
+
+        Busy state changes all the time, so it is read on request (this waits for the
+        orchestrator), never carried in the directory.
+        """
+        ...
+
+    def hire(self, role: str, name: str | None = None) -> ActorAddress:
+        """Start a new member for `role` (under `name` if given) with this member as parent."""
+        ...
+
+    def fire(self, member: ActorAddress, timeout: float | None = None) -> bool:
+        """Make `member` leave the team: it stops after its current work.
+
+        True when it has left within `timeout` (the directory no longer lists it); False
+        when it is still finishing and leaves afterwards. A person cannot be fired.
+        """
+        ...
+
+    def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
+        """Stop `member`'s actor after its queued messages; True once it has stopped.
+
+        Stopping oneself never waits: it returns False and happens after the current message.
+        """
+        ...

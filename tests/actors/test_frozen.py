@@ -1,0 +1,135 @@
+"""`FrozenMap`: shared instead of copied, and able to say which keys changed between versions."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import threading
+
+import pytest
+from pydantic import BaseModel
+from retinue import FrozenMap
+from retinue.actors.frozen import HISTORY_LIMIT
+
+
+def test_it_reads_like_a_dict_and_cannot_be_changed() -> None:
+    items = FrozenMap({"@Ada": "Developer", "@Bob": "Tester"})
+
+    assert items["@Ada"] == "Developer"
+    assert items.get("@Cy") is None
+    assert list(items) == ["@Ada", "@Bob"]
+    assert len(items) == 2
+    assert "@Bob" in items
+    assert items == {"@Ada": "Developer", "@Bob": "Tester"}
+    assert items == FrozenMap({"@Bob": "Tester", "@Ada": "Developer"})
+    with pytest.raises(TypeError):
+        items["@Cy"] = "Writer"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        hash(items)
+
+
+def test_copies_are_the_map_itself_so_checkpoints_share_it() -> None:
+    items = FrozenMap({"a": "1"})
+
+    assert copy.copy(items) is items
+    assert copy.deepcopy(items) is items
+    assert copy.deepcopy({"slot": items})["slot"] is items
+
+
+def test_evolve_makes_the_next_version_and_leaves_this_one_alone() -> None:
+    v0 = FrozenMap({"a": "1", "b": "2"})
+    v1 = v0.evolve(put={"c": "3"}, drop=["a"])
+
+    assert v0 == {"a": "1", "b": "2"}
+    assert v1 == {"b": "2", "c": "3"}
+    assert (v0.version, v1.version) == (0, 1)
+    assert v0.evolve(put={"b": "2"}, drop=["zzz"]) is v0  # nothing changes: the same map
+
+
+def test_changed_since_names_only_the_keys_touched_in_between() -> None:
+    v0 = FrozenMap({f"k{i}": "x" for i in range(1000)})
+    v1 = v0.evolve(put={"k5": "y"})
+    v2 = v1.evolve(put={"new": "z"})
+    v3 = v2.evolve(drop=["k7"])
+
+    assert v3.changed_since(v3) == ()
+    assert v3.changed_since(v2) == ("k7",)
+    assert v3.changed_since(v0) == ("k5", "new", "k7")
+    assert v0.changed_since(v3) is None  # newer than us: not derivable
+    assert v3.changed_since({"k5": "y"}) is None  # a plain mapping: unknown
+    assert v3.changed_since(FrozenMap(dict(v2))) is None  # another line
+
+
+def test_an_old_version_evolved_again_starts_a_line_of_its_own() -> None:
+    v0 = FrozenMap({"a": "1"})
+    v1 = v0.evolve(put={"b": "2"})
+    fork = v0.evolve(put={"c": "3"})
+
+    assert fork.changed_since(v0) is None
+    assert v1.changed_since(v0) == ("b",)
+
+
+def test_versions_further_back_than_the_limit_are_no_longer_derivable() -> None:
+    first = FrozenMap({"n": "0"})
+    latest = first
+    for n in range(1, HISTORY_LIMIT + 2):
+        latest = latest.evolve(put={"n": str(n)})
+
+    assert latest.changed_since(first) is None
+    assert latest.version == HISTORY_LIMIT + 1
+
+
+def test_derive_is_made_once_and_shares_the_line_of_changes() -> None:
+    calls: list[str] = []
+
+    def shout(value: str) -> str:
+        calls.append(value)
+        return value.upper()
+
+    v0 = FrozenMap({"a": "x", "b": "y"})
+    d0 = v0.derive("shout", shout)
+    assert v0.derive("shout", shout) is d0
+    assert d0 == {"a": "X", "b": "Y"}
+    assert len(calls) == 2
+
+    v1 = v0.evolve(put={"b": "z"})
+    d1 = v1.derive("shout", shout)
+    assert d1.changed_since(d0) == ("b",)
+    assert d1.changed_since(v0) is None  # a derived map is not comparable with its source
+    assert v1.derive("other", shout).changed_since(d0) is None
+
+
+def test_memo_computes_once_even_when_threads_race() -> None:
+    items = FrozenMap({"a": "1"})
+    start = threading.Barrier(8)
+    seen: list[object] = []
+
+    def read() -> None:
+        start.wait()
+        seen.append(items.memo("key", lambda m: object()))
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    assert len({id(value) for value in seen}) == 1
+
+
+def test_it_pickles_and_validates_as_plain_data() -> None:
+    class Holder(BaseModel):
+        items: FrozenMap[str, str]
+
+    items = FrozenMap({"a": "1"})
+    assert pickle.loads(pickle.dumps(items)) == items
+
+    holder = Holder(items=items)
+    assert holder.items is items
+    assert holder.model_dump() == {"items": {"a": "1"}}
+    assert holder.model_dump_json() == '{"items":{"a":"1"}}'
+    again = Holder.model_validate_json(holder.model_dump_json())
+    assert isinstance(again.items, FrozenMap)
+    assert again == holder
+    with pytest.raises(ValueError):
+        Holder(items={"a": 1})  # type: ignore[dict-item]
