@@ -19,7 +19,7 @@ from pykka._envelope import Envelope  # pinned pykka range: the mailbox edits re
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.errors import WarningError
+from retinue.actors.errors import HandlerAbortedError, WarningError
 from retinue.actors.messages import (
     ErrorMessage,
     EventMessage,
@@ -68,6 +68,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._current: Message | None = None
         self._busy: str | None = None
         self._thread_ident: int | None = None
+        self._thread: threading.Thread | None = None
         self._accepting = True
         self._accept_lock = threading.Lock()
         self._stops_owed = 0
@@ -109,10 +110,12 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     def _actor_loop_setup(self) -> None:
         self._thread_ident = threading.get_ident()
+        self._thread = threading.current_thread()
+        runtime.act_for(self.myAddress.agent_id)  # this thread's context names its actor
         try:
             self.on_start()
             self.notify_if_changed()
-        except Exception as exc:
+        except BaseException as exc:  # SystemExit too: this actor fails to start, no other
             logger.exception("%s failed to start", self.myAddress.name)
             self._report_error(exc, None)
             self._stop()
@@ -207,14 +210,40 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self._handle(message)
             elif isinstance(message, ReportBatch):
                 self._busy = "reports"
-                for report in message.reports:
-                    self._handle(report)
+                self._handle_reports(message.reports)
             else:
                 logger.warning("%s ignored a non-message %r", self.myAddress.name, message)
+            return None
+        except Exception:
+            raise  # an asked method's own error, for the asker
+        except BaseException as exc:
+            self._contain(exc, message)
             return None
         finally:
             self._busy = None
             self.system.tracker.done()
+
+    def _handle_reports(self, reports: Sequence[Message]) -> None:
+        for report in reports:
+            try:
+                self._handle(report)
+            except BaseException as exc:  # one report's failure never drops the rest
+                self._contain(exc, report)
+
+    def _contain(self, exc: BaseException, message: Any) -> None:
+        """Fail one message on an exception that would otherwise leave this actor.
+
+        pykka answers a `SystemExit` or `KeyboardInterrupt` from a handler by stopping every
+        actor in the process; here it ends only this message: logged, reported like any
+        failure, and an asker receives `HandlerAbortedError`.
+        """
+        what = f"{message.method}()" if isinstance(message, ProxyCall) else type(message).__name__
+        name = self.myAddress.name
+        logger.error("%s: %s raised in %s", name, type(exc).__name__, what, exc_info=exc)
+        if isinstance(message, ProxyCall) and message.reply:
+            detail = f": {exc}" if str(exc) else ""
+            raise HandlerAbortedError(f"{name}.{what} raised {type(exc).__name__}{detail}") from exc
+        self._report_error(exc, message if isinstance(message, Message) else None)
 
     def _call(self, call: ProxyCall) -> Any:
         method = getattr(self, call.method)

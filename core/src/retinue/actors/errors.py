@@ -28,3 +28,19 @@ class WarningError(ActorError):
 
     The actor logs it as a warning, reports an `ErrorMessage` and goes on serving.
     """
+
+
+class HandlerAbortedError(ActorError):
+    """An asked method raised `SystemExit` or `KeyboardInterrupt`; only that call failed.
+
+    pykka answers such an exception by stopping every actor in the process, so the actor
+    contains it: the asker receives this error and the actor goes on serving.
+    """
+
+
+class SelfAskError(ActorError):
+    """Code running for an agent's own run (one of its tools) asked that agent and waited.
+
+    The agent's thread is blocked until that run ends, so the ask could only time out; it is
+    refused at once instead. Ask another actor, or call the agent's method directly.
+    """
