@@ -9,7 +9,9 @@ from retinue.actors.errors import (
     ActorError,
     ActorNotFoundError,
     AskTimeoutError,
+    HandlerAbortedError,
     IdleTimeoutError,
+    SelfAskError,
     WarningError,
 )
 from retinue.actors.messages import (
@@ -46,10 +48,12 @@ __all__ = [
     "EventMessage",
     "EventSubscriber",
     "HandledMessage",
+    "HandlerAbortedError",
     "IdleTimeoutError",
     "Message",
     "MessageSink",
     "Orchestrator",
+    "SelfAskError",
     "SentMessage",
     "StartMessage",
     "StateChangedMessage",
