@@ -400,9 +400,9 @@ class ActorSystem:
 
         Returns by the deadline whatever the actors do: the runs in flight are interrupted
         (even one blocked in a sync tool is abandoned), each actor is told to stop, and its
-        thread is joined, so no actor thread is still running when the process exits. Once
-        the deadline has passed nothing more is waited for; an actor still inside its handler
-        then is logged as stuck.
+        thread is joined, so the process can exit right after. Once the deadline has passed
+        nothing more is waited for: an actor still in a handler then is logged, and its
+        thread gets one more bounded wait when the interpreter exits.
         """
         deadline = time.monotonic() + timeout
         with self._lock:

@@ -46,7 +46,7 @@ class LoopTaskAbortedError(RuntimeError):
 
 
 def _escapes(exc: BaseException) -> bool:
-    """Whether `exc` would get past `except Exception` (and asyncio's own task handling)."""
+    """Whether `exc` gets past `except Exception` (asyncio's cancellation and close aside)."""
     return not isinstance(exc, Exception | asyncio.CancelledError | GeneratorExit)
 
 
@@ -102,7 +102,7 @@ class ModelLoop:
     def _main(self, ready: threading.Event) -> None:
         asyncio.set_event_loop(self._loop)
         self._loop.call_soon(ready.set)
-        while not self._stopping:
+        while not self._stopping and not self._loop.is_closed():
             try:
                 self._loop.run_forever()
             except BaseException:  # a callback raised past asyncio: keep serving every run

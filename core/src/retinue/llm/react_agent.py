@@ -245,10 +245,10 @@ class ReactAgent:
     ) -> Outcome:
         """The run's outcome; or, once it is interrupted or past its time, what it did so far.
 
-        The caller stops waiting as soon as the run's cancellation fires, even when the run
-        cannot end yet because a sync model function or tool blocks its worker thread. The
-        run is then abandoned: its task is cancelled and whatever it produces later is
-        discarded, and the history keeps what had been captured when the wait ended.
+        The caller stops waiting as soon as the run is interrupted, even when the run cannot
+        end yet because a sync model function or tool blocks its worker thread. The run is
+        then abandoned: its cancellation token fires, its task is cancelled, whatever it
+        produces later is discarded, and the history keeps what had been captured by then.
         """
         future.add_done_callback(lambda _: state.wake.set())
         try:
@@ -259,12 +259,15 @@ class ReactAgent:
         if future.done() and not future.cancelled():
             try:
                 return future.result()
-            except Exception as exc:  # the loop refused or aborted the task
+            except Exception as exc:  # the loop aborted the task
                 return Outcome(list(state.messages or before), error=exc)
         captured = list(state.messages or before)
+        error: Exception
         if state.interrupted:
             state.token.cancel()
-            error: Exception = RunInterruptedError(state.run_id)
+            error = RunInterruptedError(state.run_id)
+        elif future.cancelled():
+            error = RuntimeError(f"run {state.run_id} was cancelled on the model loop")
         else:
             error = RunTimeoutError(state.run_id, self.runtime_cfg.run_timeout)
         future.cancel()
