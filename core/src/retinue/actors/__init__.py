@@ -9,7 +9,9 @@ from retinue.actors.errors import (
     ActorError,
     ActorNotFoundError,
     AskTimeoutError,
+    HandlerAbortedError,
     IdleTimeoutError,
+    SelfAskError,
     WarningError,
 )
 from retinue.actors.frozen import FrozenMap
@@ -56,6 +58,7 @@ __all__ = [
     "EventSubscriber",
     "FrozenMap",
     "HandledMessage",
+    "HandlerAbortedError",
     "IdleTimeoutError",
     "Letter",
     "Mailbox",
@@ -63,6 +66,7 @@ __all__ = [
     "MessageSink",
     "Orchestrator",
     "OrchestratorTeam",
+    "SelfAskError",
     "SentMessage",
     "StartFailedMessage",
     "StartMessage",

@@ -20,7 +20,7 @@ import pykka
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.errors import describe_error, format_traceback
+from retinue.actors.errors import HandlerAbortedError, describe_error, format_traceback
 from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import (
     ErrorMessage,
@@ -81,6 +81,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._current: Message | None = None
         self._busy: str | None = None
         self._thread_ident: int | None = None
+        self._thread: threading.Thread | None = None
         self._accepting = True
         self._accept_lock = threading.Lock()
         self._stops_owed = 0
@@ -131,10 +132,12 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             type(self).on_start(self)
             return
         self._thread_ident = threading.get_ident()
+        self._thread = threading.current_thread()
+        runtime.act_for(self.myAddress.agent_id)  # this thread's context names its actor
         try:
             type(self).on_start(self)
             self.notify_if_changed()
-        except Exception as exc:
+        except BaseException as exc:  # SystemExit too: this actor fails to start, no other
             self._log_failure(exc, f"{self.myAddress.name} could not start")
             self._report_error(exc, None)
             self._run_failure_hook(self.on_start_failed, exc)
@@ -231,10 +234,14 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self._handle(message)
             elif isinstance(message, ReportBatch):
                 self._busy = "reports"
-                for report in message.reports:
-                    self._handle(report)
+                self._handle_reports(message.reports)
             else:
                 logger.warning("%s ignored a non-message %r", self.myAddress.name, message)
+            return None
+        except Exception:
+            raise  # an asked method's own error, for the asker
+        except BaseException as exc:
+            self._contain(exc, message)
             return None
         finally:
             self._busy = None
@@ -248,6 +255,28 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         for part in path.split("."):
             target = getattr(target, part)
         return target
+
+    def _handle_reports(self, reports: Sequence[Message]) -> None:
+        for report in reports:
+            try:
+                self._handle(report)
+            except BaseException as exc:  # one report's failure never drops the rest
+                self._contain(exc, report)
+
+    def _contain(self, exc: BaseException, message: Any) -> None:
+        """Fail one message on an exception that would otherwise leave this actor.
+
+        pykka answers a `SystemExit` or `KeyboardInterrupt` from a handler by stopping every
+        actor in the process; here it ends only this message: logged, reported like any
+        failure, and an asker receives `HandlerAbortedError`.
+        """
+        what = f"{message.method}()" if isinstance(message, ProxyCall) else type(message).__name__
+        name = self.myAddress.name
+        self._log_failure(exc, f"{name}: {type(exc).__name__} raised in {what}")
+        if isinstance(message, ProxyCall) and message.reply:
+            detail = f": {exc}" if str(exc) else ""
+            raise HandlerAbortedError(f"{name}.{what} raised {type(exc).__name__}{detail}") from exc
+        self._report_error(exc, message if isinstance(message, Message) else None)
 
     def _call(self, call: ProxyCall) -> Any:
         method = self._member(call.method)
@@ -272,11 +301,11 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self.receive_unhandled(message)
             else:
                 getattr(self, handler)(message, message.sender)
-        except Exception as exc:
-            self._log_failure(exc, f"{self.myAddress.name} failed on {_describe(message)}")
+        except BaseException as caught:  # SystemExit too: only this turn fails
+            self._log_failure(caught, f"{self.myAddress.name} failed on {_describe(message)}")
             self._safe_notify_if_changed()  # the state the turn left, before its error
-            self._report_error(exc, message)
-            self._run_failure_hook(self.on_handler_failed, message, exc)
+            self._report_error(caught, message)
+            self._run_failure_hook(self.on_handler_failed, message, _as_failure(caught, message))
         finally:
             self._safe_notify_if_changed()  # while `message` is current: it names the cause
             self._current = previous
@@ -484,3 +513,16 @@ def _describe(message: Message) -> str:
     """`AgentMessage 1a2b3c4d from @Manager`: enough to find the turn in the record."""
     sender = message.sender.name if message.sender is not None else "outside"
     return f"{type(message).__name__} {message.id[:8]} from {sender}"
+
+
+def _as_failure(caught: BaseException, message: Message) -> Exception:
+    """An ordinary exception for a turn's failure; `SystemExit` and the like are wrapped.
+
+    pykka would stop every actor of the process on one; here it fails this turn only, and
+    the failure hooks (typed for `Exception`) answer it like any other.
+    """
+    if isinstance(caught, Exception):
+        return caught
+    aborted = HandlerAbortedError(f"{type(caught).__name__} raised in {_describe(message)}")
+    aborted.__cause__ = caught
+    return aborted

@@ -73,3 +73,19 @@ def format_traceback(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return f"[{len(text) - limit} characters cut]\n" + text[-limit:]
+
+
+class HandlerAbortedError(ActorError):
+    """An asked method raised `SystemExit` or `KeyboardInterrupt`; only that call failed.
+
+    pykka answers such an exception by stopping every actor in the process, so the actor
+    contains it: the asker receives this error and the actor goes on serving.
+    """
+
+
+class SelfAskError(ActorError):
+    """Code running for an agent's own run (one of its tools) asked that agent and waited.
+
+    The agent's thread is blocked until that run ends, so the ask could only time out; it is
+    refused at once instead. Ask another actor, or call the agent's method directly.
+    """

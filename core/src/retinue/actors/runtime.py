@@ -7,6 +7,7 @@ message can be delivered without any object being shared between actors.
 from __future__ import annotations
 
 import threading
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,6 +17,22 @@ if TYPE_CHECKING:
 
 _live: dict[str, Actor[Any, Any]] = {}
 _live_lock = threading.Lock()
+
+_acting_for: ContextVar[str | None] = ContextVar("retinue_acting_for", default=None)
+
+
+def act_for(agent_id: str) -> None:
+    """Name the actor the current context works for (set once in each actor's thread).
+
+    Context variables follow the work an actor starts: its model runs on the shared loop,
+    their tasks and the worker threads of their sync tools all see this actor's id.
+    """
+    _acting_for.set(agent_id)
+
+
+def acting_for() -> str | None:
+    """The id of the actor whose thread started the code running now, if any."""
+    return _acting_for.get()
 
 
 def register(actor: Actor[Any, Any]) -> None:

@@ -20,7 +20,9 @@ from retinue.actors.errors import (
     ActorNotFoundError,
     AskTimeoutError,
     IdleTimeoutError,
+    SelfAskError,
 )
+from retinue.actors.exit import ended_by, join_at_exit
 from retinue.actors.loader import import_object, qualified_name
 from retinue.actors.messages import (
     DeadLetterEvent,
@@ -154,6 +156,7 @@ class ActorSystem:
         self._actors: dict[str, Actor[Any, Any]] = {}
         self._lock = threading.Lock()
         self._shutting_down = False
+        self._all_stopped = threading.Event()  # set by the last actor to stop in a shutdown
 
     # ------------------------------------------------------------------ creation
     def createActor(
@@ -221,12 +224,15 @@ class ActorSystem:
 
     @property
     def shutting_down(self) -> bool:
-        """Whether `shutdown` has begun: turns ending now end cleanly, and nobody is told."""
+        """Whether `shutdown` has begun: no new actor starts, queued mail is dropped, and turns
+        ending now end cleanly with nobody told."""
         return self._shutting_down
 
     def _forget(self, actor: Actor[Any, Any]) -> None:
         with self._lock:
             self._actors.pop(actor.myAddress.agent_id, None)
+            if self._shutting_down and not self._actors:
+                self._all_stopped.set()
 
     # ------------------------------------------------------------------ delivery
     def post(self, recipient: ActorAddress, message: Any, reply_to: Any = None) -> bool:
@@ -357,10 +363,15 @@ class ActorSystem:
         timeout: float | None = None,
         **kwargs: Any,
     ) -> Any:
-        """Call `method` on the actor and wait; a self-ask runs inline instead of deadlocking."""
+        """Call `method` on the actor and wait.
+
+        A self-ask from the actor's own thread runs inline instead of deadlocking; one from
+        work the actor is waiting for (a tool of its run) raises `SelfAskError` at once.
+        """
         actor = self._target(address, method)
         if actor._thread_ident == threading.get_ident():
             return actor._member(method)(*args, **kwargs)
+        _refuse_self_ask(actor, method)
         future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
         if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), future):
             raise ActorNotFoundError(f"{address.name} is not running")
@@ -383,6 +394,7 @@ class ActorSystem:
         actor = self._target(address, method)
         if actor._thread_ident == threading.get_ident():
             raise RuntimeError(f"{address.name} cannot wait on an ask to itself")
+        _refuse_self_ask(actor, method)
         bridge = _ReplyBridge()
         if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), bridge):
             raise ActorNotFoundError(f"{address.name} is not running")
@@ -448,33 +460,61 @@ class ActorSystem:
             return False
 
     def shutdown(self, timeout: float = 10.0) -> bool:
-        """Stop every actor, dropping queued mail; always returns, True if all stopped."""
-        self._shutting_down = True
+        """Stop every actor, dropping queued mail; True if all stopped within `timeout`.
+
+        Returns by the deadline whatever the actors do: the runs in flight are interrupted
+        (even one blocked in a sync tool is abandoned), each actor is told to stop, and its
+        thread is joined, so the process can exit right after. Once the deadline has passed
+        nothing more is waited for: an actor still in a handler then is logged, and its
+        thread gets one more bounded wait when the interpreter exits.
+        """
         deadline = time.monotonic() + timeout
-        actors = self._snapshot()
-        futures = []
-        for actor in actors:
+        with self._lock:
+            self._shutting_down = True
+            actors = list(self._actors.values())
+            if not actors:
+                self._all_stopped.set()
+        # Nothing here waits, and nothing hands the GIL over: with hundreds of busy actors
+        # each handover can cost a whole switch interval.
+        for actor in actors:  # close every mailbox, and queue the stop
             with actor._accept_lock:
                 actor._accepting = False
                 dropped = _drop_queued(actor)
             self.tracker.done(dropped)
+            actor.actor_ref.stop(block=False)  # a dead actor's stop just answers False
+        for actor in actors:  # then unblock whatever each one waits on
             try:
                 actor.on_system_shutdown()
             except Exception:
                 logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
-            if actor.actor_ref.is_alive():
-                futures.append((actor, actor.actor_ref.stop(block=False)))
-        stuck = []
-        for actor, future in futures:
-            try:
-                future.get(timeout=max(0.0, deadline - time.monotonic()))
-            except pykka.Timeout:
-                stuck.append(actor.myAddress.name)
-            except pykka.ActorDeadError:
-                pass
-        if stuck:
-            logger.warning("shutdown left actors stuck in a handler: %s", ", ".join(stuck))
-        return not stuck
+        self._all_stopped.wait(max(0.0, deadline - time.monotonic()))
+        running = [a for a in actors if not _ended_by(a, deadline)]
+        if running:
+            logger.warning(
+                "shutdown's deadline passed before these actors stopped: %s",
+                ", ".join(a.myAddress.name for a in running),
+            )
+            join_at_exit(a._thread for a in running if a._thread is not None)
+        return not running
+
+
+def _refuse_self_ask(actor: Actor[Any, Any], method: str) -> None:
+    """Refuse an ask that the asked actor could only answer after the asker is done."""
+    if runtime.acting_for() != actor.myAddress.agent_id:
+        return
+    name = actor.myAddress.name
+    raise SelfAskError(
+        f"{name}.{method}() was asked by work running for {name} itself (a tool of its run); "
+        f"{name} cannot answer until that work is done, so the ask was refused"
+    )
+
+
+def _ended_by(actor: Actor[Any, Any], deadline: float) -> bool:
+    """Whether the actor's thread has ended by `deadline`; no waiting past it."""
+    thread = actor._thread
+    if thread is None:  # its thread never got going
+        return not actor.actor_ref.is_alive()
+    return ended_by(thread, deadline)
 
 
 def _drop_queued(actor: Actor[Any, Any]) -> int:

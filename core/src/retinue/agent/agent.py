@@ -224,7 +224,8 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
                 return react.run_sync(content, output_type, deps=self)
         except RunInterruptedError as interruption:
             self.cancellation.purge(interruption.run_id)
-            self.notify_human("Run interrupted.")
+            if not self.system.shutting_down:  # a shutdown is not news to the one who asked
+                self.notify_human("Run interrupted.")
             try:
                 return output_type()
             except Exception:

@@ -5,9 +5,12 @@ to a different event loop"), and one loop lets agents share a model, so one conn
 per configuration. Actor threads submit a coroutine and block on its result.
 
 The loop is protected from its callers: it is created lazily (never at import), refuses a
-blocking call from its own thread (that would deadlock), turns a `KeyboardInterrupt` or
-`SystemExit` raised inside a run into an ordinary error (either would otherwise stop the loop
-thread, and every agent with it), and cancels a run whose caller stopped waiting.
+blocking call from its own thread (that would deadlock), and cancels a run whose caller
+stopped waiting. Nothing raised inside a run can end it: every task on the loop (the ones
+pydantic-ai and anyio start inside a run included) turns a `SystemExit`, `KeyboardInterrupt`
+or other bare `BaseException` into `LoopTaskAbortedError`, so that run fails and the others go
+on; a callback that raises one is logged and the loop keeps running. At interpreter exit the
+loop stops and its thread is joined, so the process never finalizes under a running loop.
 
 pydantic-ai runs sync model functions and sync tools through anyio's default thread limiter,
 which belongs to the loop and so is shared by every agent: 40 threads unless configured.
@@ -17,7 +20,9 @@ It is set here on purpose (`configure_model_loop`, or `RETINUE_MODEL_THREADS`).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
+import logging
 import os
 import threading
 from collections.abc import Coroutine
@@ -25,19 +30,44 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+logger = logging.getLogger(__name__)
+
 DEFAULT_THREAD_LIMIT = 100
 THREAD_LIMIT_ENV = "RETINUE_MODEL_THREADS"
+EXIT_TIMEOUT = 2.0
+"""Seconds the interpreter's exit waits for the loop thread to stop."""
 
 
 class LoopTaskAbortedError(RuntimeError):
-    """A `KeyboardInterrupt` or `SystemExit` was raised inside a coroutine on the model loop."""
+    """A `SystemExit`, `KeyboardInterrupt` or other bare `BaseException` raised in a loop task.
+
+    It fails the task it was raised in (and so that run), never the loop.
+    """
 
 
-async def _guarded(coro: Coroutine[Any, Any, T]) -> T:
+def _escapes(exc: BaseException) -> bool:
+    """Whether `exc` gets past `except Exception` (asyncio's cancellation and close aside)."""
+    return not isinstance(exc, Exception | asyncio.CancelledError | GeneratorExit)
+
+
+async def _contained(coro: Coroutine[Any, Any, T]) -> T:
     try:
         return await coro
-    except (KeyboardInterrupt, SystemExit) as exc:
-        raise LoopTaskAbortedError(f"{type(exc).__name__} raised inside a model run") from exc
+    except BaseException as exc:
+        if not _escapes(exc):
+            raise
+        detail = f": {exc}" if str(exc) else ""
+        raise LoopTaskAbortedError(
+            f"{type(exc).__name__}{detail} raised inside a model run; the run failed, "
+            "the model loop goes on"
+        ) from exc
+
+
+def _contained_task(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+    """The loop's task factory: every task, whoever creates it, runs inside `_contained`."""
+    if asyncio.iscoroutine(coro):
+        coro = _contained(coro)
+    return asyncio.Task(coro, loop=loop, **kwargs)
 
 
 async def _set_thread_limit(limit: int) -> None:
@@ -60,16 +90,23 @@ class ModelLoop:
     ):
         self._thread_limit = _check_limit(thread_limit)
         self._loop = asyncio.new_event_loop()
+        self._loop.set_task_factory(_contained_task)
+        self._stopping = False
         ready = threading.Event()
         self._thread = threading.Thread(target=self._main, args=(ready,), name=name, daemon=True)
         self._thread.start()
         ready.wait()
+        atexit.register(self._stop_at_exit)
         self.run(_set_thread_limit(self._thread_limit), timeout=30)
 
     def _main(self, ready: threading.Event) -> None:
         asyncio.set_event_loop(self._loop)
         self._loop.call_soon(ready.set)
-        self._loop.run_forever()
+        while not self._stopping and not self._loop.is_closed():
+            try:
+                self._loop.run_forever()
+            except BaseException:  # a callback raised past asyncio: keep serving every run
+                logger.exception("a callback on the model loop raised; the loop goes on")
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -91,11 +128,15 @@ class ModelLoop:
         return threading.current_thread() is self._thread
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        """Schedule `coro` on the loop from any thread; returns a thread-safe future."""
+        """Schedule `coro` on the loop from any thread; returns a thread-safe future.
+
+        The coroutine runs in a copy of the caller's context: its context variables are seen
+        by the run, by the tasks it starts and by the worker threads of its sync functions.
+        """
         if not self.is_alive():
             coro.close()
             raise RuntimeError("the model loop thread is not running; no model run can be made")
-        return asyncio.run_coroutine_threadsafe(_guarded(coro), self._loop)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
         """Run `coro` on the loop and block for its result; cancel it if `timeout` passes."""
@@ -122,11 +163,25 @@ class ModelLoop:
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the loop and join its thread (pending runs are abandoned)."""
-        if self._thread.is_alive():
+        self._stopping = True
+        atexit.unregister(self._stop_at_exit)
+        if self._thread.is_alive() and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout)
         if not self._thread.is_alive() and not self._loop.is_closed():
             self._loop.close()
+
+    def _stop_at_exit(self) -> None:
+        """Never let the interpreter finalize while this thread may be inside a model call.
+
+        A daemon thread still running Python code at finalization is ended mid-call, and one
+        ended inside native code (pydantic-core) aborts the whole process. The loop is left
+        open: a thread on its way out may still hand it a callback, which then never runs.
+        """
+        self._stopping = True
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(EXIT_TIMEOUT)
 
 
 class _Shared:

@@ -8,6 +8,7 @@ ends, reports what happened as serializable events, and can be interrupted from 
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -192,14 +193,18 @@ class ReactAgent:
     def interrupt(self, run_id: str | None = None) -> bool:
         """End the run in flight (only run `run_id` when given); safe from any thread.
 
-        Fires the run's cancellation token, so even a long model request ends at once;
-        `run_sync` then raises `RunInterruptedError`. Returns whether a run was interrupted.
+        Wakes the thread waiting in `run_sync`, which stops waiting at once, fires the run's
+        cancellation token (so even a long model request ends) and raises
+        `RunInterruptedError`; a sync model function or tool blocked in its worker thread
+        cannot hold the run, and its eventual result is discarded. Cheap enough to call for
+        hundreds of agents in a row (a shutdown does). Returns whether a run was interrupted.
         """
         with self._lock:
             state = self._current
             if state is None or (run_id is not None and run_id != state.run_id):
                 return False
-        state.token.cancel()
+            state.interrupted = True
+        state.wake.set()  # the waiting thread cancels the run: this one returns at once
         return True
 
     def _execute(
@@ -227,19 +232,53 @@ class ReactAgent:
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
             before = self.context.messages
             run_prompt = self.context.take_prompt(prompt)
-            coro = self._drive(agent, state, run_prompt, before, deps)
             try:
-                outcome = loop.run(coro, self.runtime_cfg.run_timeout + RUN_TIMEOUT_GRACE)
-            except TimeoutError:
-                timeout = RunTimeoutError(state.run_id, self.runtime_cfg.run_timeout)
-                outcome = Outcome(list(state.messages or before), error=timeout)
-            except Exception as exc:
-                outcome = Outcome(list(state.messages or before), error=exc)
+                future = loop.submit(self._drive(agent, state, run_prompt, before, deps))
+            except Exception as exc:  # the loop is gone: this run fails, uncommitted
+                outcome = Outcome(before, error=exc)
+            else:
+                outcome = self._wait(state, future, before)
             return self._finish(state, before, outcome)
         finally:
             with self._lock:
                 self._current = None
                 self._runs.pop(state.run_id, None)
+
+    def _wait(
+        self,
+        state: RunState,
+        future: concurrent.futures.Future[Outcome],
+        before: list[ModelMessage],
+    ) -> Outcome:
+        """The run's outcome; or, once it is interrupted or past its time, what it did so far.
+
+        The caller stops waiting as soon as the run is interrupted, even when the run cannot
+        end yet because a sync model function or tool blocks its worker thread. The run is
+        then abandoned: its cancellation token fires, its task is cancelled, whatever it
+        produces later is discarded, and the history keeps what had been captured by then.
+        """
+        future.add_done_callback(lambda _: state.wake.set())
+        try:
+            state.wake.wait(self.runtime_cfg.run_timeout + RUN_TIMEOUT_GRACE)
+        except BaseException:
+            future.cancel()  # the caller gave up (e.g. KeyboardInterrupt): do not leak the run
+            raise
+        if future.done() and not future.cancelled():
+            try:
+                return future.result()
+            except Exception as exc:  # the loop aborted the task
+                return Outcome(list(state.messages or before), error=exc)
+        captured = list(state.messages or before)
+        error: Exception
+        if state.interrupted:
+            state.token.cancel()
+            error = RunInterruptedError(state.run_id)
+        elif future.cancelled():
+            error = RuntimeError(f"run {state.run_id} was cancelled on the model loop")
+        else:
+            error = RunTimeoutError(state.run_id, self.runtime_cfg.run_timeout)
+        future.cancel()
+        return Outcome(captured, error=error)
 
     async def _drive(
         self,
@@ -272,11 +311,15 @@ class ReactAgent:
         """Commit the run to the history, report it, and return its output or raise."""
         start = history.first_index_of_run(outcome.messages, state.run_id)
         new = outcome.messages[start:] if start is not None else []
+        if outcome.error is not None:
+            # repaired before it is reported, so the events replay to this very history (the
+            # history given to the run is valid, so the run's own part is all that can break)
+            new = history.repair(new)
         added = [*state.dropped, *new]
         # the run's messages are appended to the history it was given (so replaying the
         # events rebuilds exactly this list), unless the run compacted that history itself
         messages = list(outcome.messages) if state.compacted else [*before, *new]
-        if outcome.error is not None:
+        if outcome.error is not None and state.compacted:
             messages = history.repair(messages)
         self.context.replace(messages)
 

@@ -5,6 +5,7 @@ Kept apart from `ReactAgent` so that module holds the runner's control flow only
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,9 @@ class RunState:
     run_id: str
     kind: RunKind
     token: CancellationToken = field(default_factory=CancellationToken)
+    #: Set when the run's future is done or the run is interrupted; the caller waits on it.
+    wake: threading.Event = field(default_factory=threading.Event)
+    interrupted: bool = False
     compacted: bool = False
     dropped: list[ModelMessage] = field(default_factory=list)
     output_tools: set[str] = field(default_factory=set)

@@ -56,7 +56,7 @@ class PluginHook:
         """
         try:
             results: list[Any] = self.caller(**kwargs)
-        except Exception as exc:
+        except BaseException as exc:  # SystemExit too: a plugin never ends its host
             raise PluginError(
                 f"{self.label} failed in {self.hook}: {type(exc).__name__}: {exc}"
             ) from exc

@@ -15,8 +15,9 @@ Discovery follows the pytest and tox conventions:
 Mistakes are reported when the manager is built, each naming the plugin and the distribution
 it came from: a hook implementation whose name matches no hook (usually a typo, which would
 otherwise be silently ignored), a `retinue_*` function missing its `@hookimpl`, a plugin that
-fails to import, and one entry-point name declared by two distributions. Two plugins that
-provide a card of the same name are reported when the cards are collected (`collect`).
+fails to import (even by raising `SystemExit` or `KeyboardInterrupt`), and one entry-point
+name declared by two distributions. Two plugins that provide a card of the same name are
+reported when the cards are collected.
 """
 
 from __future__ import annotations
@@ -156,14 +157,14 @@ def _load_entry_points(pm: pluggy.PluginManager) -> None:
             )
     try:
         pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
-    except Exception as exc:
+    except BaseException as exc:  # a plugin's import may even raise SystemExit: still ours
         raise _load_failure(pm, candidates, exc) from exc
 
 
 def _load_failure(
     pm: pluggy.PluginManager,
     candidates: Mapping[str, list[importlib.metadata.EntryPoint]],
-    exc: Exception,
+    exc: BaseException,
 ) -> PluginError:
     """Name the entry point behind a failed load (pluggy loads them all in one call)."""
     culprit_plugin = getattr(exc, "plugin", None)
@@ -172,7 +173,7 @@ def _load_failure(
             continue
         try:
             loaded = entry_point.load()
-        except Exception:
+        except BaseException:
             pass  # this is the one that fails to import
         else:
             if culprit_plugin is None or loaded is not culprit_plugin:
