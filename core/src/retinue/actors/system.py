@@ -514,6 +514,8 @@ def _ended_by(actor: Actor[Any, Any], deadline: float) -> bool:
     thread = actor._thread
     if thread is None:  # its thread never got going
         return not actor.actor_ref.is_alive()
+    if thread is threading.current_thread():  # a shutdown from a handler: still in it
+        return False
     return ended_by(thread, deadline)
 
 
