@@ -37,7 +37,7 @@ from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipie
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
-from retinue.llm.models import get_model
+from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary, UsageLedger
 from retinue.plugins.blame import raised_by
@@ -87,7 +87,10 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         pm = plugin_manager_for(self.system)
         configured = resolve_cards(config.tools, collect_card_classes(pm))
         self._cards = with_default_cards(configured, default_card_classes(pm))
-        get_model(config.model_cfg)
+        address = self.myAddress
+        self._model = resolve_model(
+            config.model_cfg, agent=address.name, role=address.role, team=address.team_id
+        )
         self._backstory = config.prompt.render()
         self._plugin_capabilities = capabilities_by_plugin(pm, config)
         self._cancel_stamps: dict[str, str | None] = {}
@@ -136,6 +139,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             toolsets=factory.get_toolsets(),
             capabilities=[self._mailbox_capability, self._recipient_check, *capabilities],
             event_sink=self._on_llm_event,
+            model=self._model,
         )
 
     def _identity(self) -> str:

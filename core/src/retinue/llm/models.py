@@ -167,3 +167,20 @@ def model_settings(model_cfg: ModelConfig, runtime_cfg: RuntimeConfig) -> ModelS
     if runtime_cfg.request_timeout is not None:
         settings["request_timeout"] = runtime_cfg.request_timeout
     return settings
+
+
+def resolve_model(
+    model_cfg: ModelConfig,
+    *,
+    agent: str | None = None,
+    role: str | None = None,
+    team: str | None = None,
+) -> Model:
+    """The model an agent built now talks to: one handed in from code, else the shared one.
+
+    Asked once per agent, when it is built; see `retinue.llm.model_overrides`.
+    """
+    from retinue.llm.model_overrides import overriding_model
+
+    override = overriding_model(agent=agent, role=role, team=team)
+    return override if override is not None else get_model(model_cfg)
