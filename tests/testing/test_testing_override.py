@@ -2,7 +2,8 @@
 
 The configs here name a real provider whose key is never set (and whose SDK may not even be
 installed), so an agent that did not get the override would fail to start with a
-`ConfigError`: every passing test shows the config's model was never built. The scripts are closures over the test's own state.
+`ConfigError`: every passing test shows the config's model was never built. The scripts are
+closures over the test's own state.
 """
 
 from __future__ import annotations

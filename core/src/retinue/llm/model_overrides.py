@@ -86,5 +86,8 @@ def overriding_model(
     if not _active:  # the usual case outside tests: no lock taken
         return None
     with _lock:
-        found = [(o.specificity(), n, o) for n, o in enumerate(_active) if o.matches(agent, role, team)]
-    return max(found, key=lambda entry: entry[:2])[2].model if found else None
+        found = [(n, o) for n, o in enumerate(_active) if o.matches(agent, role, team)]
+    if not found:
+        return None
+    _, best = max(found, key=lambda entry: (entry[1].specificity(), entry[0]))
+    return best.model
