@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from retinue.llm.config import ModelConfig, RuntimeConfig, parse_function_path
 from retinue.llm.errors import ConfigError
+from retinue.llm.model_overrides import overriding_model
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -180,7 +181,5 @@ def resolve_model(
 
     Asked once per agent, when it is built; see `retinue.llm.model_overrides`.
     """
-    from retinue.llm.model_overrides import overriding_model
-
     override = overriding_model(agent=agent, role=role, team=team)
     return override if override is not None else get_model(model_cfg)
