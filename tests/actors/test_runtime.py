@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -99,23 +100,34 @@ def test_handler_exception_reports_error_and_next_message_is_processed(team: Any
 
 
 class Stuck(Actor[BaseConfig, Any]):
-    release = threading.Event()
-    entered = threading.Event()
+    """Blocks in its handler until the test releases it; each test gets its own class."""
+
+    entered: threading.Event
+    release: threading.Event
 
     def receiveMsg_Ping(self, message: Ping, sender: ActorAddress | None) -> None:
-        Stuck.entered.set()
-        Stuck.release.wait(30)
+        self.entered.set()
+        self.release.wait(30)
 
 
-def test_shutdown_returns_within_timeout_while_an_actor_is_stuck(make_team: Any) -> None:
+@pytest.fixture
+def stuck() -> Iterator[type[Stuck]]:
+    """A `Stuck` with fresh events, released at the end whatever the test did."""
+    fresh = type("Stuck", (Stuck,), {"entered": threading.Event(), "release": threading.Event()})
+    yield fresh
+    fresh.release.set()
+
+
+def test_shutdown_returns_within_timeout_while_an_actor_is_stuck(
+    make_team: Any, stuck: type[Stuck]
+) -> None:
     team = make_team()
-    s = team.spawn(Stuck, "@Stuck")
+    s = team.spawn(stuck, "@Stuck")
     s.send(s, Ping(n=0))
-    assert Stuck.entered.wait(5)
+    assert stuck.entered.wait(5)
     started = time.monotonic()
     assert team.system.shutdown(timeout=0.5) is False
     assert time.monotonic() - started < 2
-    Stuck.release.set()
 
 
 class Relay(Actor[BaseConfig, Any]):
@@ -151,16 +163,14 @@ def test_wait_idle_returns_only_after_a_chain_has_drained(team: Any) -> None:
     assert len(sends) == 501
 
 
-def test_wait_idle_timeout_names_the_busy_actor(make_team: Any) -> None:
+def test_wait_idle_timeout_names_the_busy_actor(make_team: Any, stuck: type[Stuck]) -> None:
     team = make_team()
-    Stuck.release.clear()
-    Stuck.entered.clear()
-    s = team.spawn(Stuck, "@Sleeper")
+    s = team.spawn(stuck, "@Sleeper")
     s.send(s, Ping(n=0))
-    assert Stuck.entered.wait(5)
+    assert stuck.entered.wait(5)
     with pytest.raises(IdleTimeoutError, match="@Sleeper"):
         team.system.wait_idle(timeout=0.2)
-    Stuck.release.set()
+    stuck.release.set()
     assert team.system.shutdown(timeout=5)
 
 

@@ -1,33 +1,35 @@
-"""Cards and card builders shared by the agent tests."""
+"""Cards and helpers shared by the agent tests."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from retinue import (
     AgentCard,
     AgentConfig,
     AgentUsageLimits,
-    BaseAgent,
     ModelConfig,
     PromptTemplate,
     RunUsageLimits,
-    StructuredOutput,
 )
+from retinue.testing import TeamHarness, last_prompt
 
 
 def card(
     role: str,
-    script: str,
+    script: str = "unscripted",
     *,
     routes_to: list[str] | None = None,
-    agent_class: str = "retinue.BaseAgent",
+    agent_class: type[Any] | str = "retinue.BaseAgent",
     run_limits: RunUsageLimits | None = None,
     agent_limits: AgentUsageLimits | None = None,
     tools: list[Any] | None = None,
 ) -> AgentCard:
-    """A card whose agent runs the scripted model `agent_scripts:<script>`."""
+    """A card whose agent runs the scripted model `agent_scripts:<script>`.
+
+    A test that hands the agent a model of its own (`team.add(card(...), model=...)`)
+    leaves `script` out.
+    """
     return AgentCard(
         description=f"{role} of the team",
         skills=[role.lower()],
@@ -45,13 +47,6 @@ def card(
     )
 
 
-class GatedRouterAgent(BaseAgent):
-    """Pauses between the end of its run and the routing of the output."""
-
-    routing = threading.Event()
-    release = threading.Event()
-
-    def _route_output(self, output: StructuredOutput) -> bool:
-        GatedRouterAgent.routing.set()
-        GatedRouterAgent.release.wait(10)
-        return super()._route_output(output)
+def prompts(team: TeamHarness, name: str) -> list[str]:
+    """The latest prompt of every request `name`'s model answered, oldest first."""
+    return [last_prompt(request) for request in team.model_requests(name)]

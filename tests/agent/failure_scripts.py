@@ -1,4 +1,7 @@
-"""Scripted models for the failure tests, importable by path (`failure_scripts:name`)."""
+"""Scripted models for the failure tests, importable by path (`failure_scripts:name`).
+
+None keeps state between tests: `Hanging`, which counts its runs, is built by each test.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,11 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo
 from retinue.testing import incoming, send, text
+
+
+def unscripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """For a card whose test hands it a model of its own."""
+    raise AssertionError("this agent's test gave it no script and no model")
 
 
 def delegates_to_dev(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -81,29 +89,23 @@ def ten_megabytes(messages: list[ModelMessage], info: AgentInfo) -> ModelRespons
     return text("blah " * 2_000_000)
 
 
-class _Hanging:
-    """How many hanging runs have started; `started` is set once `expected` of them have."""
+class Hanging:
+    """A model whose runs await an event nobody sets: they end by a timeout, a stop or shutdown.
 
-    lock = threading.Lock()
-    started = threading.Event()
-    count = 0
-    expected = 1
+    `started` is set once `expected` runs are in flight. Each test builds its own and hands
+    it to its agents (`TeamHarness.add(..., model=Hanging(n))`).
+    """
 
+    def __init__(self, expected: int = 1) -> None:
+        self.expected = expected
+        self.started = threading.Event()
+        self._count = 0
+        self._lock = threading.Lock()
 
-def expect_hanging(n: int) -> threading.Event:
-    """Reset the count; the event returned is set once `n` hanging runs are in flight."""
-    with _Hanging.lock:
-        _Hanging.started.clear()
-        _Hanging.count = 0
-        _Hanging.expected = n
-    return _Hanging.started
-
-
-async def hangs(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """Awaits an event nobody sets: the run ends only by its timeout, a stop or shutdown."""
-    with _Hanging.lock:
-        _Hanging.count += 1
-        if _Hanging.count >= _Hanging.expected:
-            _Hanging.started.set()
-    await asyncio.Event().wait()
-    raise AssertionError("unreachable")
+    async def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        with self._lock:
+            self._count += 1
+            if self._count >= self.expected:
+                self.started.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")

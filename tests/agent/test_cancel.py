@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
 
-import agent_scripts
 import pytest
-from agent_cards import GatedRouterAgent, card
+from agent_cards import card
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolReturnPart
+from pydantic_ai.models.function import AgentInfo
 from retinue import (
     ActorAddress,
     AgentMessage,
+    BaseAgent,
     Cancellation,
     CancelMessage,
     ErrorMessage,
@@ -17,22 +21,84 @@ from retinue import (
     Letter,
     Mailbox,
     Message,
+    StructuredOutput,
     is_cancel,
     render_arrival_notice,
 )
-from retinue.testing import PingTool, TeamHarness
+from retinue.testing import PingTool, TeamHarness, call_tool, incoming, send, user_texts
 
 
-@pytest.fixture(autouse=True)
-def _fresh_gates() -> Iterator[None]:
-    agent_scripts.gate.clear()
-    agent_scripts.entered.clear()
-    agent_scripts.seen.clear()
-    GatedRouterAgent.routing.clear()
-    GatedRouterAgent.release.clear()
-    yield
-    agent_scripts.gate.set()
-    GatedRouterAgent.release.set()
+class Gate:
+    """Scripts whose run on "task 1" parks at a gate the test opens; one per test.
+
+    `entered` is set once a run is parked. The parked request waits off the model loop, so
+    other agents' runs go on meanwhile.
+    """
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+        #: Everything the model was shown in the request after a `ping` step, per such step.
+        self.after_step: list[str] = []
+
+    async def _park(self) -> None:
+        self.entered.set()
+        await asyncio.get_running_loop().run_in_executor(None, self.opened.wait, 10)
+
+    async def step(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        """Task 1 parks its first request, then takes a `ping` step; every task answers."""
+        got = incoming(messages)
+        if _pinged(messages):
+            self.after_step.append("\n".join(user_texts(messages)))
+            return send(info, ("@Human", "response", "done: step"))
+        if got.content.startswith("task 1"):
+            await self._park()
+            return call_tool("ping")
+        return send(info, ("@Human", "response", "done: " + got.content))
+
+    async def final(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        """Task 1's only (final) request parks; every task answers."""
+        got = incoming(messages)
+        if got.content.startswith("task 1"):
+            await self._park()
+        return send(info, ("@Human", "response", "done: " + got.content))
+
+
+def _pinged(messages: list[ModelMessage]) -> bool:
+    """Whether the latest request carries a `ping` tool result (this run took a step)."""
+    last = messages[-1]
+    return isinstance(last, ModelRequest) and any(
+        isinstance(p, ToolReturnPart) and p.tool_name == "ping" for p in last.parts
+    )
+
+
+@pytest.fixture
+def gate() -> Iterator[Gate]:
+    fresh = Gate()
+    yield fresh
+    fresh.opened.set()  # never leave a run parked behind the test
+
+
+class GatedRouter(BaseAgent):
+    """Pauses between the end of its run and the routing of its output (see the fixture)."""
+
+    routing: threading.Event
+    release: threading.Event
+
+    def _route_output(self, output: StructuredOutput) -> bool:
+        self.routing.set()
+        self.release.wait(10)
+        return super()._route_output(output)
+
+
+@pytest.fixture
+def gated_router() -> Iterator[type[GatedRouter]]:
+    """A `GatedRouter` class with fresh events for this test, released at its end."""
+    fresh = type(
+        "GatedRouter", (GatedRouter,), {"routing": threading.Event(), "release": threading.Event()}
+    )
+    yield fresh
+    fresh.release.set()
 
 
 def to_human(team: TeamHarness) -> list[str]:
@@ -40,12 +106,12 @@ def to_human(team: TeamHarness) -> list[str]:
 
 
 def test_cancel_mid_run_interrupts_once_and_the_next_message_runs(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, gate: Gate
 ) -> None:
     team = retinue_team
-    worker = team.add(card("Worker", "gated_step", tools=[PingTool()]))
+    worker = team.add(card("Worker", tools=[PingTool()]), model=gate.step)
     team.say(worker, "task 1")
-    assert agent_scripts.entered.wait(5)
+    assert gate.entered.wait(5)
     team.say(worker, "/stop")
     team.system.send(worker, CancelMessage())
     team.say(worker, "task 2")
@@ -59,26 +125,30 @@ def test_cancel_mid_run_interrupts_once_and_the_next_message_runs(
     assert len(team.of(HandledMessage)) >= 1
 
 
-def test_cancel_during_the_final_request_ends_it_at_once(retinue_team: TeamHarness) -> None:
+def test_cancel_during_the_final_request_ends_it_at_once(
+    retinue_team: TeamHarness, gate: Gate
+) -> None:
     team = retinue_team
-    worker = team.add(card("Worker", "gated_final"))
+    worker = team.add(card("Worker"), model=gate.final)
     team.say(worker, "task 1")
-    assert agent_scripts.entered.wait(5)
+    assert gate.entered.wait(5)
     team.say(worker, "task 2")
     team.say(worker, "/stop")
     team.wait_idle()  # returns although the gate is still shut: the request was cut short
     assert to_human(team) == ["Run interrupted.", "done: task 2"]
 
 
-def test_stale_cancel_never_interrupts_a_later_run(retinue_team: TeamHarness) -> None:
+def test_stale_cancel_never_interrupts_a_later_run(
+    retinue_team: TeamHarness, gate: Gate, gated_router: type[GatedRouter]
+) -> None:
     team = retinue_team
-    worker = team.add(card("Worker", "gated_final", agent_class="agent_cards.GatedRouterAgent"))
-    agent_scripts.gate.set()
+    worker = team.add(card("Worker", agent_class=gated_router), model=gate.final)
+    gate.opened.set()
     team.say(worker, "task 1")
-    assert GatedRouterAgent.routing.wait(5)  # run 1 is over; its output is being routed
+    assert gated_router.routing.wait(5)  # run 1 is over; its output is being routed
     team.say(worker, "task 2")
     team.say(worker, "/stop")
-    GatedRouterAgent.release.set()
+    gated_router.release.set()
     team.wait_idle()
     replies = to_human(team)
     assert replies[0] == "done: task 1"
@@ -96,20 +166,20 @@ def test_cancel_while_idle_gets_an_explicit_answer(retinue_team: TeamHarness) ->
     assert len(to_human(team)) == 1
     assert "no run" in to_human(team)[0].lower()
     assert team.of(ErrorMessage) == []
-    assert "silent" not in agent_scripts.seen  # neither reached the model
+    assert team.model_requests("@Worker") == []  # neither reached the model
 
 
 def test_mid_run_message_is_announced_once_then_gets_its_own_turn(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, gate: Gate
 ) -> None:
     team = retinue_team
-    worker = team.add(card("Worker", "gated_step", tools=[PingTool()]))
+    worker = team.add(card("Worker", tools=[PingTool()]), model=gate.step)
     team.say(worker, "task 1")
-    assert agent_scripts.entered.wait(5)
+    assert gate.entered.wait(5)
     team.say(worker, "task 2")
-    agent_scripts.gate.set()
+    gate.opened.set()
     team.wait_idle()
-    (after_step,) = agent_scripts.seen["gated_after_step"]
+    (after_step,) = gate.after_step
     assert after_step.count("new message arrived while you were working") == 1
     assert "@Human (request)" in after_step
     assert to_human(team) == ["done: step", "done: task 2"]
@@ -215,11 +285,11 @@ def test_stop_followed_by_words_is_a_cancel() -> None:
     assert not is_cancel(AgentMessage(content="please /stop"))
 
 
-def test_stop_with_words_interrupts_a_run(retinue_team: TeamHarness) -> None:
+def test_stop_with_words_interrupts_a_run(retinue_team: TeamHarness, gate: Gate) -> None:
     team = retinue_team
-    worker = team.add(card("Worker", "gated_final"))
+    worker = team.add(card("Worker"), model=gate.final)
     team.say(worker, "task 1")
-    assert agent_scripts.entered.wait(5)
+    assert gate.entered.wait(5)
     team.say(worker, "  /stop now, wrong task")
     team.say(worker, "task 2")
     team.wait_idle()
@@ -231,4 +301,4 @@ def test_stop_with_words_while_idle_gets_the_same_answer(retinue_team: TeamHarne
     worker = team.add(card("Worker", "silent"))
     answer = team.command(worker, "/stop now please")
     assert "no run" in answer.lower()
-    assert "silent" not in agent_scripts.seen  # it never reached the model
+    assert team.model_requests("@Worker") == []  # it never reached the model

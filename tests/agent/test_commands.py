@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import agent_scripts
-from agent_cards import card
+from agent_cards import card, prompts
 from retinue import AgentMessage, CommandsAnnouncedEvent
 from retinue.testing import TeamHarness
 
@@ -20,7 +19,6 @@ def test_commands_are_announced_once_with_the_builtins(retinue_team: TeamHarness
 
 def test_human_command_runs_replies_and_is_remembered(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("silent", None)
     worker = team.add(card("Worker", "silent"))
     team.say(worker, "hello")
     team.say(worker, "/compact")
@@ -29,18 +27,16 @@ def test_human_command_runs_replies_and_is_remembered(retinue_team: TeamHarness)
     replies = [m for m in team.received_by("@Human")]
     assert [m.type for m in replies] == ["notification"]
     assert "compact" in replies[0].content.lower()
-    prompts = agent_scripts.seen["silent"]
-    assert len(prompts) == 2  # the command never reached the model
+    assert len(prompts(team, "@Worker")) == 2  # the command never reached the model
     assert "[operator] @Human ran /compact" in team.proxy(worker).get_context_transcript()
 
 
 def test_unknown_command_falls_through_to_the_model(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("silent", None)
     worker = team.add(card("Worker", "silent"))
     team.say(worker, "/usr/bin is where it lives")
     team.wait_idle()
-    (prompt,) = agent_scripts.seen["silent"]
+    (prompt,) = prompts(team, "@Worker")
     assert prompt.endswith("\n/usr/bin is where it lives\n</retinue_message>")
     assert team.received_by("@Human") == []
 
@@ -56,21 +52,19 @@ def test_command_errors_come_back_as_results(retinue_team: TeamHarness) -> None:
 
 def test_agent_written_command_is_ordinary_content(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("silent", None)
     target = team.add(card("Target", "silent"))
     writer = team.add(card("Writer", "clear_writer"))
     team.say(target, "remember this")
     team.say(writer, "go")
     team.wait_idle()
-    prompts = agent_scripts.seen["silent"]
-    assert len(prompts) == 2
-    assert prompts[1].endswith('intent="request">\n/clear\n</retinue_message>')
+    shown = prompts(team, "@Target")
+    assert len(shown) == 2
+    assert shown[1].endswith('intent="request">\n/clear\n</retinue_message>')
     assert "remember this" in team.proxy(target).get_context_transcript()
 
 
 def test_command_from_code_is_honoured(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("silent", None)
     worker = team.add(card("Worker", "silent"))
     team.say(worker, "remember this")
     team.wait_idle()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 
-import failure_scripts
 import pytest
+from failure_scripts import Hanging
 from retinue import (
     AgentCard,
     AgentConfig,
@@ -76,12 +76,12 @@ def test_a_failed_operator_command_logs_no_traceback_above_debug(
 def test_shutdown_with_runs_in_flight_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
     agents = 40
     team = TeamHarness()
-    in_flight = failure_scripts.expect_hanging(agents)
+    hanging = Hanging(agents)
     try:
-        members = [team.add(role(f"W{i}", "hangs")) for i in range(agents)]
+        members = [team.add(role(f"W{i}", "unscripted"), model=hanging) for i in range(agents)]
         for member in members:
             team.say(member, "wait for ever")
-        assert in_flight.wait(20), "the runs did not all start"
+        assert hanging.started.wait(20), "the runs did not all start"
     finally:
         with caplog.at_level(logging.DEBUG, logger="retinue"):
             assert team.shutdown(timeout=10)

@@ -8,11 +8,12 @@ waits forever, and no notice ever causes another.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-import failure_scripts
 import pytest
 from agent_cards import card
+from failure_scripts import Hanging
 from pydantic import BaseModel
 from retinue import (
     ActorAddress,
@@ -30,7 +31,7 @@ from retinue import (
 )
 from retinue.agent.custom_agent import TriageMessage
 from retinue.agent.failures import awaits_answer
-from retinue.testing import Incoming, TeamHarness, incoming, last_prompt
+from retinue.testing import Incoming, ModelLike, TeamHarness, incoming, last_prompt
 
 SCRIPTS = "failure_scripts"
 
@@ -76,9 +77,11 @@ def failure_prompts(team: TeamHarness, name: str) -> list[Seen]:
     return [s for s in seen if s.incoming.intent == "failure"]
 
 
-def delegation(team: TeamHarness, dev: AgentCard) -> tuple[ActorAddress, ActorAddress]:
-    """`@Manager` hands the person's request to `@Dev`; returns both addresses."""
-    dev_address = team.add(dev)
+def delegation(
+    team: TeamHarness, dev: AgentCard, dev_model: ModelLike | None = None
+) -> tuple[ActorAddress, ActorAddress]:
+    """`@Manager` hands the person's request to `@Dev` (on `dev_model` when given)."""
+    dev_address = team.add(dev, model=dev_model)
     manager = team.add(role("Manager", "delegates_to_dev"))
     return manager, dev_address
 
@@ -146,8 +149,8 @@ def test_output_that_never_validates_is_a_failure(retinue_team: TeamHarness, scr
 
 def test_a_run_timeout_is_a_failure(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    failure_scripts.expect_hanging(1)
-    manager, _ = delegation(team, role("Dev", "hangs", runtime=RuntimeConfig(run_timeout=0.3)))
+    dev = role("Dev", "unscripted", runtime=RuntimeConfig(run_timeout=0.3))
+    manager, _ = delegation(team, dev, Hanging())
     team.say(manager, "ship it")
     team.wait_idle()
     assert_manager_told_of(team, "exceeded its timeout of 0.3s")
@@ -207,10 +210,10 @@ class Strict(BaseAgent):
 
 def test_an_interruption_re_raised_by_act_is_no_failure(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    in_flight = failure_scripts.expect_hanging(1)
-    manager, dev = delegation(team, role("Dev", "hangs", agent_class=Strict))
+    hanging = Hanging()
+    manager, dev = delegation(team, role("Dev", "unscripted", agent_class=Strict), hanging)
     team.say(manager, "ship it")
-    assert in_flight.wait(10)
+    assert hanging.started.wait(10)
     team.say(dev, "/stop")
     team.wait_idle()
     assert [e.exception_type for e in team.of(ErrorMessage)] == ["RunInterruptedError"]
@@ -343,28 +346,38 @@ def test_the_person_is_told_when_their_message_finds_the_member_gone(
 class PausesAfterResolving(BaseAgent):
     """Stops between finding its recipient and sending, so the test can stop the recipient."""
 
-    resolved = threading.Event()
-    release = threading.Event()
+    resolved: threading.Event
+    release: threading.Event
 
     def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
         found = super()._locate(recipient)
-        PausesAfterResolving.resolved.set()
-        PausesAfterResolving.release.wait(10)
+        self.resolved.set()
+        self.release.wait(10)
         return found
 
 
+@pytest.fixture
+def pauses() -> Iterator[type[PausesAfterResolving]]:
+    """A `PausesAfterResolving` class with this test's own events, released at its end."""
+    fresh = type(
+        "PausesAfterResolving",
+        (PausesAfterResolving,),
+        {"resolved": threading.Event(), "release": threading.Event()},
+    )
+    yield fresh
+    fresh.release.set()
+
+
 def test_a_request_to_a_member_that_stopped_answers_the_sender(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, pauses: type[PausesAfterResolving]
 ) -> None:
     team = retinue_team
-    PausesAfterResolving.resolved.clear()
-    PausesAfterResolving.release.clear()
     dev = team.add(role("Dev", "explodes"))
-    manager = team.add(role("Manager", "delegates_to_dev", agent_class=PausesAfterResolving))
+    manager = team.add(role("Manager", "delegates_to_dev", agent_class=pauses))
     team.say(manager, "ship it")
-    assert PausesAfterResolving.resolved.wait(10)
+    assert pauses.resolved.wait(10)
     assert team.system.stop_actor(dev)
-    PausesAfterResolving.release.set()
+    pauses.release.set()
     team.wait_idle()
     (notice,) = notices(team, "@Manager")
     assert notice.failure == "delivery" and notice.sender == dev

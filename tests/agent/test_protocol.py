@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import agent_scripts
 import pytest
-from agent_cards import card
+from agent_cards import card, prompts
 from retinue import REPLY_PROTOCOLS, reply_protocol
 from retinue.testing import TeamHarness
 
 
 @pytest.mark.parametrize("intent", sorted(REPLY_PROTOCOLS))
 def test_protocol_line_precedes_raw_content(retinue_team: TeamHarness, intent: str) -> None:
-    agent_scripts.seen.clear()
     listener = retinue_team.add(card("Listener", "silent"))
     retinue_team.say(listener, f"raw {intent} content", intent=intent)
     retinue_team.wait_idle()
-    (prompt,) = agent_scripts.seen["silent"]
+    (prompt,) = prompts(retinue_team, "@Listener")
     header = reply_protocol(intent, "@Human")
     # A context-update block may be folded in front; the protocol sits right before the
     # content, which the kernel fences with its real sender and intent.
@@ -30,11 +28,10 @@ def test_protocol_lines_speak_of_mechanics_not_delegation() -> None:
 
 
 def test_a_silent_turn_still_runs_and_sends_nothing(retinue_team: TeamHarness) -> None:
-    agent_scripts.seen.clear()
     listener = retinue_team.add(card("Listener", "silent"))
     retinue_team.say(listener, "just so you know", intent="notification")
     retinue_team.wait_idle()
-    assert len(agent_scripts.seen["silent"]) == 1
+    assert len(prompts(retinue_team, "@Listener")) == 1
     assert retinue_team.transcript() == [
         ("@Human", "@Listener", "notification", "just so you know")
     ]

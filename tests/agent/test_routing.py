@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import agent_scripts
 from agent_cards import card
 from retinue import ErrorMessage, RoutingSkippedEvent
 from retinue.testing import TeamHarness
@@ -14,7 +13,7 @@ def test_unknown_member_is_corrected_within_the_run(retinue_team: TeamHarness) -
     team.say(worker, "say hello")
     team.wait_idle()
     assert [m.content for m in team.received_by("@Human")] == ["fixed"]
-    assert len(agent_scripts.seen["corrects"]) == 2  # one run, two requests
+    assert len(team.model_requests("@Worker")) == 2  # one run, two requests
     transcript = team.proxy(worker).get_context_transcript()
     assert "@Nobody is not a member" in transcript
     assert "Members: @Human" in transcript
@@ -23,11 +22,10 @@ def test_unknown_member_is_corrected_within_the_run(retinue_team: TeamHarness) -
 
 def test_still_unknown_member_is_skipped_with_a_note(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("to_nobody", None)
     worker = team.add(card("Worker", "to_nobody"))
     team.say(worker, "say hello")
     team.wait_idle()
-    assert len(agent_scripts.seen["to_nobody"]) == 2  # corrected once, no more
+    assert len(team.model_requests("@Worker")) == 2  # corrected once, no more
     (skipped,) = team.events(RoutingSkippedEvent)
     assert skipped.recipient == "@Nobody" and "no such member" in skipped.reason
     assert "was not delivered" in team.proxy(worker).get_context_transcript()

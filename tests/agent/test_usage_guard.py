@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import agent_scripts
-from agent_cards import card
+from agent_cards import card, prompts
 from retinue import (
     AgentMessage,
     AgentUsageLimits,
@@ -30,7 +29,7 @@ def test_run_tier_breach_concludes_through_the_router(retinue_team: TeamHarness)
     assert [(m.type, m.content.split(":")[0]) for m in replies] == [("response", "partial")]
     assert human_notices(team) == []
     assert team.of(ErrorMessage) == []
-    conclusion_prompt = agent_scripts.seen["looper"][-1]
+    conclusion_prompt = prompts(team, "@Worker")[-1]
     assert "no longer call tools" in conclusion_prompt and "@Human" in conclusion_prompt
 
 
@@ -61,25 +60,22 @@ def test_run_tier_breach_with_empty_conclusion_escalates(retinue_team: TeamHarne
 
 def test_no_sender_means_no_conclusion_attempt(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("looper", None)
     worker = team.add(card("Worker", "tool_looper", run_limits=TIGHT, tools=[PingTool()]))
     team.system.send(worker, AgentMessage(content="dig deep"))
     team.wait_idle()
-    prompts = agent_scripts.seen["looper"]
-    assert not any("no longer call tools" in p for p in prompts)
+    assert not any("no longer call tools" in p for p in prompts(team, "@Worker"))
     assert len(human_notices(team)) == 1
 
 
 def test_agent_tier_breach_notifies_the_human(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    agent_scripts.seen.pop("silent", None)
     worker = team.add(
         card("Worker", "silent", agent_limits=AgentUsageLimits(agent_request_limit=1))
     )
     team.say(worker, "first")
     team.say(worker, "second")
     team.wait_idle()
-    assert len(agent_scripts.seen["silent"]) == 1
+    assert len(prompts(team, "@Worker")) == 1
     (notice,) = human_notices(team)
     assert notice.startswith("@Worker stopped:")
     assert [e.exception_type for e in team.of(ErrorMessage)] == ["WarningError"]

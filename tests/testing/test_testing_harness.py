@@ -3,10 +3,6 @@ agent's model was shown, read back from the events the agents published."""
 
 from __future__ import annotations
 
-import threading
-from collections import defaultdict
-from collections.abc import Iterator
-
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
@@ -15,7 +11,6 @@ from retinue.testing import (
     PingTool,
     Recorder,
     TeamHarness,
-    agent_name,
     call_directive,
     follow,
     scripted_card,
@@ -23,23 +18,16 @@ from retinue.testing import (
     user_texts,
 )
 
-_lock = threading.Lock()
-#: What each agent's model function was handed, by agent name: the reference to compare to.
-_SHOWN: dict[str, list[list[ModelMessage]]] = defaultdict(list)
 
+class Keeper:
+    """`follow`, keeping a copy of what the model function was handed: the reference."""
 
-def follow_and_keep(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """`follow`, keeping a copy of what the model function was handed."""
-    with _lock:
-        _SHOWN[agent_name(info)].append(list(messages))
-    return follow(messages, info)
+    def __init__(self) -> None:
+        self.shown: list[list[ModelMessage]] = []
 
-
-@pytest.fixture(autouse=True)
-def _fresh_shown() -> Iterator[None]:
-    _SHOWN.clear()
-    yield
-    _SHOWN.clear()
+    def follow(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        self.shown.append(list(messages))
+        return follow(messages, info)
 
 
 def _parts(messages: list[ModelMessage]) -> list[tuple[str, str]]:
@@ -57,7 +45,8 @@ def _to_human(team: TeamHarness) -> list[str]:
 
 def test_model_requests_are_what_the_model_was_shown(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    ada = team.add(scripted_card("Scribe", f"{__name__}:follow_and_keep", tools=[PingTool()]))
+    keeper = Keeper()
+    ada = team.add(scripted_card("Scribe", tools=[PingTool()]), model=keeper.follow)
 
     team.say(ada, f"{call_directive('ping')}\n{send_directive('@Human', 'response', 'one')}")
     team.wait_idle()
@@ -68,7 +57,7 @@ def test_model_requests_are_what_the_model_was_shown(retinue_team: TeamHarness) 
     team.say(ada, send_directive("@Human", "response", "three"))
     team.wait_idle()
 
-    shown = _SHOWN["@Scribe"]
+    shown = keeper.shown
     requests = team.model_requests("@Scribe")
     assert len(shown) == 4  # a tool step, then an answer in each run
     assert [_parts(r) for r in requests] == [_parts(s) for s in shown]

@@ -26,13 +26,6 @@ class NotesCard(ToolCard):
     name: ClassVar[str] = "notes"
 
     notes: list[str] = Field(default_factory=list)
-    events: ClassVar[list[tuple[str, str]]] = []
-
-    def on_bind(self) -> None:
-        self.events.append(("bind", self.host.myAddress.name))
-
-    def on_unbind(self) -> None:
-        self.events.append(("unbind", self.host.myAddress.name))
 
     def whoami(self) -> ActorAddress:
         return self.host.myAddress
@@ -112,14 +105,22 @@ def test_pickled_card_leaves_its_agent_behind() -> None:
 
 
 def test_lifecycle_hooks_run_on_bind_and_unbind() -> None:
-    NotesCard.events.clear()
-    factory = ToolFactory([NotesCard()], FakeHost("Ada"))
-    assert NotesCard.events == [("bind", "Ada")]
+    events: list[tuple[str, str]] = []
+
+    class LoggedNotes(NotesCard):
+        def on_bind(self) -> None:
+            events.append(("bind", self.host.myAddress.name))
+
+        def on_unbind(self) -> None:
+            events.append(("unbind", self.host.myAddress.name))
+
+    factory = ToolFactory([LoggedNotes()], FakeHost("Ada"))
+    assert events == [("bind", "Ada")]
     factory.close()
-    assert NotesCard.events == [("bind", "Ada"), ("unbind", "Ada")]
+    assert events == [("bind", "Ada"), ("unbind", "Ada")]
     assert not factory.cards[0].is_bound
     factory.close()  # idempotent
-    assert len(NotesCard.events) == 2
+    assert len(events) == 2
 
 
 def test_frozen_card_can_still_be_bound() -> None:

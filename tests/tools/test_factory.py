@@ -20,12 +20,6 @@ from retinue.tools import (
 
 from .fakes import FakeHost
 
-calls: dict[str, int] = {}
-
-
-def _count(channel: str) -> None:
-    calls[channel] = calls.get(channel, 0) + 1
-
 
 def roster() -> str:
     """Who is on the team."""
@@ -36,19 +30,15 @@ class RosterCard(ToolCard):
     name: ClassVar[str] = "roster"
 
     def get_tools(self) -> Sequence[Tool[Any] | Callable[..., Any]]:
-        _count("tools")
         return [Tool(roster)]
 
     def get_toolsets(self) -> Sequence[FunctionToolset[Any]]:
-        _count("toolsets")
         return [FunctionToolset([roster])]
 
     def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
-        _count("prompts")
         return ["You work in a team."]
 
     def get_context_states(self) -> Mapping[str, ContextProvider]:
-        _count("states")
         return {"roster": lambda: {"Ada": "Developer"}}
 
     def get_commands(self) -> Sequence[Callable[..., Any]]:
@@ -76,8 +66,29 @@ class ClashingCard(ToolCard):
 
 
 def test_each_channel_is_collected_once_in_card_order() -> None:
-    calls.clear()
-    factory = ToolFactory([RosterCard(), DateCard()], FakeHost("Ada"))
+    calls: dict[str, int] = {}
+
+    def count(channel: str) -> None:
+        calls[channel] = calls.get(channel, 0) + 1
+
+    class CountedRoster(RosterCard):
+        def get_tools(self) -> Sequence[Tool[Any] | Callable[..., Any]]:
+            count("tools")
+            return super().get_tools()
+
+        def get_toolsets(self) -> Sequence[FunctionToolset[Any]]:
+            count("toolsets")
+            return super().get_toolsets()
+
+        def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
+            count("prompts")
+            return super().get_system_prompts()
+
+        def get_context_states(self) -> Mapping[str, ContextProvider]:
+            count("states")
+            return super().get_context_states()
+
+    factory = ToolFactory([CountedRoster(), DateCard()], FakeHost("Ada"))
     for _ in range(2):
         tools = factory.get_tools()
         toolsets = factory.get_toolsets()

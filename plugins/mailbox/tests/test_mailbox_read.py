@@ -22,7 +22,6 @@ from retinue import (
 )
 from retinue.testing import (
     TeamHarness,
-    agent_name,
     call_directive,
     follow,
     scripted_card,
@@ -31,19 +30,21 @@ from retinue.testing import (
 
 READ = call_directive("read_mailbox")
 
-#: Run once, while the named agent's model handles its first request (mail "arrives").
-DURING_FIRST_REQUEST: dict[str, Callable[[], None]] = {}
 
+class DuringFirstRequest:
+    """A model that runs `follow`, and runs `action` once inside its first request.
 
-def follow_while_mail_arrives(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """`follow`, with the agent's `DURING_FIRST_REQUEST` action run inside its first request."""
-    action = DURING_FIRST_REQUEST.pop(agent_name(info), None)
-    if action is not None:
-        action()
-    return follow(messages, info)
+    The action makes mail "arrive" while the model is busy; each test builds its own.
+    """
 
+    def __init__(self) -> None:
+        self.action: Callable[[], None] | None = None
 
-MAIL_ARRIVES = f"{__name__}:follow_while_mail_arrives"
+    def follow(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        action, self.action = self.action, None
+        if action is not None:
+            action()
+        return follow(messages, info)
 
 
 class MailArrivesDuringRead(BaseAgent):
@@ -56,16 +57,10 @@ class MailArrivesDuringRead(BaseAgent):
     """
 
     #: (sender, message) pairs delivered to this agent at the start of its first read.
-    ARRIVALS: ClassVar[list[tuple[ActorAddress | None, Message]]] = []
+    ARRIVALS: ClassVar[list[tuple[ActorAddress | None, Message]]]
     #: What the read took.
-    TAKEN: ClassVar[list[Message]] = []
-    READ_DONE: ClassVar[threading.Event] = threading.Event()
-
-    @classmethod
-    def reset(cls) -> None:
-        cls.ARRIVALS = []
-        cls.TAKEN = []
-        cls.READ_DONE = threading.Event()
+    TAKEN: ClassVar[list[Message]]
+    READ_DONE: ClassVar[threading.Event]
 
     def consume_flagged(self) -> list[Letter]:
         # the kernel's purge of cancels: let the read go first
@@ -85,13 +80,17 @@ class MailArrivesDuringRead(BaseAgent):
             type(self).READ_DONE.set()
 
 
-@pytest.fixture(autouse=True)
-def _fresh_arrivals() -> Iterator[None]:
-    DURING_FIRST_REQUEST.clear()
-    MailArrivesDuringRead.reset()
-    yield
-    DURING_FIRST_REQUEST.clear()
-    MailArrivesDuringRead.reset()
+@pytest.fixture
+def mail_during_read() -> Iterator[type[MailArrivesDuringRead]]:
+    """A `MailArrivesDuringRead` class with this test's own arrivals, take and event."""
+
+    class Fresh(MailArrivesDuringRead):
+        ARRIVALS: ClassVar[list[tuple[ActorAddress | None, Message]]] = []
+        TAKEN: ClassVar[list[Message]] = []
+        READ_DONE: ClassVar[threading.Event] = threading.Event()
+
+    yield Fresh
+    Fresh.READ_DONE.set()  # a purge still waiting for the read gives up at once
 
 
 def _inbox(team: TeamHarness) -> list[str]:
@@ -114,14 +113,15 @@ def test_read_mailbox_absorbs_two_queued_messages_and_they_get_no_turn(
     retinue_team: TeamHarness,
 ) -> None:
     team = retinue_team
-    reader = team.add(scripted_card("Reader", MAIL_ARRIVES))
+    arrival = DuringFirstRequest()
+    reader = team.add(scripted_card("Reader"), model=arrival.follow)
     peer = team.add(scripted_card("Peer"))
 
     def mail_arrives() -> None:
         peer.send(reader, AgentMessage(content="First note", type="notification"))
         team.human.send(reader, AgentMessage(content="Second note"))
 
-    DURING_FIRST_REQUEST["@Reader"] = mail_arrives
+    arrival.action = mail_arrives
     team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Read my mail.')}")
     team.wait_idle(20)
 
@@ -158,13 +158,14 @@ def test_the_read_leaves_an_operators_command_for_the_registry(
     retinue_team: TeamHarness,
 ) -> None:
     team = retinue_team
-    reader = team.add(scripted_card("Reader", MAIL_ARRIVES))
+    arrival = DuringFirstRequest()
+    reader = team.add(scripted_card("Reader"), model=arrival.follow)
 
     def mail_arrives() -> None:
         team.human.send(reader, AgentMessage(content="A note"))
         team.human.send(reader, AgentMessage(content="/compact"))
 
-    DURING_FIRST_REQUEST["@Reader"] = mail_arrives
+    arrival.action = mail_arrives
     team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Done.')}")
     team.wait_idle(20)
 
@@ -180,13 +181,13 @@ def test_the_read_leaves_an_operators_command_for_the_registry(
 
 @pytest.mark.parametrize("cancel", ["/stop", "CancelMessage"])
 def test_a_cancel_queued_during_the_read_survives_it_and_still_cancels(
-    retinue_team: TeamHarness, cancel: str
+    retinue_team: TeamHarness, cancel: str, mail_during_read: type[MailArrivesDuringRead]
 ) -> None:
     team = retinue_team
-    reader = team.add(scripted_card("Reader", agent_class=MailArrivesDuringRead))
+    reader = team.add(scripted_card("Reader", agent_class=mail_during_read))
     peer = team.add(scripted_card("Peer"))
     stop: Message = AgentMessage(content="/stop") if cancel == "/stop" else CancelMessage()
-    MailArrivesDuringRead.ARRIVALS = [
+    mail_during_read.ARRIVALS = [
         (peer, AgentMessage(content="First note", type="notification")),
         (team.human, stop),
         (team.human, AgentMessage(content="Second note")),
@@ -195,9 +196,9 @@ def test_a_cancel_queued_during_the_read_survives_it_and_still_cancels(
     team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Finished.')}")
     team.wait_idle(20)
 
-    taken = [m.content for m in MailArrivesDuringRead.TAKEN if isinstance(m, AgentMessage)]
+    taken = [m.content for m in mail_during_read.TAKEN if isinstance(m, AgentMessage)]
     assert taken == ["First note", "Second note"]
-    assert len(MailArrivesDuringRead.TAKEN) == 2  # the cancel was left in place ...
+    assert len(mail_during_read.TAKEN) == 2  # the cancel was left in place ...
     assert _inbox(team) == ["Run interrupted."]  # ... and it cancelled the run
     assert len(team.model_requests("@Reader")) == 1  # no answer, no turn for the notes
     assert not team.of(ErrorMessage)

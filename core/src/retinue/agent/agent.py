@@ -38,7 +38,7 @@ from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipie
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
-from retinue.llm.models import get_model
+from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
@@ -79,7 +79,10 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         plugins = plugin_catalog_for(self.system)  # collected once per actor system
         configured = resolve_cards(config.tools, plugins.card_classes)
         self._cards = with_default_cards(configured, plugins.default_cards)
-        get_model(config.model_cfg)
+        address = self.myAddress
+        self._model = resolve_model(
+            config.model_cfg, agent=address.name, role=address.role, team=address.team_id
+        )
         self._backstory = config.prompt.render()
         self._plugin_capabilities = plugins.capabilities(config)
         self._recipient_check = RecipientCheckCapability(self)
@@ -128,6 +131,7 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             toolsets=factory.get_toolsets(),
             capabilities=[self.cancellation.capability, self._recipient_check, *capabilities],
             event_sink=self._on_llm_event,
+            model=self._model,
         )
 
     def _identity(self) -> str:

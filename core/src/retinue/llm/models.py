@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from retinue.llm.config import ModelConfig, RuntimeConfig, parse_function_path
 from retinue.llm.errors import ConfigError
+from retinue.llm.model_overrides import overriding_model
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -157,3 +158,18 @@ def model_settings(model_cfg: ModelConfig, runtime_cfg: RuntimeConfig) -> ModelS
     if runtime_cfg.request_timeout is not None:
         settings["request_timeout"] = runtime_cfg.request_timeout
     return settings
+
+
+def resolve_model(
+    model_cfg: ModelConfig,
+    *,
+    agent: str | None = None,
+    role: str | None = None,
+    team: str | None = None,
+) -> Model:
+    """The model an agent built now talks to: one handed in from code, else the shared one.
+
+    Asked once per agent, when it is built; see `retinue.llm.model_overrides`.
+    """
+    override = overriding_model(agent=agent, role=role, team=team)
+    return override if override is not None else get_model(model_cfg)

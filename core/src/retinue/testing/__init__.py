@@ -5,6 +5,8 @@
 - `cards`: `scripted_card`, a role on a scripted model in one line.
 - `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
 - `histories`: what each agent's model was shown, read back from the events it published.
+- `override`: `override_model`, a model object of the test's for the agents built meanwhile.
+- `plugin`: the pytest plugin, opt-in: `pytest_plugins = ["retinue.testing.plugin"]`.
 """
 
 from retinue.testing.cards import PingTool, scripted_card
@@ -16,6 +18,7 @@ from retinue.testing.directives import (
     read_directives,
     send_directive,
 )
+from retinue.testing.override import ModelLike, override_model
 from retinue.testing.scripted import (
     Incoming,
     agent_name,
@@ -35,6 +38,7 @@ __all__ = [
     "FOLLOW",
     "Directives",
     "Incoming",
+    "ModelLike",
     "PingTool",
     "Recorder",
     "TeamHarness",
@@ -45,6 +49,7 @@ __all__ = [
     "incoming",
     "last_prompt",
     "output",
+    "override_model",
     "read_directives",
     "run_messages",
     "scripted_card",

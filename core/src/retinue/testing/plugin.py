@@ -1,4 +1,9 @@
-"""The pytest plugin retinue installs for its users and plugin authors.
+"""retinue's pytest plugin for its users and plugin authors; opt-in, never auto-loaded.
+
+A project asks for it in its top-level `conftest.py` (`pytest_plugins =
+["retinue.testing.plugin"]`) or with `-p retinue.testing.plugin`: switching real model
+requests off is right for a test suite that chose it, and wrong for every other project
+that merely has retinue installed.
 
 - No real model request leaves a test by accident; tests marked `integration` may make them.
 - `retinue_team`: a real team (orchestrator and `@Human`) that is shut down after the test.

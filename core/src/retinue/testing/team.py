@@ -17,7 +17,9 @@ from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
 from retinue.llm.events import LlmEvent
+from retinue.llm.model_overrides import ModelOverride, add_model_override, remove_model_override
 from retinue.testing import histories
+from retinue.testing.override import ModelLike, as_model
 
 
 class Recorder(EventSubscriber):
@@ -55,15 +57,33 @@ class TeamHarness:
         self.human: ActorAddress = self.orchestrator_proxy.createActor(
             HumanProxy, BaseConfig(name="@Human", role="Human")
         )
+        self._overrides: list[ModelOverride] = []
+
+    @property
+    def team_id(self) -> str:
+        """The id every member of this team carries (`ActorAddress.team_id`)."""
+        team_id = self.orchestrator.team_id
+        assert team_id is not None, "an orchestrator always starts a team"
+        return team_id
 
     # ------------------------------------------------------------------ building
-    def register(self, *cards: AgentCard) -> None:
-        """Make roles hireable."""
-        self.orchestrator_proxy.register_agent_profiles(list(cards))
+    def register(self, *cards: AgentCard, model: ModelLike | None = None) -> None:
+        """Make roles hireable; with `model`, every member of these roles plays on it.
 
-    def add(self, card: AgentCard) -> ActorAddress:
-        """Start a member from a card (registering the card too)."""
-        self.register(card)
+        `model` is a pydantic-ai model object (or a `FunctionModel` function) used instead
+        of the one the cards' configs name, by the members of their roles this team starts
+        from now until `shutdown`; other teams are not affected.
+        """
+        self.orchestrator_proxy.register_agent_profiles(list(cards))
+        if model is not None:
+            resolved = as_model(model)
+            self._overrides.extend(
+                add_model_override(resolved, role=card.role, team=self.team_id) for card in cards
+            )
+
+    def add(self, card: AgentCard, *, model: ModelLike | None = None) -> ActorAddress:
+        """Start a member from a card (registering the card too, with `model` as `register`)."""
+        self.register(card, model=model)
         return self._start(card)
 
     def start(self, role: str) -> ActorAddress:
@@ -109,8 +129,13 @@ class TeamHarness:
         self.system.wait_idle(timeout)
 
     def shutdown(self, timeout: float = 10.0) -> bool:
-        """Stop every actor; True when all stopped in time."""
-        return self.system.shutdown(timeout)
+        """Stop every actor and end the models given to `add`/`register`; True when in time."""
+        try:
+            return self.system.shutdown(timeout)
+        finally:
+            for override in self._overrides:
+                remove_model_override(override)
+            self._overrides.clear()
 
     # ------------------------------------------------------------------ reading
     def sent(self) -> list[AgentMessage]:
