@@ -10,16 +10,14 @@ from agent_cards import GatedRouterAgent, card
 from retinue import (
     ActorAddress,
     AgentMessage,
-    Cancellation,
     CancelMessage,
     ErrorMessage,
     HandledMessage,
-    Letter,
-    Mailbox,
     Message,
     is_cancel,
-    render_arrival_notice,
 )
+from retinue.actors import Letter, Mailbox
+from retinue.agent import Cancellation, render_arrival_notice
 from retinue.testing import PingTool, TeamHarness
 
 

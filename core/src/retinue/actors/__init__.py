@@ -1,4 +1,8 @@
-"""The actor runtime: addresses, messages, actors, the system, the orchestrator."""
+"""The actor runtime: addresses, messages, actors, the system, the orchestrator.
+
+`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
+imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
+"""
 
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
@@ -12,7 +16,8 @@ from retinue.actors.errors import (
     IdleTimeoutError,
     WarningError,
 )
-from retinue.actors.mailbox import Letter, Mailbox
+from retinue.actors.mailbox import Letter as Letter
+from retinue.actors.mailbox import Mailbox as Mailbox
 from retinue.actors.messages import (
     CancelMessage,
     DeadLetterEvent,
@@ -26,15 +31,15 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
-from retinue.actors.names import MAX_NAME_CHARS, check_member_name
+from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
+from retinue.actors.names import check_member_name as check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamDirectory, TeamMember
-from retinue.actors.redaction import redact_credentials
+from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.user_proxy import UserProxy
 
 __all__ = [
-    "MAX_NAME_CHARS",
     "Actor",
     "ActorAddress",
     "ActorClassError",
@@ -52,8 +57,6 @@ __all__ = [
     "EventSubscriber",
     "HandledMessage",
     "IdleTimeoutError",
-    "Letter",
-    "Mailbox",
     "Message",
     "MessageSink",
     "Orchestrator",
@@ -66,6 +69,4 @@ __all__ = [
     "TeamMember",
     "UserProxy",
     "WarningError",
-    "check_member_name",
-    "redact_credentials",
 ]

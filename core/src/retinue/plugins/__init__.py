@@ -5,52 +5,35 @@ in the `retinue` group, pointing at a module of `@hookimpl` functions (see `hook
 package holds the hook specifications, the marker plugin authors use, and the functions that
 build a plugin manager and collect what the plugins provide. Nothing is discovered at
 import; `get_plugin_manager()` does the work each time it is called.
+
+`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
+imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
-from retinue.plugins.hookspecs import PROJECT_NAME, hookimpl, hookspec
-from retinue.plugins.manager import (
-    DISABLE_AUTOLOAD_ENV,
-    DISABLED_PLUGINS_ENV,
-    ENTRY_POINT_GROUP,
-    CardConflictError,
-    PluginConflictError,
-    PluginError,
-    PluginInfo,
-    PluginLoadError,
-    PluginWarning,
-    UnknownHookError,
-    autoload_disabled_by_env,
-    blocked_by_env,
-    capabilities_by_plugin,
-    collect_capabilities,
-    collect_card_classes,
-    default_card_classes,
-    describe_plugins,
-    get_plugin_manager,
-    validate_plugins,
-)
+from retinue.plugins.hookspecs import PROJECT_NAME as PROJECT_NAME
+from retinue.plugins.hookspecs import hookimpl
+from retinue.plugins.hookspecs import hookspec as hookspec
+from retinue.plugins.manager import DISABLE_AUTOLOAD_ENV as DISABLE_AUTOLOAD_ENV
+from retinue.plugins.manager import DISABLED_PLUGINS_ENV as DISABLED_PLUGINS_ENV
+from retinue.plugins.manager import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
+from retinue.plugins.manager import CardConflictError as CardConflictError
+from retinue.plugins.manager import PluginConflictError as PluginConflictError
+from retinue.plugins.manager import PluginError, describe_plugins, get_plugin_manager
+from retinue.plugins.manager import PluginInfo as PluginInfo
+from retinue.plugins.manager import PluginLoadError as PluginLoadError
+from retinue.plugins.manager import PluginWarning as PluginWarning
+from retinue.plugins.manager import UnknownHookError as UnknownHookError
+from retinue.plugins.manager import autoload_disabled_by_env as autoload_disabled_by_env
+from retinue.plugins.manager import blocked_by_env as blocked_by_env
+from retinue.plugins.manager import capabilities_by_plugin as capabilities_by_plugin
+from retinue.plugins.manager import collect_capabilities as collect_capabilities
+from retinue.plugins.manager import collect_card_classes as collect_card_classes
+from retinue.plugins.manager import default_card_classes as default_card_classes
+from retinue.plugins.manager import validate_plugins as validate_plugins
 
 __all__ = [
-    "DISABLED_PLUGINS_ENV",
-    "DISABLE_AUTOLOAD_ENV",
-    "ENTRY_POINT_GROUP",
-    "PROJECT_NAME",
-    "CardConflictError",
-    "PluginConflictError",
     "PluginError",
-    "PluginInfo",
-    "PluginLoadError",
-    "PluginWarning",
-    "UnknownHookError",
-    "autoload_disabled_by_env",
-    "blocked_by_env",
-    "capabilities_by_plugin",
-    "collect_capabilities",
-    "collect_card_classes",
-    "default_card_classes",
     "describe_plugins",
     "get_plugin_manager",
     "hookimpl",
-    "hookspec",
-    "validate_plugins",
 ]

@@ -64,16 +64,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from retinue.actors.errors import describe_error
 from retinue.tools.command_binding import ArgumentError, BoundCommand, analyse
 
+# What this module puts on the public face (`from retinue import ...`); its other names are
+# the kernel's, imported from here.
 __all__ = [
-    "MAX_ARGUMENT_CHARS",
-    "MAX_COMMAND_CHARS",
-    "MAX_ECHO_CHARS",
     "CommandDescriptor",
     "CommandNotRecognized",
     "CommandRegistry",
-    "DuplicateCommandError",
-    "render_result",
-    "shorten",
 ]
 
 logger = logging.getLogger(__name__)

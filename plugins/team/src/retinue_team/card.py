@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
-from retinue import ActorAddress, AgentCard, ToolCard, check_member_name
+from retinue import ActorAddress, AgentCard, ToolCard
+from retinue.actors import check_member_name
 
 DEFAULT_MAX_MEMBERS = 20
 """How many agents a team may hold unless a card says otherwise (people are not counted)."""
