@@ -62,7 +62,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.actors.errors import describe_error
-from retinue.tools.command_binding import ArgumentError, BoundCommand, analyse
+from retinue.tools.command_binding import BoundCommand
+from retinue.tools.command_coercion import ArgumentError
+from retinue.tools.command_params import analyse
 
 # What this module puts on the public face (`from retinue import ...`); its other names are
 # the kernel's, imported from here.
