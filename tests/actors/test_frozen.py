@@ -9,7 +9,7 @@ import threading
 import pytest
 from pydantic import BaseModel
 from retinue import FrozenMap
-from retinue.actors.frozen import HISTORY_LIMIT
+from retinue.frozen import HISTORY_LIMIT
 
 
 def test_it_reads_like_a_dict_and_cannot_be_changed() -> None:

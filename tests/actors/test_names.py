@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from retinue import MAX_NAME_CHARS, check_member_name
+from retinue.actors import MAX_NAME_CHARS, check_member_name
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ from typing import ClassVar
 
 import pytest
 from pydantic import Field
-from retinue import AgentConfig, ModelConfig, ToolCard, redact_credentials
+from retinue import AgentConfig, ModelConfig, ToolCard
+from retinue.actors import redact_credentials
 from retinue.actors.redaction import redact_text
 
 

@@ -14,17 +14,15 @@ from retinue import (
     ActorAddress,
     AgentMessage,
     BaseAgent,
-    Cancellation,
     CancelMessage,
     ErrorMessage,
     HandledMessage,
-    Letter,
-    Mailbox,
     Message,
     StructuredOutput,
     is_cancel,
-    render_arrival_notice,
 )
+from retinue.actors import Letter, Mailbox
+from retinue.agent import Cancellation, render_arrival_notice
 from retinue.testing import PingTool, TeamHarness, call_tool, incoming, send, user_texts
 
 

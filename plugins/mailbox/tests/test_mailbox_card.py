@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import retinue_mailbox.hooks
 from retinue import (
-    NO_RUN_IN_PROGRESS,
     ActorAddress,
     AgentMessage,
     BaseConfig,
@@ -21,6 +20,7 @@ from retinue import (
     Message,
     StateChangedMessage,
 )
+from retinue.agent import NO_RUN_IN_PROGRESS
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
 from retinue_mailbox import EMPTY_MAILBOX, MailboxTool, is_readable, render_mail
 

@@ -16,10 +16,10 @@ from retinue import (
     CancelMessage,
     ErrorMessage,
     HandledMessage,
-    Letter,
     Message,
     SentMessage,
 )
+from retinue.actors import Letter
 from retinue.testing import (
     TeamHarness,
     call_directive,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from retinue import NO_RUN_IN_PROGRESS, CommandsAnnouncedEvent
+from retinue import CommandsAnnouncedEvent
+from retinue.agent import NO_RUN_IN_PROGRESS
 from retinue.testing import TeamHarness, scripted_card
 
 

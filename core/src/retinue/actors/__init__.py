@@ -1,4 +1,8 @@
-"""The actor runtime: addresses, messages, actors, the system, the orchestrator."""
+"""The actor runtime: addresses, messages, actors, the system, the orchestrator.
+
+`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
+imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
+"""
 
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
@@ -14,9 +18,9 @@ from retinue.actors.errors import (
     SelfAskError,
     WarningError,
 )
-from retinue.actors.frozen import FrozenMap
 from retinue.actors.local_team import OrchestratorTeam
-from retinue.actors.mailbox import Letter, Mailbox
+from retinue.actors.mailbox import Letter as Letter
+from retinue.actors.mailbox import Mailbox as Mailbox
 from retinue.actors.messages import (
     CancelMessage,
     DeadLetterEvent,
@@ -30,16 +34,17 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
-from retinue.actors.names import MAX_NAME_CHARS, check_member_name
+from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
+from retinue.actors.names import check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamMember
-from retinue.actors.redaction import redact_credentials
+from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.team import DirectoryBoard, Team, TeamDirectory
 from retinue.actors.user_proxy import UserProxy
+from retinue.frozen import FrozenMap
 
 __all__ = [
-    "MAX_NAME_CHARS",
     "Actor",
     "ActorAddress",
     "ActorClassError",
@@ -60,8 +65,6 @@ __all__ = [
     "HandledMessage",
     "HandlerAbortedError",
     "IdleTimeoutError",
-    "Letter",
-    "Mailbox",
     "Message",
     "MessageSink",
     "Orchestrator",
@@ -78,5 +81,4 @@ __all__ = [
     "UserProxy",
     "WarningError",
     "check_member_name",
-    "redact_credentials",
 ]

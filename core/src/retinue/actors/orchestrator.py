@@ -18,11 +18,11 @@ from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.frozen import FrozenMap
 from retinue.actors.messages import Message, StartMessage, StopMessage
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
+from retinue.frozen import FrozenMap
 
 logger = logging.getLogger(__name__)
 

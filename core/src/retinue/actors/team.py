@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from retinue.actors.frozen import FrozenMap
+from retinue.frozen import FrozenMap
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress

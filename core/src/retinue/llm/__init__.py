@@ -5,6 +5,9 @@ usage tiers), the shared model loop, `ReactAgent`, its events and the context ma
 
 The configuration names import without pydantic-ai; the runner names load it on first use,
 so `import retinue` stays cheap for code that only reads or writes configuration.
+
+`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
+imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
 from __future__ import annotations
@@ -29,16 +32,17 @@ from retinue.llm.events import (
     RunFinishedEvent,
     RunStartedEvent,
     ToolCallEvent,
-    parse_llm_event,
 )
+from retinue.llm.events import parse_llm_event as parse_llm_event
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, UsageLimits
-from retinue.llm.loop import configure_model_loop, get_model_loop
+from retinue.llm.loop import configure_model_loop as configure_model_loop
+from retinue.llm.loop import get_model_loop as get_model_loop
 from retinue.llm.prompt import PromptTemplate
 from retinue.llm.usage import AgentUsageSummary, RunUsageSummary, aggregate_usage
 
-if TYPE_CHECKING:
-    from retinue.llm.context import ContextManager
-    from retinue.llm.models import get_model
+if TYPE_CHECKING:  # the names below load pydantic-ai, so they load on first use (`_LAZY`)
+    from retinue.llm.context import ContextManager as ContextManager
+    from retinue.llm.models import get_model as get_model
     from retinue.llm.react_agent import ReactAgent
 
 _LAZY = {
@@ -53,7 +57,6 @@ __all__ = [
     "AgentUsageSummary",
     "CompactionConfig",
     "ConfigError",
-    "ContextManager",
     "ContextResetEvent",
     "LlmEvent",
     "LlmUsageEvent",
@@ -73,11 +76,7 @@ __all__ = [
     "UsageLimitError",
     "UsageLimits",
     "aggregate_usage",
-    "configure_model_loop",
-    "get_model",
-    "get_model_loop",
-    "parse_llm_event",
 ]
 
-
-__getattr__ = lazy_exports(__name__, _LAZY)
+if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there
+    __getattr__ = lazy_exports(__name__, _LAZY)

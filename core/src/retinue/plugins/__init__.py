@@ -1,62 +1,41 @@
-"""retinue.plugins: the plugin boundary.
+"""The plugin boundary: hook specifications, discovery and what plugins provide.
 
-Every tool card reaches the kernel through a plugin: a distribution declares an entry point
-in the `retinue` group, pointing at a module of `@hookimpl` functions (see `hookspecs`). This
-package holds the hook specifications, the marker plugin authors use (they write
+The package holds the hook specifications, the marker plugin authors use (they write
 `from retinue import hookimpl`), the functions that build a plugin manager and collect what
 the plugins provide, and `PluginCatalog`, which keeps that for an actor system's agents.
 Nothing is discovered at import; `get_plugin_manager()` does the work each time it is
 called.
+
+`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
+imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
-from retinue.plugins.catalog import PluginCatalog
-from retinue.plugins.collect import (
-    PluginInfo,
-    capabilities_by_plugin,
-    collect_capabilities,
-    collect_card_classes,
-    default_card_classes,
-    describe_plugins,
-)
-from retinue.plugins.hookspecs import PROJECT_NAME, hookimpl, hookspec
-from retinue.plugins.manager import (
-    DISABLE_AUTOLOAD_ENV,
-    DISABLED_PLUGINS_ENV,
-    ENTRY_POINT_GROUP,
-    CardConflictError,
-    PluginConflictError,
-    PluginError,
-    PluginLoadError,
-    PluginWarning,
-    UnknownHookError,
-    autoload_disabled_by_env,
-    blocked_by_env,
-    get_plugin_manager,
-    validate_plugins,
-)
+from retinue.plugins.catalog import PluginCatalog as PluginCatalog
+from retinue.plugins.collect import PluginInfo as PluginInfo
+from retinue.plugins.collect import capabilities_by_plugin as capabilities_by_plugin
+from retinue.plugins.collect import collect_capabilities as collect_capabilities
+from retinue.plugins.collect import collect_card_classes as collect_card_classes
+from retinue.plugins.collect import default_card_classes as default_card_classes
+from retinue.plugins.collect import describe_plugins
+from retinue.plugins.hookspecs import PROJECT_NAME as PROJECT_NAME
+from retinue.plugins.hookspecs import hookimpl
+from retinue.plugins.hookspecs import hookspec as hookspec
+from retinue.plugins.manager import DISABLE_AUTOLOAD_ENV as DISABLE_AUTOLOAD_ENV
+from retinue.plugins.manager import DISABLED_PLUGINS_ENV as DISABLED_PLUGINS_ENV
+from retinue.plugins.manager import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
+from retinue.plugins.manager import CardConflictError as CardConflictError
+from retinue.plugins.manager import PluginConflictError as PluginConflictError
+from retinue.plugins.manager import PluginError, get_plugin_manager
+from retinue.plugins.manager import PluginLoadError as PluginLoadError
+from retinue.plugins.manager import PluginWarning as PluginWarning
+from retinue.plugins.manager import UnknownHookError as UnknownHookError
+from retinue.plugins.manager import autoload_disabled_by_env as autoload_disabled_by_env
+from retinue.plugins.manager import blocked_by_env as blocked_by_env
+from retinue.plugins.manager import validate_plugins as validate_plugins
 
 __all__ = [
-    "DISABLED_PLUGINS_ENV",
-    "DISABLE_AUTOLOAD_ENV",
-    "ENTRY_POINT_GROUP",
-    "PROJECT_NAME",
-    "CardConflictError",
-    "PluginCatalog",
-    "PluginConflictError",
     "PluginError",
-    "PluginInfo",
-    "PluginLoadError",
-    "PluginWarning",
-    "UnknownHookError",
-    "autoload_disabled_by_env",
-    "blocked_by_env",
-    "capabilities_by_plugin",
-    "collect_capabilities",
-    "collect_card_classes",
-    "default_card_classes",
     "describe_plugins",
     "get_plugin_manager",
     "hookimpl",
-    "hookspec",
-    "validate_plugins",
 ]

@@ -2,9 +2,13 @@
 
 Importing this package does not import pydantic-ai; that happens when a history is read or
 a card's tools are built.
+
+`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
+imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
-from retinue.tools.card import ToolCard, card_name
+from retinue.tools.card import ToolCard
+from retinue.tools.card import card_name as card_name
 from retinue.tools.channels import (
     COMMAND,
     LLM_CONTEXT,
@@ -22,30 +26,27 @@ from retinue.tools.errors import (
     ToolCardError,
     UnknownToolCardError,
 )
-from retinue.tools.factory import CardSpec, ToolFactory, resolve_cards, with_default_cards
+from retinue.tools.factory import CardSpec as CardSpec
+from retinue.tools.factory import ToolFactory as ToolFactory
+from retinue.tools.factory import resolve_cards as resolve_cards
+from retinue.tools.factory import with_default_cards as with_default_cards
 from retinue.tools.host import ToolHost
-from retinue.tools.markers import (
-    MARKER_KEY,
-    MARKER_RE,
-    ContextMarker,
-    block_content,
-    find_markers,
-    marker_line,
-    marker_of,
-)
+from retinue.tools.markers import MARKER_KEY as MARKER_KEY
+from retinue.tools.markers import MARKER_RE as MARKER_RE
+from retinue.tools.markers import ContextMarker as ContextMarker
+from retinue.tools.markers import block_content as block_content
+from retinue.tools.markers import find_markers as find_markers
+from retinue.tools.markers import marker_line as marker_line
+from retinue.tools.markers import marker_of as marker_of
 from retinue.tools.state import ToolState
 
 __all__ = [
     "COMMAND",
     "LLM_CONTEXT",
-    "MARKER_KEY",
-    "MARKER_RE",
     "SYSTEM_PROMPT",
     "TOOL_CALL",
     "CardNotBoundError",
-    "CardSpec",
     "Channel",
-    "ContextMarker",
     "ContextProvider",
     "ContextState",
     "ContextUpdater",
@@ -53,15 +54,7 @@ __all__ = [
     "DuplicateToolCardError",
     "ToolCard",
     "ToolCardError",
-    "ToolFactory",
     "ToolHost",
     "ToolState",
     "UnknownToolCardError",
-    "block_content",
-    "card_name",
-    "find_markers",
-    "marker_line",
-    "marker_of",
-    "resolve_cards",
-    "with_default_cards",
 ]

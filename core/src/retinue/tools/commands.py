@@ -62,18 +62,16 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.actors.errors import describe_error
-from retinue.tools.command_binding import ArgumentError, BoundCommand, analyse
+from retinue.tools.command_binding import BoundCommand
+from retinue.tools.command_coercion import ArgumentError
+from retinue.tools.command_params import analyse
 
+# What this module puts on the public face (`from retinue import ...`); its other names are
+# the kernel's, imported from here.
 __all__ = [
-    "MAX_ARGUMENT_CHARS",
-    "MAX_COMMAND_CHARS",
-    "MAX_ECHO_CHARS",
     "CommandDescriptor",
     "CommandNotRecognized",
     "CommandRegistry",
-    "DuplicateCommandError",
-    "render_result",
-    "shorten",
 ]
 
 logger = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from retinue.actors.frozen import FrozenMap
+from retinue.frozen import FrozenMap
 from retinue.tools import rendering
 from retinue.tools.markers import ContextMarker, block_content, find_markers, marker_line
 from retinue.tools.state import Snapshot, ToolState

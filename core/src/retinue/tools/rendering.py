@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from retinue.actors.frozen import FrozenMap
+from retinue.frozen import FrozenMap
 
 NEW = "new"
 UPDATED = "updated"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from retinue.actors.frozen import FrozenMap
+from retinue.frozen import FrozenMap
 
 Snapshot = str | FrozenMap[str, str]
 """A provider's state as it was delivered: one text or keyed items (never changed later)."""

@@ -7,7 +7,7 @@
 * COMMAND — `stop()`: the `/stop` frontends offer. A `/stop` that arrives while a run is in
   flight is taken by the kernel's cancellation hook before it is ever dispatched, so
   reaching this command means there was no run to stop, and it says so (in the kernel's
-  words, `retinue.NO_RUN_IN_PROGRESS`).
+  words, `retinue.agent.NO_RUN_IN_PROGRESS`).
 
 The card tells the kernel, through `how_to_read_mail`, that its agent's model can read its
 mail; the kernel's arrival notice then points the model at `read_mailbox`.
@@ -100,6 +100,6 @@ class MailboxTool(ToolCard):
 
     def stop(self) -> str:
         """Stop the run in progress (while one runs, the agent's cancel hook takes /stop)."""
-        from retinue import NO_RUN_IN_PROGRESS
+        from retinue.agent import NO_RUN_IN_PROGRESS
 
         return NO_RUN_IN_PROGRESS

@@ -1,5 +1,8 @@
 """`FrozenMap`: an immutable mapping that remembers which keys its later versions changed.
 
+It belongs to no layer (it imports nothing of retinue), so the tools layer can use it
+without loading the actor runtime; `retinue.actors` puts it on the public face.
+
 Team state is read by every agent on every turn and changes rarely. Published as frozen
 maps, it can be shared instead of copied: a reader that gets the very object it saw last
 time knows nothing changed without looking inside (O(1)), and a reader holding an older

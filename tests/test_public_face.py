@@ -1,0 +1,200 @@
+"""The public face: `from retinue import ...` offers exactly the layers' `__all__`, written once.
+
+The face is what users and plugin authors write; each layer lists its contribution in its
+own `__all__`, and `retinue/__init__.py` derives the rest (type checkers read star imports,
+the run time looks names up lazily). These tests hold the pieces together: nothing is
+listed twice, every name resolves to its layer's object, the kernel's own names stay off,
+`import retinue` stays cheap, and a type checker sees the same face as the interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import retinue
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = Path(retinue.__file__).parent
+LAYERS = (
+    "retinue.actors",
+    "retinue.agent",
+    "retinue.llm",
+    "retinue.plugins",
+    "retinue.tools",
+    "retinue.tools.commands",
+)
+
+# Names the kernel needs to implement itself: off the face, importable from their layer.
+KERNEL_ONLY = [
+    ("hookspec", "retinue.plugins"),
+    ("Letter", "retinue.actors"),
+    ("Mailbox", "retinue.actors"),
+    ("MAX_NAME_CHARS", "retinue.actors"),
+    ("redact_credentials", "retinue.actors"),
+    ("AgentLike", "retinue.agent"),
+    ("TeamResolver", "retinue.agent"),
+    ("Cancellation", "retinue.agent"),
+    ("MailboxCapability", "retinue.agent"),
+    ("NO_RUN_IN_PROGRESS", "retinue.agent"),
+    ("render_arrival_notice", "retinue.agent"),
+    ("render_failure_notice", "retinue.agent"),
+    ("escalate_usage_limit", "retinue.agent"),
+    ("try_conclude_without_tools", "retinue.agent"),
+    ("ContextManager", "retinue.llm"),
+    ("ToolFactory", "retinue.tools"),
+    ("resolve_cards", "retinue.tools"),
+    ("with_default_cards", "retinue.tools"),
+    ("MARKER_RE", "retinue.tools"),
+    ("find_markers", "retinue.tools"),
+]
+
+
+def layer(name: str) -> ModuleType:
+    return importlib.import_module(name)
+
+
+def providers(name: str) -> list[str]:
+    return [module for module in LAYERS if name in layer(module).__all__]
+
+
+def test_the_face_is_the_union_of_the_layers() -> None:
+    union = {name for module in LAYERS for name in layer(module).__all__}
+    assert retinue.__all__ == sorted(union)
+    for name in retinue.__all__:
+        found = providers(name)
+        assert len(found) == 1, f"{name} is listed by {found or 'no layer'}"
+        assert getattr(retinue, name) is getattr(layer(found[0]), name), name
+
+
+def test_a_layer_lists_only_names_it_has() -> None:
+    for module in LAYERS:
+        for name in layer(module).__all__:
+            assert hasattr(layer(module), name), f"{module}.__all__ lists {name!r}, not there"
+
+
+def test_each_name_is_written_once_in_the_face_module() -> None:
+    """`retinue/__init__.py` lists no name: it star-imports the layers for type checkers."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    strings = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    assert not strings & set(retinue.__all__)
+    star_imports = [
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["*"]
+    ]
+    assert sorted(star_imports) == sorted(LAYERS) == sorted(retinue._LAYERS)
+
+
+def test_a_lazy_layer_table_agrees_with_its_type_checking_imports() -> None:
+    """`retinue.llm` loads its runner names late: its table and its typed imports match."""
+    llm = layer("retinue.llm")
+    tree = ast.parse(Path(inspect.getfile(llm)).read_text())
+    guarded = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    typed = {
+        alias.asname or alias.name: node.module
+        for block in guarded
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert typed == llm._LAZY
+    for name, module in llm._LAZY.items():
+        assert getattr(llm, name) is getattr(layer(module), name)
+
+
+@pytest.mark.parametrize(("name", "home"), KERNEL_ONLY)
+def test_kernel_names_are_off_the_face(name: str, home: str) -> None:
+    assert name not in retinue.__all__
+    with pytest.raises(AttributeError, match=f"kernel-internal, import it from {home}"):
+        getattr(retinue, name)
+    with pytest.raises(ImportError):
+        exec(f"from retinue import {name}", {})
+    assert getattr(layer(home), name) is not None
+
+
+def test_an_unknown_name_is_one_clear_error() -> None:
+    with pytest.raises(AttributeError, match=r"^module 'retinue' has no attribute 'Nope'$"):
+        retinue.Nope  # noqa: B018
+
+
+def test_star_import_and_dir_give_the_face() -> None:
+    namespace: dict[str, object] = {}
+    exec("from retinue import *", namespace)
+    assert sorted(set(namespace) - {"__builtins__"}) == retinue.__all__
+    assert set(retinue.__all__) <= set(dir(retinue))
+
+
+def _docs_text() -> str:
+    pages = [*(ROOT / "docs").rglob("*.md"), *(ROOT / "docs").rglob("*.py")]
+    return "\n".join(page.read_text() for page in pages)
+
+
+def _has_own_docstring(value: object) -> bool:
+    if inspect.isclass(value) or inspect.isfunction(value):
+        return bool(value.__dict__.get("__doc__") if inspect.isclass(value) else value.__doc__)
+    return False
+
+
+def test_every_face_name_is_documented() -> None:
+    """A docstring of its own, or a mention in docs/ (constants and type aliases have none)."""
+    docs = _docs_text()
+    missing = [
+        name
+        for name in retinue.__all__
+        if not _has_own_docstring(getattr(retinue, name))
+        and not re.search(rf"\b{re.escape(name)}\b", docs)
+    ]
+    assert not missing, f"undocumented names on the face: {missing}"
+
+
+def _modules_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print('\\n'.join(sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    return set(out.split())
+
+
+def test_import_retinue_loads_no_layer() -> None:
+    loaded = _modules_after("import retinue")
+    assert not {m for m in loaded if m.startswith("retinue.") and m != "retinue._lazy"}
+    assert "pydantic" not in loaded
+
+
+def test_a_card_module_pays_for_the_tools_layer_only() -> None:
+    loaded = _modules_after("from retinue import ToolCard, ToolHost, Channel, hookimpl")
+    assert "pydantic_ai" not in loaded
+    assert "pykka" not in loaded
+    assert "retinue.agent" not in loaded
+
+
+@pytest.mark.slow
+def test_a_type_checker_sees_the_same_face(tmp_path: Path) -> None:
+    """mypy accepts every name on the face and refuses every name off it, as the run does."""
+    api = pytest.importorskip("mypy.api")
+    probe = tmp_path / "face_probe.py"
+    face = "".join(f"    {name},\n" for name in retinue.__all__)
+    internal = ", ".join(name for name, _ in KERNEL_ONLY)
+    probe.write_text(f"from retinue import (\n{face})\nfrom retinue import {internal}\n")
+    options = ["--strict", "--no-incremental", "--config-file", "", "--cache-dir", os.devnull]
+    stdout, _, _ = api.run([str(probe), *options])
+    refused = set(re.findall(r'Module "retinue" has no attribute "(\w+)"', stdout))
+    assert refused == {name for name, _ in KERNEL_ONLY}, stdout
+    assert stdout.count("error:") == len(KERNEL_ONLY), stdout
