@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         UserProxy,
         WarningError,
         check_member_name,
+        may_hire,
         redact_credentials,
     )
     from retinue.agent import (
@@ -253,6 +254,7 @@ _EXPORTS: dict[str, str] = {
     "hookimpl": "retinue.plugins",
     "hookspec": "retinue.plugins",
     "is_cancel": "retinue.agent",
+    "may_hire": "retinue.actors",
     "render_arrival_notice": "retinue.agent",
     "render_incoming": "retinue.agent",
     "redact_credentials": "retinue.actors",
@@ -373,6 +375,7 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "is_cancel",
+    "may_hire",
     "redact_credentials",
     "render_arrival_notice",
     "render_failure_notice",

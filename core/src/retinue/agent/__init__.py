@@ -16,7 +16,7 @@ from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.agent.output import REPLY_PROTOCOLS, Request, StructuredOutput, reply_protocol
-from retinue.agent.resolve import TeamResolver, resolve_recipient
+from retinue.agent.routing import TeamResolver, resolve_recipient
 from retinue.agent.usage_guard import (
     AgentLike,
     escalate_usage_limit,
