@@ -282,12 +282,7 @@ class BaseAgent(FailureHandling):
             return None
         return routing.recipient_problems(team.directory, self.myAddress, output)
 
-    def _note_for_model(self, text: str) -> None:
-        """Put a line from the kernel into the history: the model reads it on its next turn."""
-        if self._react is not None:
-            self._react.context.record_operator_action(f"[retinue] {text}")
-
-    # ------------------------------------------------------------------ people and commands
+    # ------------------------------------------------------------------ people, commands, history
     def notify_human(self, text: str) -> None:
         """Tell the team's person (found by `is_user_proxy`); logged and dropped if none.
 
@@ -296,13 +291,11 @@ class BaseAgent(FailureHandling):
         if self.system.shutting_down:
             logger.debug("%s: shutting down, not telling the person: %s", self.myAddress.name, text)
             return
-        proxies: list[ActorAddress] = (
-            self.ask_orchestrator("get_user_proxies") if self.orchestrator is not None else []
-        )
-        if not proxies:
+        person = self._person()
+        if person is None:
             logger.warning("%s: no person in the team to tell: %s", self.myAddress.name, text)
             return
-        self.send(proxies[0], AgentMessage(content=text, type="notification"))
+        self.send(person, AgentMessage(content=text, type="notification"))
 
     def _dispatch_command(self, message: AgentMessage) -> bool:
         """Run a slash command from an operator; False when no command has that name."""
@@ -344,6 +337,11 @@ class BaseAgent(FailureHandling):
         if self._context_updater is not None:
             self._context_updater.reset()
         return "Context cleared."
+
+    def _note_for_model(self, text: str) -> None:
+        """Put a line from the kernel into the history: the model reads it on its next turn."""
+        if self._react is not None:
+            self._react.context.record_operator_action(f"[retinue] {text}")
 
     def get_context_transcript(self) -> str:
         """The conversation as the model will see it next, as plain text (for people)."""

@@ -1,7 +1,7 @@
 """`FailureHandling`: how an agent answers failures, the half of `BaseAgent` apart from its turn.
 
-A turn that fails for good, a member this agent hired that cannot start, a message of its
-that finds its recipient gone, and this agent's own failed start all end here: whoever waits
+A turn that fails for good, a member this agent hired that cannot start, a message it sent
+that found its recipient gone, and this agent's own failed start all end here: whoever waits
 for the work gets a `FailureNotice` and the person one line (see `failures` for the notices
 and the memory that keeps them from looping). These are the `Actor` failure hooks, so they
 sit in a base class of `BaseAgent` under the hooks' own names: a subclass overrides them as
@@ -210,13 +210,18 @@ class FailureHandling(Actor[AgentConfig, AgentState]):
 
     def _tell_person(self, notice: FailureNotice) -> None:
         """Send the team's person (its first user proxy) the notice's one line."""
-        proxies: list[ActorAddress] = (
-            self.ask_orchestrator("get_user_proxies") if self.orchestrator is not None else []
-        )
-        if not proxies:
+        person = self._person()
+        if person is None:
             logger.info("%s: no person to tell: %s", self.myAddress.name, notice.content)
             return
-        self.send(proxies[0], notice)
+        self.send(person, notice)
+
+    def _person(self) -> ActorAddress | None:
+        """The team's person, its first user proxy (found by `is_user_proxy`), or None."""
+        if self.orchestrator is None:
+            return None
+        proxies: list[ActorAddress] = self.ask_orchestrator("get_user_proxies")
+        return proxies[0] if proxies else None
 
 
 def _is_operator_command(message: Message) -> bool:
