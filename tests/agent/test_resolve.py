@@ -11,6 +11,7 @@ from retinue import (
     AgentMessage,
     BaseAgent,
     ErrorMessage,
+    RoutingSkippedEvent,
     guard_usage_limits,
     resolve_recipient,
 )
@@ -42,7 +43,7 @@ def test_a_hire_that_cannot_happen_costs_no_other_hand_off(
     team = retinue_team
     triage = team.add(card("Triage", "triage_ghost_then_human", agent_class=_path()))
 
-    with caplog.at_level(logging.WARNING, logger="retinue.agent.resolve"):
+    with caplog.at_level(logging.WARNING, logger="retinue.agent.routing"):
         team.system.proxy_tell(team.human).send(triage, TriageMessage(content="sort it"))
         team.wait_idle()
 
@@ -69,7 +70,7 @@ def test_resolution_returns_none_and_logs_the_reason(caplog: pytest.LogCaptureFi
     ada = ActorAddress(name="@Ada", role="Developer", agent_id="a1")
     directory = Directory(ada)
 
-    with caplog.at_level(logging.WARNING, logger="retinue.agent.resolve"):
+    with caplog.at_level(logging.WARNING, logger="retinue.agent.routing"):
         assert resolve_recipient(directory, " @Ada ") == ada
         assert resolve_recipient(directory, "Reviewer") is None
         assert resolve_recipient(directory, "@Bob") is None
@@ -81,3 +82,34 @@ def test_resolution_returns_none_and_logs_the_reason(caplog: pytest.LogCaptureFi
 
 def _path() -> str:
     return f"{__name__}.SnippetTriageAgent"
+
+
+def test_a_skipped_hand_off_is_published_and_noted_for_the_model(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    triage = team.add(card("Triage", "triage_ghost_then_human", agent_class=_path()))
+
+    team.system.proxy_tell(team.human).send(triage, TriageMessage(content="sort it"))
+    team.wait_idle()
+
+    (skipped,) = team.events(RoutingSkippedEvent)
+    assert skipped.agent == triage and skipped.recipient == "Ghost"
+    assert skipped.reason  # why: here, no role Ghost can be hired
+    note = f"Your message to Ghost was not delivered: {skipped.reason}."
+    assert note in team.proxy(triage).get_context_transcript()
+
+
+def test_a_custom_router_keeps_to_routes_to(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    team.register(card("Ghost", "developer"))
+    triage = team.add(
+        card("Triage", "triage_ghost_then_human", agent_class=_path(), routes_to=["QA"])
+    )
+
+    team.system.proxy_tell(team.human).send(triage, TriageMessage(content="sort it"))
+    team.wait_idle()
+
+    (skipped,) = team.events(RoutingSkippedEvent)
+    assert skipped.reason == "@Triage may not hire 'Ghost'; it may hire: QA"
+    assert set(team.roster()) == {"@Human", "@Triage"}

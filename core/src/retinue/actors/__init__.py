@@ -40,7 +40,7 @@ from retinue.actors.orchestrator import Orchestrator, TeamMember
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
-from retinue.actors.team import DirectoryBoard, Team, TeamDirectory
+from retinue.actors.team import DirectoryBoard, Team, TeamDirectory, may_hire
 from retinue.actors.user_proxy import UserProxy
 from retinue.frozen import FrozenMap
 
@@ -81,4 +81,5 @@ __all__ = [
     "UserProxy",
     "WarningError",
     "check_member_name",
+    "may_hire",
 ]

@@ -53,6 +53,24 @@ class TeamDirectory:
         )
 
 
+def may_hire(directory: TeamDirectory, hirer: ActorAddress, role: str) -> str | None:
+    """Why `hirer` may not hire a member for `role`, or None when it may.
+
+    The one statement of the rule: an agent whose own role was registered with a
+    non-empty `routes_to` may hire only those roles; an empty `routes_to`, or no profile
+    for its role, allows any. Routing, the in-run recipient check and the team card all
+    ask here, so a refusal reads the same whichever surface met it. It lives beside the
+    directory it reads, so a card applies it without loading the model stack.
+    """
+    own = directory.profile(hirer.role)
+    if own is None or not own.routes_to:
+        return None
+    role = role.strip()
+    if role in own.routes_to:
+        return None
+    return f"{hirer.name} may not hire {role!r}; it may hire: {', '.join(sorted(own.routes_to))}"
+
+
 class DirectoryBoard:
     """Where one orchestrator posts its team's directory for its members to read.
 

@@ -18,8 +18,8 @@ from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.agent.output import REPLY_PROTOCOLS, Request, StructuredOutput, reply_protocol
-from retinue.agent.resolve import TeamResolver as TeamResolver
-from retinue.agent.resolve import resolve_recipient
+from retinue.agent.routing import TeamResolver as TeamResolver
+from retinue.agent.routing import resolve_recipient
 from retinue.agent.usage_guard import AgentLike as AgentLike
 from retinue.agent.usage_guard import escalate_usage_limit as escalate_usage_limit
 from retinue.agent.usage_guard import guard_usage_limits

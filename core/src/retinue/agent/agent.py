@@ -10,31 +10,20 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 
-from retinue.actors.actor import Actor
-from retinue.actors.address import ActorAddress, new_id
-from retinue.actors.config import BaseConfig
-from retinue.actors.errors import WarningError, describe_error
+from retinue.actors.address import ActorAddress
 from retinue.actors.local_team import OrchestratorTeam
-from retinue.actors.messages import CancelMessage, Message, StartFailedMessage
+from retinue.actors.messages import CancelMessage
 from retinue.actors.team import Team
+from retinue.agent import routing
 from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
 from retinue.agent.config import AgentConfig, AgentState
-from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
-from retinue.agent.failures import (
-    FailureMemory,
-    FailureNotice,
-    HireOrigin,
-    awaits_answer,
-    delivery_notice,
-    render_failure_notice,
-    start_failed_line,
-    turn_failed_line,
-)
+from retinue.agent.events import CommandsAnnouncedEvent
+from retinue.agent.failure_handling import FailureHandling
+from retinue.agent.failures import FailureNotice, render_failure_notice
 from retinue.agent.incoming import HOW_TO_READ_MESSAGES, render_incoming
-from retinue.agent.messages import AgentMessage, Intent
+from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
-from retinue.agent.resolve import NO_SUCH_MEMBER, is_member_name, locate_recipient
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
@@ -59,14 +48,12 @@ TEAM_PROTOCOL = (
     f"An empty list sends nothing. {HOW_TO_READ_MESSAGES}"
 )
 
-HIRE_NEEDS_TEAM_PLUGIN = (
-    "cannot hire {role!r}: no installed card provides hire_member "
-    "(install the retinue-team plugin: pip install retinue-team)"
-)
 
+class BaseAgent(FailureHandling):
+    """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send.
 
-class BaseAgent(Actor[AgentConfig, AgentState]):
-    """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send."""
+    Its failure hooks come from `FailureHandling`; where its messages go is `routing`'s.
+    """
 
     config_class = AgentConfig
 
@@ -90,7 +77,6 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
         self._context_updater: ContextUpdater | None = None
-        self._failures: FailureMemory | None = None
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
         self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
         self._team: Team | None = None
@@ -187,16 +173,8 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
 
     # ------------------------------------------------------------------ the turn
     def _route_output(self, output: StructuredOutput) -> bool:
-        """Deliver each outbound request; True when at least one went out."""
-        delivered = False
-        for request in output.messages:
-            recipient, reason = self._locate(request.recipient)
-            if recipient is None:
-                self._skip(request.recipient, reason or NO_SUCH_MEMBER)
-                continue
-            self.send(recipient, AgentMessage(content=request.message, type=request.message_type))
-            delivered = True
-        return delivered
+        """Deliver each outbound request; True when at least one went out (`route_output`)."""
+        return routing.route_output(self, output)
 
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
@@ -271,20 +249,10 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         self._recipient_check.stand_down()  # one request: no budget to correct recipients
         return self.react_agent.conclude_without_tools(prompt, output_type, deps=self)
 
-    # ------------------------------------------------------------------ routing helpers
+    # ------------------------------------------------------------------ routing (see `routing`)
     def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
-        """The recipient's address, or None and why (this card's `routes_to` included)."""
-        if not is_member_name(recipient):
-            try:
-                allowed = self._hireable_roles()
-            except Exception as exc:
-                return None, f"the team's roles could not be read: {exc}"
-            if allowed and recipient.strip() not in allowed:
-                return None, (
-                    f"{self.myAddress.name} may not hire {recipient.strip()!r}; "
-                    f"it may hire: {', '.join(allowed)}"
-                )
-        return locate_recipient(self, recipient)
+        """The recipient's address, or None and why (this agent's `routes_to` included)."""
+        return routing.locate_recipient(self, recipient)
 
     def _hireable_roles(self) -> list[str]:
         """The `routes_to` of the card this agent's role was registered with (empty: any)."""
@@ -305,53 +273,21 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         return team.directory.member(name) if team is not None else None
 
     def hire_member(self, role: str) -> ActorAddress:
-        """Hire a new member for `role` through the `hire_member` command of a card."""
-        registry = self.command_registry
-        if not registry.has("hire_member"):
-            raise RuntimeError(HIRE_NEEDS_TEAM_PLUGIN.format(role=role))
-        address: ActorAddress = registry.callable("hire_member")(role.strip())
-        return address
+        """Hire a new member for `role` (within `routes_to`) through a card's `hire_member`."""
+        return routing.hire_for(self, role)
 
     def _skip(self, recipient: str, reason: str) -> None:
-        logger.info("%s: not delivered to %s: %s", self.myAddress.name, recipient, reason)
-        self.notify_event(
-            RoutingSkippedEvent(agent=self.myAddress, recipient=recipient, reason=reason)
-        )
-        if self._react is not None:
-            self._react.context.record_operator_action(
-                f"[retinue] Your message to {recipient} was not delivered: {reason}."
-            )
+        """A message to `recipient` did not go out: logged, published, noted for the model."""
+        routing.report_skipped(self, recipient, reason)
 
     async def routing_problems(self, output: StructuredOutput) -> str | None:
         """Which recipients cannot be reached, and what could be; runs on the model loop."""
         team = self.team
         if team is None:
             return None
-        directory = team.directory  # the latest snapshot: no ask, nothing copied
-        names, profiles = directory.members, directory.profiles
-        own = directory.profile(self.config.role)
-        roles = list(profiles)
-        if own is not None and own.routes_to:
-            roles = [r for r in roles if r in own.routes_to]
-        bad = []
-        for request in output.messages:
-            target = request.recipient.strip()
-            if is_member_name(target):
-                if target not in names:
-                    bad.append(f"{target} is not a member")
-            elif target not in roles:
-                bad.append(f"{target} is not a role you can hire")
-        if not bad:
-            return None
-        return (
-            "Some recipients cannot be reached: "
-            + "; ".join(bad)
-            + f". Members: {', '.join(sorted(set(names) - {self.myAddress.name})) or 'none'}."
-            + f" Roles you can hire: {', '.join(roles) or 'none'}."
-            + " Send your messages again with valid recipients."
-        )
+        return routing.recipient_problems(team.directory, self.myAddress, output)
 
-    # ------------------------------------------------------------------ people and commands
+    # ------------------------------------------------------------------ people, commands, history
     def notify_human(self, text: str) -> None:
         """Tell the team's person (found by `is_user_proxy`); logged and dropped if none.
 
@@ -360,13 +296,11 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         if self.system.shutting_down:
             logger.debug("%s: shutting down, not telling the person: %s", self.myAddress.name, text)
             return
-        proxies: list[ActorAddress] = (
-            self.ask_orchestrator("get_user_proxies") if self.orchestrator is not None else []
-        )
-        if not proxies:
+        person = self._person()
+        if person is None:
             logger.warning("%s: no person in the team to tell: %s", self.myAddress.name, text)
             return
-        self.send(proxies[0], AgentMessage(content=text, type="notification"))
+        self.send(person, AgentMessage(content=text, type="notification"))
 
     def _dispatch_command(self, message: AgentMessage) -> bool:
         """Run a slash command from an operator; False when no command has that name."""
@@ -409,182 +343,16 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
             self._context_updater.reset()
         return "Context cleared."
 
+    def _note_for_model(self, text: str) -> None:
+        """Put a line from the kernel into the history: the model reads it on its next turn."""
+        if self._react is not None:
+            self._react.context.record_operator_action(f"[retinue] {text}")
+
     def get_context_transcript(self) -> str:
         """The conversation as the model will see it next, as plain text (for people)."""
         from retinue.llm.history import render_transcript
 
         return render_transcript(self.react_agent.messages)
-
-    # ------------------------------------------------------------------ failures
-    def on_handler_failed(self, message: Message, error: Exception) -> None:
-        """A turn failed for good: a notice to whoever waits for it, one line to the person.
-
-        The requester (the sender of a request or an instruction) gets a `FailureNotice` in
-        the message's chain, from this member. When the requester is a person, that notice
-        is their one line; otherwise the team's person gets the line too. A `WarningError`
-        raised after the person was told (a spent budget) tells them nothing more. Failing
-        on a failure notice tells the person only: a notice never causes another. An
-        interruption that `act()` had to re-raise (an output type with required fields) is
-        no failure: it was stopped on purpose, and `act()` told the person.
-        """
-        if isinstance(error, RunInterruptedError):
-            return
-        reason = describe_error(error)
-        line = turn_failed_line(self.myAddress.name, message, reason)
-        person_told = isinstance(error, WarningError) and error.person_told
-        requester = message.sender if awaits_answer(message) else None
-        if requester is not None and requester.is_user_proxy:
-            if not person_told:
-                self.send(requester, self._turn_notice(message, reason, line, "response"))
-            return
-        if not person_told:  # the person first: they learn of it before any agent reacts
-            self._tell_person(self._turn_notice(message, reason, line, "notification"))
-        if requester is not None:
-            self.send(requester, self._turn_notice(message, reason, line, "response"))
-
-    def _turn_notice(
-        self, message: Message, reason: str, line: str, intent: Intent
-    ) -> FailureNotice:
-        return FailureNotice(
-            failure="turn",
-            member=self.myAddress.name,
-            reason=reason,
-            failed_message_id=message.id,
-            failed_parent_id=message.parent_id,
-            content=line,
-            type=intent,
-            parent_id=message.id,
-        )
-
-    def on_start_failed(self, error: Exception) -> None:
-        """This agent could not start: the person hears of it, once, and the hiring agent."""
-        parent = self.parent
-        hired = parent is not None and parent != self.orchestrator and not parent.is_user_proxy
-        reason = describe_error(error)
-        name = self.myAddress.name
-        self._tell_person(
-            FailureNotice(
-                failure="start",
-                member=name,
-                reason=reason,
-                content=start_failed_line(name, reason, parent.name if hired and parent else None),
-                type="notification",
-            )
-        )
-        super().on_start_failed(error)
-
-    def createActor(
-        self, actor_class: type[Any] | str, config: BaseConfig | None = None
-    ) -> ActorAddress:
-        """Start a member hired by this agent; a member that cannot start is news.
-
-        Remembers which message the hire served, so a start that fails later (in the new
-        member's own thread) is answered in that message's chain.
-        """
-        current = self._current
-        try:
-            address = super().createActor(actor_class, config)
-        except Exception as exc:
-            if not self.system.shutting_down:
-                self._report_failed_hire(_member_label(actor_class, config), exc, current)
-            raise
-        self._failure_memory.hired(
-            address.agent_id,
-            HireOrigin(
-                current.id if current is not None else None,
-                current.chain_id if current is not None else None,
-                _owes_hire_notice(current),
-            ),
-        )
-        return address
-
-    def _report_failed_hire(self, member: str, error: Exception, current: Message | None) -> None:
-        """A member failed while being created, in this agent's own call.
-
-        An operator's `/hire_member` answers with the error itself; a model's tool call reads
-        it in its result. Otherwise (a bare role named as a recipient) the hiring agent's model
-        gets a notice of its own, and in every case but the operator's the person a line.
-        """
-        reason = describe_error(error)
-        logger.warning("%s could not hire %s: %s", self.myAddress.name, member, reason)
-        if current is not None and _is_operator_command(current):
-            return
-        notice = FailureNotice(
-            failure="start",
-            member=member,
-            reason=reason,
-            content=start_failed_line(member, reason, self.myAddress.name),
-            type="notification",
-        )
-        self._tell_person(notice)
-        if _owes_hire_notice(current) and self.running_run_id() is None:
-            self.send(self.myAddress, notice)
-
-    def receiveMsg_StartFailedMessage(
-        self, message: StartFailedMessage, sender: ActorAddress | None
-    ) -> None:
-        """A member this agent hired could not start: the model hears of it from that member."""
-        member = message.member
-        origin = self._failure_memory.start_failed(member.agent_id)  # what was sent: no news
-        if origin is not None and not origin.owes_notice:
-            logger.info("%s: %s could not start", self.myAddress.name, member.name)
-            return
-        reason = message.exception_value
-        notice = FailureNotice(
-            failure="start",
-            member=member.name,
-            reason=reason,
-            content=start_failed_line(member.name, reason, self.myAddress.name),
-            type="notification",
-        )
-        parent_id = origin.message_id if origin is not None else None
-        chain_id = origin.chain_id if origin is not None else None
-        msg_id = new_id()
-        self.system.route(
-            self.orchestrator,
-            notice.model_copy(
-                update={
-                    "id": msg_id,
-                    "sender": member,
-                    "recipient": self.myAddress,
-                    "team_id": self.myAddress.team_id,
-                    "parent_id": parent_id,
-                    "chain_id": chain_id or msg_id,
-                }
-            ),
-        )
-
-    @property
-    def _failure_memory(self) -> FailureMemory:
-        """What this agent remembers of hires and notices (made on first use)."""
-        if self._failures is None:
-            self._failures = FailureMemory()
-        return self._failures
-
-    def _absorbs(self, notice: FailureNotice) -> bool:
-        """Whether a notice joins the history instead of getting a turn (see `FailureMemory`)."""
-        absorbed, tell_person = self._failure_memory.absorbs(notice)
-        if absorbed:
-            self.react_agent.context.record_operator_action(f"[retinue] {notice.content}")
-            if tell_person:
-                self._tell_person(notice.model_copy(update={"type": "notification"}))
-        return absorbed
-
-    def undeliverable_notice(self, message: Message, recipient: ActorAddress) -> Message | None:
-        """A request or an instruction this agent sent found its recipient gone: a notice."""
-        if not awaits_answer(message):
-            return None
-        return delivery_notice(message, recipient, self.myAddress)
-
-    def _tell_person(self, notice: FailureNotice) -> None:
-        """Send the team's person (its first user proxy) the notice's one line."""
-        proxies: list[ActorAddress] = (
-            self.ask_orchestrator("get_user_proxies") if self.orchestrator is not None else []
-        )
-        if not proxies:
-            logger.info("%s: no person to tell: %s", self.myAddress.name, notice.content)
-            return
-        self.send(proxies[0], notice)
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
@@ -597,34 +365,6 @@ class BaseAgent(Actor[AgentConfig, AgentState]):
         """
         react = self._react
         return react.usage_summary(by_run=by_run) if react is not None else AgentUsageSummary()
-
-
-def _is_operator_command(message: Message) -> bool:
-    return (
-        isinstance(message, AgentMessage)
-        and message.content.startswith("/")
-        and from_operator(message)
-    )
-
-
-def _owes_hire_notice(origin: Message | None) -> bool:
-    """Whether a failed hire made while handling `origin` gets the hiring model a notice.
-
-    Not for a hire made from code or by an operator's command (they hear of it directly),
-    and never for one made while handling a failure notice: a notice never causes another.
-    """
-    if origin is None or isinstance(origin, FailureNotice):
-        return False
-    return not _is_operator_command(origin)
-
-
-def _member_label(actor_class: type[Any] | str, config: BaseConfig | None) -> str:
-    if config is not None and config.name:
-        return config.name
-    if config is not None and config.role:
-        return f"@{config.role}"
-    name = actor_class if isinstance(actor_class, str) else actor_class.__name__
-    return f"a new {name.rsplit('.', 1)[-1]}"
 
 
 def _how_to_read_mail(cards: Sequence[ToolCard]) -> str | None:

@@ -20,7 +20,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
 from retinue.agent.agent import BaseAgent
 from retinue.agent.messages import AgentMessage
-from retinue.agent.resolve import resolve_recipient
+from retinue.agent.routing import resolve_recipient
 from retinue.agent.usage_guard import guard_usage_limits
 
 logger = logging.getLogger(__name__)

@@ -28,7 +28,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
-from retinue import ActorAddress, AgentCard, FrozenMap, Team, ToolCard, check_member_name
+from retinue import (
+    ActorAddress,
+    AgentCard,
+    FrozenMap,
+    Team,
+    TeamDirectory,
+    ToolCard,
+    check_member_name,
+    may_hire,
+)
 
 DEFAULT_MAX_MEMBERS = 20
 """How many agents a team may hold unless a card says otherwise (people are not counted)."""
@@ -162,12 +171,9 @@ class TeamTool(ToolCard):
         profiles = directory.profiles
         if role not in profiles:
             raise ValueError(f"no role {role!r} is registered; {_roles_phrase(profiles)}")
-        allowed = self._hireable(profiles)
-        if allowed is not None and role not in allowed:
-            may = ", ".join(sorted(allowed)) or "no role"
-            raise ValueError(
-                f"{self.host.myAddress.name} may not hire {role!r}; it may hire: {may}"
-            )
+        refusal = may_hire(directory, self.host.myAddress, role)
+        if refusal is not None:
+            raise ValueError(refusal)
         agents = directory.agent_count
         if agents >= self.max_members:
             raise ValueError(
@@ -217,7 +223,7 @@ class TeamTool(ToolCard):
 
     def team_roles(self) -> list[RoleInfo]:
         """The roles that can be hired, with their descriptions and skills."""
-        return _role_infos(self._team().profiles, self.host.myAddress.role)
+        return _role_infos(self._team().directory, self.host.myAddress)
 
     # -- context providers -----------------------------------------------------------------
 
@@ -237,10 +243,10 @@ class TeamTool(ToolCard):
         team = self.host.team
         if team is None:
             return {}
-        profiles = team.directory.profiles
-        own_role = self.host.myAddress.role
-        return profiles.memo(
-            ("retinue_team.roles", own_role), lambda ps: _roles_items(ps, own_role)
+        directory = team.directory
+        me = self.host.myAddress
+        return directory.profiles.memo(
+            ("retinue_team.roles", me.role), lambda _: _roles_items(directory, me)
         )
 
     # -- helpers ---------------------------------------------------------------------------
@@ -251,35 +257,22 @@ class TeamTool(ToolCard):
             raise ValueError(f"{self.host.myAddress.name} is not part of a team")
         return team
 
-    def _hireable(self, profiles: Mapping[str, AgentCard]) -> set[str] | None:
-        """The roles this agent may hire, or None for any: its own profile's `routes_to`."""
-        return _hireable(profiles, self.host.myAddress.role)
 
-
-def _hireable(profiles: Mapping[str, AgentCard], own_role: str) -> set[str] | None:
-    """The roles an agent of `own_role` may hire, or None for any: its profile's `routes_to`."""
-    own = profiles.get(own_role)
-    if own is None or not own.routes_to:
-        return None
-    return set(own.routes_to)
-
-
-def _role_infos(profiles: Mapping[str, AgentCard], own_role: str) -> list[RoleInfo]:
-    allowed = _hireable(profiles, own_role)
+def _role_infos(directory: TeamDirectory, me: ActorAddress) -> list[RoleInfo]:
     return [
         RoleInfo(
             role=p.role,
             description=p.description,
             skills=list(p.skills),
-            may_hire=allowed is None or p.role in allowed,
+            may_hire=may_hire(directory, me, p.role) is None,
         )
-        for p in profiles.values()
+        for p in directory.profiles.values()
     ]
 
 
-def _roles_items(profiles: Mapping[str, AgentCard], own_role: str) -> FrozenMap[str, str]:
+def _roles_items(directory: TeamDirectory, me: ActorAddress) -> FrozenMap[str, str]:
     items: dict[str, str] = {}
-    for info in _role_infos(profiles, own_role):
+    for info in _role_infos(directory, me):
         parts = [info.description.strip() or "No description."]
         if info.skills:
             parts.append(f"Skills: {', '.join(info.skills)}.")

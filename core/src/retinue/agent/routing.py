@@ -1,0 +1,198 @@
+"""Routing: where a turn's messages go, and what becomes of those that can go nowhere.
+
+The team's addressing convention is `@Name` for a member and a bare role to hire a new
+member for that role. Every rule of it lives here:
+
+* resolving a recipient string to an address (`locate_recipient`, `resolve_recipient`),
+  which never raises: one bad recipient cannot cost a turn its other messages;
+* hiring for a recipient (`hire_for`): within the hirer's `routes_to`, then through the
+  `hire_member` command of a card. The `routes_to` rule itself is `may_hire`, stated once
+  beside the team directory it reads (`retinue.actors.team`), so the team card applies
+  the same rule, in the same words, without loading the model stack;
+* what the in-run recipient check tells a model about recipients it cannot reach
+  (`recipient_problems`);
+* the report of a recipient that was skipped: one log line, a `RoutingSkippedEvent`, and
+  a note in the model's history so it learns of it on its next turn (`report_skipped`);
+* delivering a `StructuredOutput` (`route_output`).
+
+`BaseAgent` keeps the spec's names (`_route_output`, `get_team_member`, `hire_member`,
+`routing_problems`) as thin methods over these functions. Nothing here imports the agent
+class: a second agent class needs `resolve_recipient` as much as `BaseAgent` does.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from retinue.actors.address import ActorAddress
+from retinue.actors.team import Team, TeamDirectory, may_hire
+from retinue.agent.events import RoutingSkippedEvent
+from retinue.agent.messages import AgentMessage
+from retinue.agent.output import StructuredOutput
+
+if TYPE_CHECKING:
+    from retinue.actors.messages import Message
+    from retinue.tools.commands import CommandRegistry
+
+logger = logging.getLogger(__name__)
+
+NO_SUCH_MEMBER = "no such member in the team"
+
+HIRE_NEEDS_TEAM_PLUGIN = (
+    "cannot hire {role!r}: no installed card provides hire_member "
+    "(install the retinue-team plugin: pip install retinue-team)"
+)
+
+
+class TeamResolver(Protocol):
+    """What `resolve_recipient` needs from an agent."""
+
+    def get_team_member(self, name: str) -> ActorAddress | None:
+        """The member called `name` (with its `@`), or None."""
+        ...
+
+    def hire_member(self, role: str) -> ActorAddress:
+        """Hire a new member for `role`; raises when that is impossible."""
+        ...
+
+
+@runtime_checkable
+class SkipReporter(Protocol):
+    """An agent that reports a skipped recipient itself (`BaseAgent` does: `_skip`)."""
+
+    def _skip(self, recipient: str, reason: str) -> None: ...
+
+
+class RoutingAgent(TeamResolver, SkipReporter, Protocol):
+    """The agent a route is made for, as this module uses it; `BaseAgent` is one."""
+
+    myAddress: ActorAddress
+
+    @property
+    def team(self) -> Team | None: ...
+
+    @property
+    def command_registry(self) -> CommandRegistry: ...
+
+    def send(self, recipient: ActorAddress, message: Message) -> None: ...
+
+    def notify_event(self, event: Any) -> None: ...
+
+    def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]: ...
+
+    def _note_for_model(self, text: str) -> None: ...
+
+
+def is_member_name(recipient: str) -> bool:
+    """Whether a recipient string names a member rather than a role."""
+    return recipient.strip().startswith("@")
+
+
+def locate_recipient(agent: TeamResolver, recipient: str) -> tuple[ActorAddress | None, str | None]:
+    """The address a recipient string stands for, or None and the reason it has none.
+
+    A member is looked up, a role is hired; neither ever raises, so one bad recipient in a
+    turn cannot cost the turn's other messages.
+    """
+    recipient = recipient.strip()
+    try:
+        if is_member_name(recipient):
+            member = agent.get_team_member(recipient)
+            return (member, None) if member is not None else (None, NO_SUCH_MEMBER)
+        return agent.hire_member(recipient), None
+    except Exception as exc:
+        return None, str(exc) or type(exc).__name__
+
+
+def resolve_recipient(agent: TeamResolver, recipient: str) -> ActorAddress | None:
+    """The address a recipient string stands for: a member, or a freshly hired one.
+
+    None for an unknown `@Name` or a hire that cannot happen (an unknown role, one outside
+    the agent's `routes_to`, a full team, no team plugin installed), so a router skips it
+    and goes on with its other recipients. Why is logged; an agent that reports skips
+    (every `BaseAgent`) also publishes a `RoutingSkippedEvent` and notes it for its model.
+    """
+    address, reason = locate_recipient(agent, recipient)
+    if address is None:
+        reason = reason or NO_SUCH_MEMBER
+        if isinstance(agent, SkipReporter):
+            agent._skip(recipient.strip(), reason)
+        else:
+            logger.warning("cannot reach %s: %s", recipient.strip(), reason)
+    return address
+
+
+def hire_for(agent: RoutingAgent, role: str) -> ActorAddress:
+    """Hire a member for `role` as `agent`: within its `routes_to`, by a card's command.
+
+    Raises `ValueError` when the rule refuses the hire and `RuntimeError` naming the team
+    plugin when no card provides `hire_member`; whatever the card refuses, it raises.
+    """
+    role = role.strip()
+    team = agent.team
+    if team is not None:
+        refusal = may_hire(team.directory, agent.myAddress, role)
+        if refusal is not None:
+            raise ValueError(refusal)
+    registry = agent.command_registry
+    if not registry.has("hire_member"):
+        raise RuntimeError(HIRE_NEEDS_TEAM_PLUGIN.format(role=role))
+    address: ActorAddress = registry.callable("hire_member")(role)
+    return address
+
+
+def report_skipped(agent: RoutingAgent, recipient: str, reason: str) -> None:
+    """A message to `recipient` did not go out: one log line, an event, a note for the model."""
+    logger.warning("%s: cannot reach %s: %s", agent.myAddress.name, recipient, reason)
+    agent.notify_event(
+        RoutingSkippedEvent(agent=agent.myAddress, recipient=recipient, reason=reason)
+    )
+    agent._note_for_model(f"Your message to {recipient} was not delivered: {reason}.")
+
+
+def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
+    """Deliver each outbound request of a turn; True when at least one went out.
+
+    The raw text goes out as an `AgentMessage` with the intent the model chose; the
+    receiver adds its own reply-protocol line. A recipient that cannot be reached is
+    skipped and reported (`agent._skip`), and the others still go out.
+    """
+    delivered = False
+    for request in output.messages:
+        recipient, reason = agent._locate(request.recipient)
+        if recipient is None:
+            agent._skip(request.recipient, reason or NO_SUCH_MEMBER)
+            continue
+        agent.send(recipient, AgentMessage(content=request.message, type=request.message_type))
+        delivered = True
+    return delivered
+
+
+def recipient_problems(
+    directory: TeamDirectory, me: ActorAddress, output: StructuredOutput
+) -> str | None:
+    """Which recipients of `output` cannot be reached, and what could be; None if all can.
+
+    What the in-run recipient check sends back to the model. Reads one directory snapshot
+    (no ask); the lists of members and roles are built only when something is wrong.
+    """
+    bad = []
+    for request in output.messages:
+        target = request.recipient.strip()
+        if is_member_name(target):
+            if directory.member(target) is None:
+                bad.append(f"{target} is not a member")
+        elif directory.profile(target) is None or may_hire(directory, me, target) is not None:
+            bad.append(f"{target} is not a role you can hire")
+    if not bad:
+        return None
+    members = sorted(set(directory.members) - {me.name})
+    roles = [role for role in directory.profiles if may_hire(directory, me, role) is None]
+    return (
+        "Some recipients cannot be reached: "
+        + "; ".join(bad)
+        + f". Members: {', '.join(members) or 'none'}."
+        + f" Roles you can hire: {', '.join(roles) or 'none'}."
+        + " Send your messages again with valid recipients."
+    )
