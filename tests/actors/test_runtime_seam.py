@@ -32,6 +32,7 @@ def test_the_actor_system_is_a_runtime() -> None:
     system = ActorSystem()
     try:
         assert isinstance(system, Runtime)
+        assert Runtime in ActorSystem.__mro__  # declared, so mypy checks it member by member
     finally:
         system.shutdown(1.0)
 
@@ -39,7 +40,8 @@ def test_the_actor_system_is_a_runtime() -> None:
 @pytest.mark.parametrize("name", sorted(_members()))
 def test_each_runtime_member_is_implemented_with_its_signature(name: str) -> None:
     declared = inspect.getattr_static(Runtime, name, None)
-    implemented = inspect.getattr_static(ActorSystem, name, None)
+    # Its own definition: a stub inherited from the protocol would only look implemented.
+    implemented = vars(ActorSystem).get(name)
     if declared is None:  # a data member: set on each instance
         system = ActorSystem()
         try:
