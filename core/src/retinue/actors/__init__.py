@@ -33,6 +33,7 @@ from retinue.actors.messages import (
 from retinue.actors.names import MAX_NAME_CHARS, check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamMember
 from retinue.actors.redaction import redact_credentials
+from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.team import DirectoryBoard, Team, TeamDirectory
@@ -66,6 +67,7 @@ __all__ = [
     "MessageSink",
     "Orchestrator",
     "OrchestratorTeam",
+    "Runtime",
     "SelfAskError",
     "SentMessage",
     "StartFailedMessage",
