@@ -35,6 +35,7 @@ from retinue.actors.messages import (
 )
 
 if TYPE_CHECKING:
+    from retinue.actors.runtime_api import Runtime
     from retinue.actors.system import ActorSystem
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self.__dict__["on_start"] = self._begin
         self.__dict__["on_stop"] = self._end
         self.config: ConfigT = config
-        self.system = system
+        self._system = system
         self.myAddress = address
         self.orchestrator: ActorAddress | None = orchestrator
         self.parent = parent
@@ -87,6 +88,11 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._stops_owed = 0
         self._report_buffer: list[Message] | None = None
         runtime.register(self)
+
+    @property
+    def system(self) -> Runtime:
+        """The runtime this actor runs in: all an agent or a card may ask of it."""
+        return self._system
 
     # ------------------------------------------------------------------ state
     def default_state(self) -> StateT:
@@ -145,7 +151,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._close()
             self._drop_mail()  # nothing queued gets a turn: the stop is next
         finally:
-            self.system.tracker.done()
+            self._system.tracker.done()
 
     def _end(self) -> None:
         """pykka's `on_stop`: the class's `on_stop`, then leave the team and settle the mail."""
@@ -158,12 +164,12 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         finally:
             self._drop_mail()
             runtime.unregister(self.myAddress.agent_id)
-            self.system._forget(self)
+            self._system._forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
                 self._tell_orchestrator(StopMessage())
             with self._accept_lock:
                 owed, self._stops_owed = self._stops_owed, 0
-            self.system.tracker.done(owed)
+            self._system.tracker.done(owed)
 
     def _close(self) -> None:
         with self._accept_lock:
@@ -183,9 +189,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 )
             message = letter.message
             if isinstance(message, Message):
-                self.system.dead_letter(message.sender, self.myAddress, message)
+                self._system.dead_letter(message.sender, self.myAddress, message)
         if letters:
-            self.system.tracker.done(len(letters))
+            self._system.tracker.done(len(letters))
 
     # ------------------------------------------------------------------ mailbox
     def _accept(self, message: Any, reply_to: Any = None) -> bool:
@@ -193,7 +199,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         with self._accept_lock:
             if not self._accepting:
                 return False
-            self.system.tracker.add()
+            self._system.tracker.add()
             self.mailbox.put(Letter(message, reply_to))
         return True
 
@@ -221,7 +227,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             if isinstance(letter.message, Message):
                 self._tell_orchestrator(HandledMessage(message_id=letter.message.id))
         if letters:
-            self.system.tracker.done(len(letters))
+            self._system.tracker.done(len(letters))
 
     # ------------------------------------------------------------------ receiving
     def on_receive(self, message: Any) -> Any:
@@ -245,7 +251,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             return None
         finally:
             self._busy = None
-            self.system.tracker.done()
+            self._system.tracker.done()
 
     def _member(self, path: str) -> Any:
         """The attribute at a dotted `path` (`command_registry.descriptors`), for proxies."""
@@ -347,7 +353,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         parent = self.parent
         if parent is None or parent == self.orchestrator or parent.is_user_proxy:
             return
-        self.system.post(
+        self._system.post(
             parent,
             StartFailedMessage(
                 member=self.myAddress,
@@ -369,7 +375,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         return None
 
     def _run_failure_hook(self, hook: Callable[..., None], *args: Any) -> None:
-        if self.system.shutting_down:
+        if self._system.shutting_down:
             return
         try:
             hook(*args)
@@ -381,7 +387,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
         While the system shuts down everything is DEBUG: an interrupted turn is a clean end.
         """
-        level = logging.DEBUG if self.system.shutting_down else logging.WARNING
+        level = logging.DEBUG if self._system.shutting_down else logging.WARNING
         logger.log(level, "%s: %s", what, describe_error(exc))
         logger.debug("traceback of the failure above (%s)", what, exc_info=exc)
 
@@ -431,7 +437,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def send(self, recipient: ActorAddress, message: Message) -> None:
         """Deliver `message` to `recipient`; the orchestrator hears of it first."""
         stamped = self.stamp(recipient, message)
-        self.system.route(self.orchestrator, stamped)
+        self._system.route(self.orchestrator, stamped)
 
     def _tell_orchestrator(self, message: Message) -> None:
         target = self.orchestrator
@@ -448,7 +454,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         if buffer is not None and threading.get_ident() == self._thread_ident:
             buffer.append(message)
         else:
-            self.system.post(target, message)
+            self._system.post(target, message)
 
     @contextmanager
     def batched_reports(self) -> Iterator[None]:
@@ -467,7 +473,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         finally:
             reports, self._report_buffer = self._report_buffer, None
             if reports and self.orchestrator is not None:
-                self.system.post(self.orchestrator, ReportBatch(reports=tuple(reports)))
+                self._system.post(self.orchestrator, ReportBatch(reports=tuple(reports)))
 
     def notify_event(self, event: Any) -> None:
         """Publish an event (any serializable object) to the team's subscribers."""
@@ -478,7 +484,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self, actor_class: type[Any] | str, config: BaseConfig | None = None
     ) -> ActorAddress:
         """Start an actor that joins this actor's team, with this actor as its parent."""
-        return self.system.spawn(
+        return self._system.spawn(
             actor_class,
             config,
             orchestrator=self.orchestrator,
@@ -489,7 +495,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         """Call a method of the team's orchestrator and wait for the answer (with a timeout)."""
         if self.orchestrator is None:
             raise RuntimeError(f"{self.myAddress.name} is not part of a team")
-        return self.system.ask(self.orchestrator, method, *args, **kwargs)
+        return self._system.ask(self.orchestrator, method, *args, **kwargs)
 
     def stop(self) -> None:
         """Stop after the messages already queued; safe from the actor's own thread.
@@ -500,7 +506,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         with self._accept_lock:
             if not self._accepting:
                 return
-            self.system.tracker.add()
+            self._system.tracker.add()
             self._stops_owed += 1
         self.actor_ref.stop(block=False)
 

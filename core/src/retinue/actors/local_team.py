@@ -1,7 +1,7 @@
 """`OrchestratorTeam`: the `Team` an orchestrator offers the members running in its process.
 
 Reads come from the orchestrator's `DirectoryBoard`, taken once and then read without
-asking; hires and stops go through the `ActorSystem`. Only `roster()` (busy flags, on
+asking; hires and stops go through the `Runtime`. Only `roster()` (busy flags, on
 request) and a fire (to wait until the directory lists the member no more) wait on the
 orchestrator's thread.
 """
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.card import AgentCard
     from retinue.actors.orchestrator import TeamMember
-    from retinue.actors.system import ActorSystem
+    from retinue.actors.runtime_api import Runtime
     from retinue.actors.team import DirectoryBoard, TeamDirectory
 
 
@@ -27,9 +27,7 @@ class OrchestratorTeam:
 
     __slots__ = ("_board", "_member", "_orchestrator", "_system")
 
-    def __init__(
-        self, system: ActorSystem, orchestrator: ActorAddress, member: ActorAddress
-    ) -> None:
+    def __init__(self, system: Runtime, orchestrator: ActorAddress, member: ActorAddress) -> None:
         self._system = system
         self._orchestrator = orchestrator
         self._member = member

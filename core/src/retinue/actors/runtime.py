@@ -94,4 +94,4 @@ def deliver(sender: ActorAddress | None, recipient: ActorAddress, message: Messa
         from retinue.actors.errors import ActorNotFoundError
 
         raise ActorNotFoundError(f"no running actor {recipient.name} ({recipient.agent_id[:8]})")
-    target.system.post_from_outside(sender, recipient, message)
+    target.system.send(recipient, message, sender)

@@ -1,9 +1,13 @@
-"""`ActorSystem`: creates actors, carries asks and tells, waits for quiet, shuts down."""
+"""`ActorSystem`: the in-process, pykka-threaded implementation of the `Runtime` protocol.
+
+It starts actors, carries their messages, asks and tells, waits for quiet and shuts down;
+the proxies (`proxies`), dead letters (`dead_letters`) and the shutdown procedure
+(`shutdown`) live in modules of their own.
+"""
 
 from __future__ import annotations
 
 import concurrent.futures
-import logging
 import sys
 import threading
 import time
@@ -15,6 +19,7 @@ from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig
+from retinue.actors.dead_letters import report_dead_letter
 from retinue.actors.errors import (
     ActorClassError,
     ActorNotFoundError,
@@ -22,10 +27,8 @@ from retinue.actors.errors import (
     IdleTimeoutError,
     SelfAskError,
 )
-from retinue.actors.exit import ended_by, join_at_exit
 from retinue.actors.loader import import_object, qualified_name
 from retinue.actors.messages import (
-    DeadLetterEvent,
     EventMessage,
     Message,
     ProxyCall,
@@ -33,10 +36,11 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
+from retinue.actors.proxies import AskProxy, TellProxy
 from retinue.actors.redaction import redact_credentials
+from retinue.actors.runtime_api import Runtime
+from retinue.actors.shutdown import stop_all
 from retinue.actors.validation import check_timeout
-
-logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -68,84 +72,8 @@ class _ReplyBridge:
             self.future.set_exception((exc_info or sys.exc_info())[1])
 
 
-class _AskProxy:
-    """Calls an actor's public methods and waits for each answer."""
-
-    __slots__ = ("_address", "_system", "_timeout")
-
-    def __init__(self, system: ActorSystem, address: ActorAddress, timeout: float | None) -> None:
-        self._system = system
-        self._address = address
-        self._timeout = timeout
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return _AskMember(self, name)
-
-
-class _AskMember:
-    """A method of the actor, or of an object it holds (`proxy.command_registry.has`).
-
-    Calling it runs the call in the actor's thread and waits; reaching further names the
-    attribute's own method, so `proxy.command_registry.descriptors()` works as it reads.
-    """
-
-    __slots__ = ("__name__", "_path", "_proxy")
-
-    def __init__(self, proxy: _AskProxy, path: str) -> None:
-        self._proxy = proxy
-        self._path = path
-        self.__name__ = path.rpartition(".")[2]
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        proxy = self._proxy
-        return proxy._system.ask(
-            proxy._address, self._path, *args, timeout=proxy._timeout, **kwargs
-        )
-
-    def __getattr__(self, name: str) -> _AskMember:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return _AskMember(self._proxy, f"{self._path}.{name}")
-
-
-class _TellProxy:
-    """Calls an actor's public methods without waiting."""
-
-    __slots__ = ("_address", "_system")
-
-    def __init__(self, system: ActorSystem, address: ActorAddress) -> None:
-        self._system = system
-        self._address = address
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return _TellMember(self, name)
-
-
-class _TellMember:
-    """As `_AskMember`, without waiting for the call to run."""
-
-    __slots__ = ("__name__", "_path", "_proxy")
-
-    def __init__(self, proxy: _TellProxy, path: str) -> None:
-        self._proxy = proxy
-        self._path = path
-        self.__name__ = path.rpartition(".")[2]
-
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
-        self._proxy._system.tell(self._proxy._address, self._path, *args, **kwargs)
-
-    def __getattr__(self, name: str) -> _TellMember:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return _TellMember(self._proxy, f"{self._path}.{name}")
-
-
-class ActorSystem:
-    """The runtime for one or more teams of actors in this process."""
+class ActorSystem(Runtime):
+    """The runtime for one or more teams of actors in this process (implements `Runtime`)."""
 
     def __init__(self, *, ask_timeout: float = 30.0, plugin_manager: Any = None) -> None:
         #: Seconds an ask waits for its answer: above 0 and finite, or every ask would fail.
@@ -289,54 +217,8 @@ class ActorSystem:
     def dead_letter(
         self, sender: ActorAddress | None, recipient: ActorAddress, message: Message
     ) -> None:
-        """Report an undeliverable message, and answer its sender when it is owed a notice.
-
-        The sender's `undeliverable_notice` says what it should receive (an agent whose
-        request went nowhere gets a failure notice); during shutdown nobody is told.
-        """
-        logger.log(
-            logging.DEBUG if self._shutting_down else logging.WARNING,
-            "dead letter: %s from %s to stopped %s",
-            type(message).__name__,
-            sender.name if sender else "outside",
-            recipient.name,
-        )
-        if self._shutting_down:
-            return
-        source = runtime.lookup(sender.agent_id) if sender is not None else None
-        orchestrator = source.orchestrator if source is not None else None
-        if orchestrator is not None and orchestrator != recipient:
-            event = DeadLetterEvent(
-                sender=sender.name if sender else None,
-                recipient=recipient.name,
-                message_type=type(message).__name__,
-                message_id=message.id,
-            )
-            self.post(
-                orchestrator,
-                EventMessage(
-                    event=event,
-                    sender=sender,
-                    recipient=orchestrator,
-                    team_id=recipient.team_id,
-                    chain_id=message.chain_id,
-                    parent_id=message.id,
-                ),
-            )
-        if source is not None:  # the record first, then the news
-            self._answer_dead_letter(source, message, recipient)
-
-    def _answer_dead_letter(
-        self, source: Actor[Any, Any], message: Message, recipient: ActorAddress
-    ) -> None:
-        try:
-            notice = source.undeliverable_notice(message, recipient)
-        except Exception:
-            logger.warning("%s could not build a dead-letter notice", source.myAddress.name)
-            logger.debug("traceback of the failure above", exc_info=True)
-            return
-        if notice is not None:
-            self.route(source.orchestrator, notice)
+        """Report an undeliverable message, and answer its sender when it is owed a notice."""
+        report_dead_letter(self, sender, recipient, message)
 
     # ------------------------------------------------------------------ asks and tells
     def _target(self, address: ActorAddress, method: str) -> Actor[Any, Any]:
@@ -414,11 +296,11 @@ class ActorSystem:
         timeout: float | None = None,
     ) -> T:
         """A proxy whose method calls run in the actor and return their results."""
-        return cast(T, _AskProxy(self, address, timeout))
+        return cast(T, AskProxy(self, address, timeout))
 
     def proxy_tell(self, address: ActorAddress, actor_class: type[T] | None = None) -> T:
         """A proxy whose method calls run in the actor; nothing is waited for."""
-        return cast(T, _TellProxy(self, address))
+        return cast(T, TellProxy(self, address))
 
     # ------------------------------------------------------------------ quiet and stop
     def actors(self) -> list[ActorAddress]:
@@ -474,28 +356,7 @@ class ActorSystem:
             actors = list(self._actors.values())
             if not actors:
                 self._all_stopped.set()
-        # Nothing here waits, and nothing hands the GIL over: with hundreds of busy actors
-        # each handover can cost a whole switch interval.
-        for actor in actors:  # close every mailbox, and queue the stop
-            with actor._accept_lock:
-                actor._accepting = False
-                dropped = _drop_queued(actor)
-            self.tracker.done(dropped)
-            actor.actor_ref.stop(block=False)  # a dead actor's stop just answers False
-        for actor in actors:  # then unblock whatever each one waits on
-            try:
-                actor.on_system_shutdown()
-            except Exception:
-                logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
-        self._all_stopped.wait(max(0.0, deadline - time.monotonic()))
-        running = [a for a in actors if not _ended_by(a, deadline)]
-        if running:
-            logger.warning(
-                "shutdown's deadline passed before these actors stopped: %s",
-                ", ".join(a.myAddress.name for a in running),
-            )
-            join_at_exit(a._thread for a in running if a._thread is not None)
-        return not running
+        return stop_all(actors, self.tracker, self._all_stopped, deadline)
 
 
 def _refuse_self_ask(actor: Actor[Any, Any], method: str) -> None:
@@ -507,24 +368,3 @@ def _refuse_self_ask(actor: Actor[Any, Any], method: str) -> None:
         f"{name}.{method}() was asked by work running for {name} itself (a tool of its run); "
         f"{name} cannot answer until that work is done, so the ask was refused"
     )
-
-
-def _ended_by(actor: Actor[Any, Any], deadline: float) -> bool:
-    """Whether the actor's thread has ended by `deadline`; no waiting past it."""
-    thread = actor._thread
-    if thread is None:  # its thread never got going
-        return not actor.actor_ref.is_alive()
-    if thread is threading.current_thread():  # a shutdown from a handler: still in it
-        return False
-    return ended_by(thread, deadline)
-
-
-def _drop_queued(actor: Actor[Any, Any]) -> int:
-    """Empty a mailbox at shutdown, answering askers; returns how many counted messages went."""
-    letters = actor.mailbox.drain()
-    for letter in letters:
-        if letter.reply_to is not None:
-            letter.reply_to.set_exception(
-                exc_info=(pykka.ActorDeadError, pykka.ActorDeadError("system shut down"), None)
-            )
-    return len(letters)

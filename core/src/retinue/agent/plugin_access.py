@@ -1,4 +1,4 @@
-"""One plugin manager, and one catalog of what its plugins provide, per actor system.
+"""One plugin manager, and one catalog of what its plugins provide, per runtime.
 
 Both are built on first use (never at import): the manager when the system's first agent is
 built without one given, the catalog from it at the same moment. Every later agent of the
@@ -15,16 +15,16 @@ from typing import Any
 
 import pluggy
 
-from retinue.actors.system import ActorSystem
+from retinue.actors.runtime_api import Runtime
 from retinue.plugins.catalog import PluginCatalog
 from retinue.plugins.manager import get_plugin_manager
 
 _lock = threading.Lock()
 # Keyed weakly by system: a catalog lives exactly as long as the system it serves.
-_catalogs: weakref.WeakKeyDictionary[ActorSystem, PluginCatalog] = weakref.WeakKeyDictionary()
+_catalogs: weakref.WeakKeyDictionary[Runtime, PluginCatalog] = weakref.WeakKeyDictionary()
 
 
-def plugin_manager_for(system: ActorSystem) -> pluggy.PluginManager:
+def plugin_manager_for(system: Runtime) -> pluggy.PluginManager:
     """The system's plugin manager: the one it was given, or one discovered now and kept."""
     pm: Any = getattr(system, "plugin_manager", None)
     if pm is None:
@@ -36,7 +36,7 @@ def plugin_manager_for(system: ActorSystem) -> pluggy.PluginManager:
     return pm  # type: ignore[no-any-return]
 
 
-def plugin_catalog_for(system: ActorSystem) -> PluginCatalog:
+def plugin_catalog_for(system: Runtime) -> PluginCatalog:
     """The card classes and capability sources of the system's plugins, collected once.
 
     Raises what collecting raises (a `CardConflictError`, a `PluginError` naming the plugin)

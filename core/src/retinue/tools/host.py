@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.config import BaseConfig, BaseState
     from retinue.actors.messages import Message
-    from retinue.actors.system import ActorSystem
+    from retinue.actors.runtime_api import Runtime
     from retinue.actors.team import Team
 
 
@@ -37,8 +37,12 @@ class ToolHost(Protocol):
         ...
 
     @property
-    def system(self) -> ActorSystem:
-        """The actor system the agent runs in (to stop a member, ask an actor, ...)."""
+    def system(self) -> Runtime:
+        """The runtime the agent runs in (to stop a member, ask an actor, ...).
+
+        Only the members of `Runtime` are there for a card: another runtime than the
+        in-process one may be behind it.
+        """
         ...
 
     @property

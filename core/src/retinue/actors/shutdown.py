@@ -1,0 +1,79 @@
+"""The shutdown procedure of the in-process runtime: close, stop, unblock, join by a deadline.
+
+Kept apart from `ActorSystem` because it is the one place that reaches into every actor at
+once, and because its order matters: nothing before the final wait may block or hand the
+GIL over, or hundreds of busy actors each cost a switch interval.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import pykka
+
+from retinue.actors.exit import ended_by, join_at_exit
+
+if TYPE_CHECKING:
+    from retinue.actors.actor import Actor
+    from retinue.actors.runtime import WorkTracker
+
+logger = logging.getLogger(__name__)
+
+
+def stop_all(
+    actors: Sequence[Actor[Any, Any]],
+    tracker: WorkTracker,
+    all_stopped: threading.Event,
+    deadline: float,
+) -> bool:
+    """Stop `actors` by `deadline` whatever they do; True if every one has ended by then.
+
+    Each mailbox is closed and emptied (its askers answered), each actor told to stop and
+    then to drop what it waits on; `all_stopped` is set by the last one to leave. An actor
+    still in a handler at the deadline is logged and its thread joined once more at exit.
+    """
+    for actor in actors:  # close every mailbox, and queue the stop
+        with actor._accept_lock:
+            actor._accepting = False
+            dropped = _drop_queued(actor)
+        tracker.done(dropped)
+        actor.actor_ref.stop(block=False)  # a dead actor's stop just answers False
+    for actor in actors:  # then unblock whatever each one waits on
+        try:
+            actor.on_system_shutdown()
+        except Exception:
+            logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
+    all_stopped.wait(max(0.0, deadline - time.monotonic()))
+    running = [a for a in actors if not _ended_by(a, deadline)]
+    if running:
+        logger.warning(
+            "shutdown's deadline passed before these actors stopped: %s",
+            ", ".join(a.myAddress.name for a in running),
+        )
+        join_at_exit(a._thread for a in running if a._thread is not None)
+    return not running
+
+
+def _ended_by(actor: Actor[Any, Any], deadline: float) -> bool:
+    """Whether the actor's thread has ended by `deadline`; no waiting past it."""
+    thread = actor._thread
+    if thread is None:  # its thread never got going
+        return not actor.actor_ref.is_alive()
+    if thread is threading.current_thread():  # a shutdown from a handler: still in it
+        return False
+    return ended_by(thread, deadline)
+
+
+def _drop_queued(actor: Actor[Any, Any]) -> int:
+    """Empty a mailbox at shutdown, answering askers; returns how many counted messages went."""
+    letters = actor.mailbox.drain()
+    for letter in letters:
+        if letter.reply_to is not None:
+            letter.reply_to.set_exception(
+                exc_info=(pykka.ActorDeadError, pykka.ActorDeadError("system shut down"), None)
+            )
+    return len(letters)
