@@ -15,7 +15,16 @@ from benchmarks.cases import discover
 from benchmarks.run import main as run_main
 from benchmarks.suite import CaseResult, render_result
 
-EXPECTED = {"pingpong", "spawn", "imports", "fanout", "context_updates", "memory", "team_size"}
+EXPECTED = {
+    "pingpong",
+    "spawn",
+    "imports",
+    "fanout",
+    "context_updates",
+    "memory",
+    "team_size",
+    "planning",
+}
 CASES = discover()
 
 

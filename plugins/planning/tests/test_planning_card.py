@@ -11,10 +11,11 @@ import pytest
 import retinue_planning.hooks
 from planning_helpers import board_of, planner
 from pydantic import ValidationError
-from retinue import CardNotBoundError, Channel
+from retinue import ActorSystem, BaseAgent, CardNotBoundError, Channel
+from retinue.actors import runtime
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
 from retinue.testing import TeamHarness, call_directive, scripted_card
-from retinue_planning import SYSTEM_PROMPT, PlanningTool, open_board, team_board
+from retinue_planning import SYSTEM_PROMPT, PlanningError, PlanningTool, open_board, team_board
 from retinue_planning.board import BOARD_ROLE
 
 
@@ -169,3 +170,25 @@ def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
     )
 
     assert result.stdout.strip() == "False"
+
+
+def test_an_agent_outside_any_team_plans_on_a_board_of_its_own(
+    retinue_plugin_manager: object,
+) -> None:
+    system = ActorSystem(plugin_manager=retinue_plugin_manager)
+    try:
+        solo = system.createActor(BaseAgent, planner("Solo").get_config_copy())
+        system.wait_idle(10)
+        agent = runtime.lookup(solo.agent_id)
+        assert isinstance(agent, BaseAgent)
+        plan_add = agent.command_registry.callable("plan_add")
+
+        added = plan_add("Think", owner="Solo")
+        with pytest.raises(PlanningError, match="outside a team only @Solo can"):
+            plan_add("Delegate", owner="@Someone")
+
+        board = open_board(system, f"agent-{solo.agent_id}")
+        assert [(t.title, t.owner) for t in board.current.tasks.values()] == [("Think", "@Solo")]
+        assert added.tasks == tuple(board.current.tasks.values())
+    finally:
+        assert system.shutdown(10)

@@ -6,6 +6,7 @@ Pure functions of tasks and snapshots. Everything returned here has been through
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
@@ -20,6 +21,7 @@ from retinue_planning.tasks import (
 )
 from retinue_planning.text import neutralize, shorten
 
+_OPEN = frozenset(OPEN_STATUSES)
 _ORDER = {status: rank for rank, status in enumerate((*OPEN_STATUSES, *CLOSED_STATUSES))}
 
 MORE_KEY = "more open"
@@ -88,25 +90,38 @@ def summary_items(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
     A board of up to `limit` tasks is listed whole, open tasks first. A bigger one lists
     its open tasks (up to `limit`, work in hand first) and only counts the rest, so the
     summary stays small however long the team has been working. Made once per board
-    version and limit, and shared by every agent reading it.
+    version and limit, and shared by every agent reading it: after a change, the agents
+    whose turns start together wait for one build instead of each making its own.
     """
-    return board.tasks.memo(("retinue_planning.summary", limit), lambda _: _summary(board, limit))
+    key = ("retinue_planning.summary", limit)
+    return board.tasks.memo(key, lambda _: _build_once(board, limit))
+
+
+_build_lock = threading.Lock()
+
+
+def _build_once(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
+    with _build_lock:  # whoever waited here finds the first build under the inner key
+        key = ("retinue_planning.summary.built", limit)
+        return board.tasks.memo(key, lambda _: _summary(board, limit))
 
 
 def _summary(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
-    ordered = by_status(board.tasks.values())
-    if len(ordered) <= limit:
-        return FrozenMap({t.id: task_line(t) for t in ordered})
-    open_tasks = [t for t in ordered if t.is_open]
+    tasks = board.tasks
+    if len(tasks) <= limit:
+        return FrozenMap({t.id: task_line(t) for t in by_status(tasks.values())})
+    open_tasks: list[PlanningTask] = []
+    closed: list[PlanningTask] = []
+    for task in tasks.values():  # one pass; only the open tasks are sorted
+        (open_tasks if task.status in _OPEN else closed).append(task)
+    open_tasks = by_status(open_tasks)
     items = {t.id: task_line(t) for t in open_tasks[:limit]}
     hidden = open_tasks[limit:]
     if hidden:
-        counts = _counts(hidden)
         items[MORE_KEY] = (
-            f"{len(hidden)} more open tasks are not listed ({counts}); "
+            f"{len(hidden)} more open tasks are not listed ({_counts(hidden)}); "
             "search_planning or planning_search finds them"
         )
-    closed = [t for t in ordered if not t.is_open]
     if closed:
         items[CLOSED_KEY] = (
             f"{_counts(closed)}, not listed; get_planning_task or planning_get_task shows one"
