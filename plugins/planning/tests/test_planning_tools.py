@@ -171,3 +171,18 @@ def test_a_bad_status_filter_is_a_retry_naming_the_statuses(retinue_team: TeamHa
         "'finished' is not a status; use one of todo, doing, blocked, done, dropped, or "
         "open or closed"
     ]
+
+
+def test_a_task_whose_owner_left_says_so(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    lead = team.add(planner("Lead"))
+    dev = team.add(planner("Dev"))
+    team.command(lead, "/plan_add Build owner=@Dev")
+    assert team.system.stop_actor(dev, timeout=10)
+    team.wait_idle(20)
+
+    team.say(lead, call_directive("planning_get_task", {"task_id": "T1"}))
+    team.wait_idle(20)
+
+    [shown] = team.tool_results("@Lead")
+    assert "owner: @Dev (no longer in the team)" in shown.splitlines()

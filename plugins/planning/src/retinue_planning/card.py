@@ -244,9 +244,11 @@ class PlanningTool(ToolCard):
         )
 
     def show_task(self, task_id: str) -> str:
-        """One task as text, with the status of the tasks it depends on."""
+        """One task as text: its dependencies' status, whether its owner is still here."""
         board = self.board.current
-        return render_task(find(board.tasks, task_id), board.tasks)
+        team = self.host.team
+        members = team.directory.members if team is not None else None
+        return render_task(find(board.tasks, task_id), board.tasks, members)
 
     def check_owner(self, owner: str) -> str:
         """An owner as `@Name` when it names a current member ("" or "-": nobody).

@@ -7,7 +7,7 @@ Pure functions of tasks and snapshots. Everything returned here has been through
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from retinue import FrozenMap
@@ -50,13 +50,20 @@ def listing_line(task: PlanningTask) -> str:
     return f"{task.id}: {task_line(task)}"
 
 
-def render_task(task: PlanningTask, tasks: Mapping[str, PlanningTask] | None = None) -> str:
-    """A whole task: fields, description and notes; with `tasks`, its dependencies' status."""
-    lines = [
-        f"{task.id}: {task.title}",
-        f"status: {task.status}",
-        f"owner: {task.owner or 'unassigned'}",
-    ]
+def render_task(
+    task: PlanningTask,
+    tasks: Mapping[str, PlanningTask] | None = None,
+    members: Container[str] | None = None,
+) -> str:
+    """A whole task: fields, description and notes.
+
+    With `tasks`, the status of its dependencies and which tasks need it; with `members`,
+    whether its owner is still in the team.
+    """
+    owner = task.owner or "unassigned"
+    if task.owner and members is not None and task.owner not in members:
+        owner += " (no longer in the team)"
+    lines = [f"{task.id}: {task.title}", f"status: {task.status}", f"owner: {owner}"]
     if task.depends_on:
         if tasks is None:
             lines.append(f"depends on: {', '.join(task.depends_on)}")
