@@ -154,6 +154,7 @@ def _label(func: tuple[str, int, str]) -> str:
 PACKAGES = (
     "retinue_team",
     "retinue_mailbox",
+    "retinue_planning",
     "retinue",
     "pydantic_ai",
     "pydantic_core",

@@ -30,6 +30,7 @@ PACKAGES = (
     "retinue",
     "retinue-team",
     "retinue-mailbox",
+    "retinue-planning",
     "pydantic-ai-slim",
     "pydantic",
     "pydantic-core",

@@ -24,6 +24,7 @@ EXPECTED = {
     "mailbox",
     "memory",
     "team_size",
+    "planning",
 }
 CASES = discover()
 

@@ -15,6 +15,7 @@ def test_every_python_block_in_the_docs_runs() -> None:
     pytest.importorskip("retinue_team", reason="the docs' examples hire through retinue-team")
     pytest.importorskip("retinue_mailbox", reason="the docs' examples stop runs through it")
     pytest.importorskip("retinue_workspace", reason="docs/workspace.md runs the workspace card")
+    pytest.importorskip("retinue_planning", reason="docs/planning.md runs the planning card")
     done = subprocess.run(
         [sys.executable, str(ROOT / "docs" / "check_snippets.py")],
         check=False,

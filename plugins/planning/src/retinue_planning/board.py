@@ -1,0 +1,292 @@
+"""`PlanningBoard`: the one actor that owns a team's board, and how cards find it.
+
+Every change goes through the board actor's mailbox, so changes from any number of agents
+are applied one at a time, each against the board as the previous one left it: none is
+lost, and each gets the next version. The board lives in the actor's state, a frozen
+`PlanningBoardState` that the kernel checkpoints after every change, and every change is
+published as a `PlanningChangedEvent` through the team's orchestrator, in version order.
+
+Reading never waits on the actor: after each change it publishes the new state on its
+`PublishedBoard`, which any thread reads with one attribute access (the state is frozen, so
+nothing read can change underneath). A turn's context and every search cost no ask.
+
+The board is attached to its team but is not a member of it: the orchestrator records its
+events, checkpoints and errors, while the roster (what agents see, what `max_members`
+counts, who can be messaged or fired) does not list it. It is started by the first card
+that needs it; `open_board` makes that find-or-create atomic per team, so two agents taking
+their first turn at the same moment share one board.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from retinue import Actor, ActorAddress, BaseConfig, EventMessage, Runtime
+
+from retinue_planning.errors import PlanningError
+from retinue_planning.events import PlanningChangedEvent
+from retinue_planning.rules import Change, add_note, create_tasks, update_task
+from retinue_planning.state import PlanningBoardState
+from retinue_planning.tasks import NewTask, TaskChanges, now
+
+BOARD_NAME = "@Planning"
+BOARD_ROLE = "PlanningBoard"
+
+
+class PlanningBoardConfig(BaseConfig):
+    """Which board an actor keeps, and whose orchestrator records it."""
+
+    board_key: str = ""
+    """The team id (or `agent-<id>` for an agent outside any team)."""
+    team_orchestrator: ActorAddress | None = None
+    """The orchestrator that records the board's events and checkpoints; None: nobody."""
+
+
+class BoardReply(BaseModel):
+    """What a change did: the board version after it and one event per task changed.
+
+    `error` is the reason a change was refused (nothing changed then): a refusal is an
+    answer, not an exception, so the board's thread never raises over a caller's mistake.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int
+    events: tuple[PlanningChangedEvent, ...] = ()
+    error: str | None = None
+
+
+class PublishedBoard:
+    """Where a board actor posts its latest state for readers in any thread.
+
+    Only the board's thread publishes; reading `current` is one attribute read of a frozen
+    object, so neither side takes a lock.
+    """
+
+    __slots__ = ("_current",)
+
+    def __init__(self, board: PlanningBoardState) -> None:
+        self._current = board
+
+    @property
+    def current(self) -> PlanningBoardState:
+        """The board as of the latest change."""
+        return self._current
+
+    def publish(self, board: PlanningBoardState) -> None:
+        """Make `board` the one readers see; versions never go back."""
+        if board.version < self._current.version:
+            raise ValueError(
+                f"board version {board.version} is older than the published {self._current.version}"
+            )
+        self._current = board
+
+
+class PlanningBoard(Actor[PlanningBoardConfig, PlanningBoardState]):
+    """Owns one team's board: applies changes one at a time and publishes each."""
+
+    def __init__(self, config: PlanningBoardConfig, **kwargs: Any) -> None:
+        orchestrator = config.team_orchestrator
+        if orchestrator is not None:
+            # Reports (events, checkpoints, errors) go to the team's orchestrator, which
+            # never admitted the board as a member, so the roster does not list it.
+            kwargs["orchestrator"] = orchestrator
+            kwargs["address"] = kwargs["address"].model_copy(
+                update={"team_id": orchestrator.team_id}
+            )
+        super().__init__(config, **kwargs)
+        self.published = PublishedBoard(self.state)
+
+    def default_state(self) -> PlanningBoardState:
+        return PlanningBoardState()
+
+    def init_state(self, state: PlanningBoardState) -> None:
+        super().init_state(state)
+        self.published.publish(state)
+
+    def on_stop(self) -> None:
+        _forget(self.config.board_key, self.myAddress)
+
+    # ------------------------------------------------------------------ changes
+    def create_tasks(
+        self,
+        drafts: list[NewTask],
+        author: str,
+        chain_id: str | None = None,
+        parent_id: str | None = None,
+    ) -> BoardReply:
+        """Create the tasks `drafts` describe, all or none."""
+        when = now()
+        return self._apply(
+            lambda b: create_tasks(b.tasks, b.next_number, drafts, author, when),
+            chain_id,
+            parent_id,
+        )
+
+    def update_task(
+        self,
+        task: str,
+        changes: TaskChanges,
+        author: str,
+        chain_id: str | None = None,
+        parent_id: str | None = None,
+    ) -> BoardReply:
+        """Change one task (no event when it already is as asked)."""
+        when = now()
+
+        def make(board: PlanningBoardState) -> list[Change]:
+            change = update_task(board.tasks, task, changes, author, when)
+            return [] if change is None else [change]
+
+        return self._apply(make, chain_id, parent_id)
+
+    def add_note(
+        self,
+        task: str,
+        text: str,
+        author: str,
+        chain_id: str | None = None,
+        parent_id: str | None = None,
+    ) -> BoardReply:
+        """Add a note to one task."""
+        when = now()
+        return self._apply(
+            lambda b: [add_note(b.tasks, task, text, author, when)], chain_id, parent_id
+        )
+
+    # ------------------------------------------------------------------ reads and resume
+    def publication(self) -> PublishedBoard:
+        """Where this board publishes its state, for readers in this process (asked once)."""
+        return self.published
+
+    def get_board(self) -> PlanningBoardState:
+        """The board now (readers in this process use `published` instead of asking)."""
+        return self.state
+
+    def restore(self, board: PlanningBoardState) -> None:
+        """Start from `board` (a resumed team's, e.g. from `rebuild_board`); only when empty."""
+        if self.state.version != 0:
+            raise ValueError(
+                f"the planning board already has {self.state.version} changes; a board is "
+                "restored only before its first change"
+            )
+        self.init_state(board)
+
+    # ------------------------------------------------------------------ helpers
+    def _apply(
+        self,
+        make: Callable[[PlanningBoardState], list[Change]],
+        chain_id: str | None,
+        parent_id: str | None,
+    ) -> BoardReply:
+        board = self.state
+        try:
+            changes = make(board)
+        except PlanningError as exc:
+            return BoardReply(version=board.version, error=str(exc))
+        if not changes:
+            return BoardReply(version=board.version)
+        version = board.version
+        events: list[PlanningChangedEvent] = []
+        for change in changes:
+            version += 1
+            events.append(
+                PlanningChangedEvent(
+                    task_before=change.before,
+                    task_after=change.after,
+                    author=change.after.updated_by,
+                    board_version=version,
+                )
+            )
+        tasks = board.tasks.evolve(put={c.after.id: c.after for c in changes})
+        next_number = max(board.next_number, *(c.after.number + 1 for c in changes))
+        self.state = PlanningBoardState(version=version, next_number=next_number, tasks=tasks)
+        self.published.publish(self.state)
+        for event in events:
+            self._record(event, chain_id, parent_id)
+        return BoardReply(version=version, events=tuple(events))
+
+    def _record(
+        self, event: PlanningChangedEvent, chain_id: str | None, parent_id: str | None
+    ) -> None:
+        """Publish one event to the team, in the chain of the message that caused it."""
+        orchestrator = self.orchestrator
+        if orchestrator is None:
+            return
+        self.system.route(
+            orchestrator,
+            EventMessage(
+                event=event,
+                sender=self.myAddress,
+                recipient=orchestrator,
+                team_id=self.myAddress.team_id,
+                chain_id=chain_id,
+                parent_id=parent_id,
+            ),
+        )
+
+
+# ---------------------------------------------------------------------- finding a board
+
+
+@dataclass(frozen=True, slots=True)
+class BoardHandle:
+    """A running board: its address (to change it) and its published state (to read it)."""
+
+    system: Runtime
+    address: ActorAddress
+    published: PublishedBoard
+
+    @property
+    def current(self) -> PlanningBoardState:
+        """The board as of its latest change; no ask."""
+        return self.published.current
+
+    def proxy(self, timeout: float | None = None) -> PlanningBoard:
+        """The board's typed methods, each waiting (up to `timeout`) for its answer."""
+        return self.system.proxy_ask(self.address, PlanningBoard, timeout=timeout)
+
+
+_boards: dict[str, tuple[ActorAddress, PublishedBoard]] = {}
+_boards_lock = threading.Lock()
+
+
+def board_key(member: ActorAddress) -> str:
+    """Which board a member uses: its team's, or its own outside any team."""
+    return member.team_id if member.team_id is not None else f"agent-{member.agent_id}"
+
+
+def open_board(system: Runtime, key: str, orchestrator: ActorAddress | None = None) -> BoardHandle:
+    """The running board for `key`, started (reporting to `orchestrator`) if there is none.
+
+    Atomic: whoever asks first starts it, everyone else gets that one.
+    """
+    with _boards_lock:
+        found = _boards.get(key)
+        if found is not None and found[0].is_alive():
+            return BoardHandle(system, found[0], found[1])
+        config = PlanningBoardConfig(
+            name=BOARD_NAME, role=BOARD_ROLE, board_key=key, team_orchestrator=orchestrator
+        )
+        started = system.createActor(PlanningBoard, config)
+        published = system.ask(started, "publication")
+        if not isinstance(published, PublishedBoard):
+            raise RuntimeError("the planning board gave no publication to read it from")
+        _boards[key] = (started, published)
+        return BoardHandle(system, started, published)
+
+
+def team_board(system: Runtime, orchestrator: ActorAddress) -> BoardHandle:
+    """The board of the team `orchestrator` runs (started if it has none yet)."""
+    return open_board(system, board_key(orchestrator), orchestrator)
+
+
+def _forget(key: str, address: ActorAddress) -> None:
+    with _boards_lock:
+        found = _boards.get(key)
+        if found is not None and found[0] == address:
+            del _boards[key]

@@ -1,0 +1,97 @@
+"""Text that agents write onto the board, made safe to show to every other agent.
+
+Titles, descriptions and notes written by one agent end up in other agents' prompts (the
+context summary, tool answers, command results). Three rules keep them inside the kernel's
+fence rules:
+
+* a title is one line (every run of whitespace becomes one space), so nothing it holds can
+  start a line of its own, such as a forged context-update marker;
+* control characters and invisible format characters (bidirectional overrides, zero-width
+  characters) are removed, so what a reader sees is what was written;
+* whatever is rendered for a reader goes through `neutralize`, which escapes every message
+  fence and pydantic-ai frame in it, so board text never passes for a message.
+
+Lengths are capped where the text is accepted (`check_length`), with an error naming the
+limit, so a model learns to write shorter instead of seeing its words cut.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from retinue_planning.errors import PlanningError
+
+MAX_TITLE = 200
+"""The longest title, in characters (after whitespace is folded)."""
+MAX_DESCRIPTION = 4000
+"""The longest description."""
+MAX_NOTE = 2000
+"""The longest note."""
+
+_INVISIBLE = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+_WHITESPACE = re.compile(r"\s+")
+_TRAILING_SPACE = re.compile(r"[ \t]+\n")
+_MANY_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def one_line(text: str) -> str:
+    """`text` as one line: invisible characters gone, whitespace runs folded to a space."""
+    return _WHITESPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
+
+
+def block(text: str) -> str:
+    """`text` as a block of lines: newlines kept (at most one blank line in a row)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n")
+    text = _INVISIBLE.sub("", text.replace("\u2029", "\n"))
+    text = _TRAILING_SPACE.sub("\n", text)
+    return _MANY_BLANK_LINES.sub("\n\n", text).strip()
+
+
+def check_length(what: str, text: str, limit: int) -> str:
+    """`text` itself, or a `PlanningError` saying how long it is and what the limit is."""
+    if len(text) > limit:
+        raise PlanningError(
+            f"{what} is {len(text):,} characters long; the most is {limit:,} "
+            "(put the details in a note or a shorter description)"
+        )
+    return text
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters with an ellipsis, for one-line previews."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
+
+
+_neutralizer: Callable[[str], str] | None = None
+
+
+def neutralize(text: str) -> str:
+    """`text` with every message fence and pydantic-ai frame escaped (`<` becomes `&lt;`).
+
+    Uses the kernel's `retinue.llm.framing.neutralize` where the kernel has it (it also
+    registers the kernel's message tag), else pydantic-ai's `neutralize_tags`. Both are
+    public APIs; importing them is left to the first use, so that discovering the plugin
+    does not load the model stack.
+    """
+    if "<" not in text:
+        return text
+    global _neutralizer  # noqa: PLW0603 -- resolved once, on first use
+    if _neutralizer is None:
+        _neutralizer = _find_neutralizer()
+    return _neutralizer(text)
+
+
+def _find_neutralizer() -> Callable[[str], str]:
+    try:
+        from retinue.llm.framing import (  # type: ignore[import-not-found,unused-ignore]
+            neutralize as kernel_neutralize,
+        )
+    except ImportError:
+        from pydantic_ai.framing import neutralize_tags
+
+        return neutralize_tags
+    found: Callable[[str], str] = kernel_neutralize
+    return found

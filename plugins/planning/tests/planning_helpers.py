@@ -1,0 +1,38 @@
+"""Helpers for the planning tests: roles that carry the board, and reading what they saw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retinue import AgentCard
+from retinue.testing import TeamHarness, scripted_card, user_texts
+from retinue_planning import PlanningBoardState, PlanningTool, team_board
+
+FULL = "— current state."
+DELTA = "— state has changed since the last update."
+
+
+def planner(role: str, **settings: Any) -> AgentCard:
+    """A role on the `follow` model whose agent carries the planning card."""
+    card: PlanningTool | str = PlanningTool(**settings) if settings else "planning"
+    return scripted_card(role, tools=[card])
+
+
+def board_of(team: TeamHarness) -> PlanningBoardState:
+    """The team's board as its actor published it last."""
+    return team_board(team.system, team.orchestrator).current
+
+
+def blocks(team: TeamHarness, name: str, request: int) -> list[str]:
+    """The context-update texts in the conversation the agent's model answered."""
+    messages = team.model_requests(name)[request]
+    return [text for text in user_texts(messages) if "**Context update " in text]
+
+
+def planning_section(block: str) -> str | None:
+    """The Planning board section of a context-update block (up to its end), or None."""
+    start = block.find("### Planning board")
+    if start < 0:
+        return None
+    end = block.find("\n\n", start)
+    return block[start:] if end < 0 else block[start:end]
