@@ -18,8 +18,7 @@ from retinue.llm import (
     RuntimeConfig,
     RunUsageLimits,
 )
-from retinue.llm.model_overrides import add_model_override, remove_model_override
-from retinue.llm.models import _api_key, build_model, get_model, import_function, resolve_model
+from retinue.llm.models import _api_key, build_model, get_model, import_function
 
 from . import scripted
 
@@ -215,16 +214,3 @@ def test_missing_prompt_parameter_is_one_clear_line() -> None:
     message = one_line(exc)
     assert "parameter 'team'" in message
     assert "given: name" in message
-
-
-def test_resolve_model_is_the_shared_model_unless_an_override_applies() -> None:
-    config = ModelConfig(model="resolved")
-    assert resolve_model(config, agent="@A", role="R", team="t") is get_model(config)
-    given = TestModel()
-    override = add_model_override(given, role="R")
-    try:
-        assert resolve_model(config, agent="@A", role="R", team="t") is given
-        assert resolve_model(config, agent="@A", role="Other", team="t") is get_model(config)
-    finally:
-        remove_model_override(override)
-    assert resolve_model(config, agent="@A", role="R", team="t") is get_model(config)
