@@ -189,6 +189,7 @@ def test_overrides_from_many_threads_each_find_their_own() -> None:
     ("model", "filters", "error", "match"),
     [
         ("gpt-4o", {}, TypeError, "expected a pydantic-ai Model or a FunctionModel function"),
+        (TestModel, {}, TypeError, "got the class TestModel: instantiate it"),
         (TestModel(), {"agent": ""}, ValueError, "agent is a non-empty string"),
         (TestModel(), {"role": "  "}, ValueError, "role is a non-empty string"),
     ],

@@ -36,6 +36,8 @@ def as_model(model: ModelLike) -> Model:
     """`model` itself, or a `FunctionModel` over it when it is a plain function."""
     if isinstance(model, Model):
         return model
+    if isinstance(model, type):
+        raise TypeError(f"expected a model object, got the class {model.__name__}: instantiate it")
     if callable(model):
         return FunctionModel(model)
     raise TypeError(
