@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_cards import card
-from retinue import ErrorMessage, RoutingSkippedEvent
+from retinue import BaseAgent, ErrorMessage, RoutingSkippedEvent
 from retinue.testing import TeamHarness
 
 
@@ -59,3 +59,31 @@ def test_roles_outside_routes_to_cannot_be_hired(retinue_team: TeamHarness) -> N
         "Human",
         "Manager",
     ]
+
+
+def test_base_agent_keeps_the_names_its_subclasses_and_the_docs_use() -> None:
+    # Routing and the failure hooks live in their own modules; the agent keeps every name.
+    names = [
+        "_route_output",
+        "_locate",
+        "_hireable_roles",
+        "_skip",
+        "get_team_member",
+        "hire_member",
+        "routing_problems",
+        "team",
+        "_dispatch_command",
+        "_reply",
+        "compact",
+        "clear",
+        "notify_human",
+        "on_handler_failed",
+        "on_start_failed",
+        "createActor",
+        "receiveMsg_StartFailedMessage",
+        "undeliverable_notice",
+        "_absorbs",
+        "_tell_person",
+        "_failure_memory",
+    ]
+    assert [name for name in names if not hasattr(BaseAgent, name)] == []
