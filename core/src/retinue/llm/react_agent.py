@@ -11,41 +11,24 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from pydantic_ai import Agent, AgentCapability, RunContext, capture_run_messages
-from pydantic_ai.agent import AgentRetries
-from pydantic_ai.capabilities import AbstractCapability, ProcessHistory
-from pydantic_ai.exceptions import RunCancelled, RunTimedOut, UsageLimitExceeded
-from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, UserContent
+from pydantic_ai import Agent, AgentCapability, capture_run_messages
+from pydantic_ai.messages import ModelMessage, UserContent
 from pydantic_ai.models import Model
 from pydantic_ai.output import OutputSpec
-from pydantic_ai.tools import Tool, ToolDefinition
+from pydantic_ai.tools import Tool
 from pydantic_ai.toolsets import AbstractToolset
-from pydantic_ai.usage import UsageLimits
 
-from retinue.llm import history
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
-from retinue.llm.errors import (
-    RunInterruptedError,
-    RunTimeoutError,
-    RunUsageLimitError,
-)
-from retinue.llm.events import (
-    ContextResetEvent,
-    LlmEvent,
-    LlmUsageEvent,
-    ModelMessageEvent,
-    RunFinishedEvent,
-    RunStartedEvent,
-    ToolCallEvent,
-    message_to_data,
-)
+from retinue.llm.errors import RunInterruptedError, RunTimeoutError
+from retinue.llm.events import LlmEvent, RunStartedEvent
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
+from retinue.llm.run_agents import build_run_agent, output_key
+from retinue.llm.run_hooks import OutputToolsHook, compaction_hook
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
     Outcome,
@@ -55,25 +38,20 @@ from retinue.llm.run_parts import (
     WithoutFunctionTools,
     new_run_id,
     render_system_block,
-    status_of,
-    usage_event,
 )
+from retinue.llm.run_report import (
+    committed,
+    compaction_event,
+    finished_event,
+    message_events,
+    run_error,
+)
+from retinue.llm.summary import SummaryWriter
 from retinue.llm.usage import AgentUsageSummary, UsageLedger
 
+__all__ = ["ReactAgent", "render_system_block"]
+
 T = TypeVar("T")
-
-
-@dataclass
-class _RunnerHooks(AbstractCapability[Any]):
-    """The runner's own capability: learns which tools end the run (not reported as calls)."""
-
-    runner: ReactAgent = field(repr=False)
-
-    async def prepare_output_tools(
-        self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]
-    ) -> list[ToolDefinition]:
-        self.runner._note_output_tools(ctx.run_id, tool_defs)
-        return tool_defs
 
 
 class ReactAgent:
@@ -109,28 +87,32 @@ class ReactAgent:
         self.model = model if model is not None else get_model(self.model_cfg)
         self.system_block = render_system_block(system_prompts)
         self.event_sink = event_sink
+        self._settings = model_settings(self.model_cfg, self.runtime_cfg)
+        self._summary = SummaryWriter(
+            self.model,
+            name=name,
+            instructions=self.compaction_cfg.summary_instructions,
+            settings=self._settings,
+        )
+        self._runs: dict[str, RunState] = {}
         self.context = ContextManager(
             compaction_cfg=self.compaction_cfg,
             context_length=self.model_cfg.context_length,
             event_sink=self._emit,
             agent_name=name,
-            summariser=self._summarise,
+            summariser=self._summary,
             instructions=self.system_block or None,
         )
         self._tools = list(tools)
         self._toolsets = list(toolsets)
-        own: list[AgentCapability[Any]] = [_RunnerHooks(self)]
+        own: list[AgentCapability[Any]] = [OutputToolsHook(self._runs)]
         if self.context.auto_compaction:
-            own.append(ProcessHistory(self._process_history))
+            own.append(compaction_hook(self.context, self._runs))
         self._capabilities: list[AgentCapability[Any]] = [*capabilities, *own]
-        self._settings = model_settings(self.model_cfg, self.runtime_cfg)
         self._agents: dict[object, Agent[Any, Any]] = {}
-        self._summary_agent: Agent[Any, str] | None = None
         self._lock = threading.Lock()
         self._current: RunState | None = None
-        self._runs: dict[str, RunState] = {}
         self._usage = UsageLedger()
-        self._summary_usage: dict[str | None, list[LlmUsageEvent]] = {}
 
     # ------------------------------------------------------------------ state
 
@@ -309,96 +291,36 @@ class ReactAgent:
 
     def _finish(self, state: RunState, before: list[ModelMessage], outcome: Outcome) -> Any:
         """Commit the run to the history, report it, and return its output or raise."""
-        start = history.first_index_of_run(outcome.messages, state.run_id)
-        new = outcome.messages[start:] if start is not None else []
-        if outcome.error is not None:
-            # repaired before it is reported, so the events replay to this very history (the
-            # history given to the run is valid, so the run's own part is all that can break)
-            new = history.repair(new)
-        added = [*state.dropped, *new]
-        # the run's messages are appended to the history it was given (so replaying the
-        # events rebuilds exactly this list), unless the run compacted that history itself
-        messages = list(outcome.messages) if state.compacted else [*before, *new]
-        if outcome.error is not None and state.compacted:
-            messages = history.repair(messages)
+        messages, added = committed(state, before, outcome)
         self.context.replace(messages)
-
-        for message in added:
-            self._emit(
-                ModelMessageEvent(agent_name=self.name, run_id=state.run_id, message=message)
-            )
-            if isinstance(message, ModelResponse):
-                self._report_response(message, state)
+        for event in message_events(self.name, state, added):
+            self._emit(event)
         self._flush_summary_usage(state.run_id)
         if state.compacted:
-            self._emit(
-                ContextResetEvent(
-                    agent_name=self.name,
-                    run_id=state.run_id,
-                    reason="compact",
-                    messages=[message_to_data(m) for m in messages],
-                )
-            )
-
-        error = self._map_error(state, outcome.error)
-        status = status_of(error)
-        self._emit(
-            RunFinishedEvent(
-                agent_name=self.name,
-                run_id=state.run_id,
-                status=status,
-                error=None if error is None else f"{type(error).__name__}: {error}",
-            )
-        )
+            self._emit(compaction_event(self.name, state.run_id, messages))
+        error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
+        self._emit(finished_event(self.name, state.run_id, error))
         if error is not None:
             raise error
         return outcome.output
-
-    def _map_error(self, state: RunState, error: BaseException | None) -> BaseException | None:
-        """pydantic-ai's endings in this layer's vocabulary (the original as the cause)."""
-        if error is None or isinstance(error, RunInterruptedError | RunTimeoutError):
-            return error
-        if isinstance(error, RunTimedOut):
-            mapped: BaseException = RunTimeoutError(state.run_id, self.runtime_cfg.run_timeout)
-        elif isinstance(error, RunCancelled):
-            mapped = RunInterruptedError(state.run_id)
-        elif isinstance(error, UsageLimitExceeded):
-            mapped = RunUsageLimitError(f"agent {self.name!r}, run {state.run_id}: {error}")
-        else:
-            return error
-        mapped.__cause__ = error
-        return mapped
 
     # ------------------------------------------------------------------ pydantic-ai agents
 
     def _agent_for(self, output_type: Any) -> Agent[Any, Any]:
         """The pydantic-ai agent for this output type, built once (schemas are costly)."""
-        try:
-            key: object = output_type
-            hash(key)
-        except TypeError:
-            key = ("unhashable", id(output_type))
+        key = output_key(output_type)
         agent = self._agents.get(key)
         if agent is None:
-            runtime = self.runtime_cfg
-            output_retries = runtime.output_retries
-            retries: AgentRetries = {
-                "tools": runtime.retries,
-                "output": runtime.retries if output_retries is None else output_retries,
-            }
-            agent = Agent(
+            agent = build_run_agent(
                 self.model,
-                output_type=output_type,
+                output_type,
+                name=self.name,
                 instructions=self.system_block or None,
                 tools=self._tools,
                 toolsets=self._toolsets,
                 capabilities=self._capabilities,
-                retries=retries,
-                end_strategy=runtime.end_strategy,
-                model_settings=self._settings,
-                tool_timeout=runtime.tool_timeout,
-                name=self.name,
-                defer_model_check=True,
+                runtime=self.runtime_cfg,
+                settings=self._settings,
             )
             self._agents[key] = agent
         return agent
@@ -436,46 +358,6 @@ class ReactAgent:
                 f"agent {self.name!r} cannot {what} while run {self.current_run_id} is in flight"
             )
 
-    async def _process_history(
-        self, ctx: RunContext[Any], messages: list[ModelMessage]
-    ) -> list[ModelMessage]:
-        """Automatic compaction before a model request, once the context is over budget."""
-        if not self.context.over_budget(messages):
-            return messages
-        result = await self.context.compacted(messages, ctx.run_id)
-        if result is None:
-            return messages
-        state = self._runs.get(ctx.run_id) if ctx.run_id is not None else None
-        if state is not None:
-            state.compacted = True
-            state.dropped.extend(
-                m for m in result.dropped if getattr(m, "run_id", None) == ctx.run_id
-            )
-        return result.kept
-
-    async def _summarise(self, messages: Sequence[ModelMessage], run_id: str | None) -> str:
-        """A summary written by this agent's own model; its usage is charged to the agent."""
-        if self._summary_agent is None:
-            self._summary_agent = Agent(
-                self.model,
-                output_type=str,
-                instructions=self.compaction_cfg.summary_instructions,
-                model_settings=self._settings,
-                name=f"{self.name}:summary",
-                defer_model_check=True,
-            )
-        result = await self._summary_agent.run(
-            history.render_transcript(messages), usage_limits=UsageLimits(request_limit=2)
-        )
-        events = [
-            usage_event(self.name, message, run_id)
-            for message in result.new_messages()
-            if isinstance(message, ModelResponse)
-        ]
-        with self._lock:
-            self._summary_usage.setdefault(run_id, []).extend(events)
-        return result.output
-
     # ------------------------------------------------------------------ events
 
     def _emit(self, event: LlmEvent) -> None:
@@ -484,27 +366,7 @@ class ReactAgent:
         if self.event_sink is not None:
             emit_safely(self.event_sink, event)
 
-    def _report_response(self, response: ModelResponse, state: RunState) -> None:
-        self._emit(usage_event(self.name, response, state.run_id))
-        for part in response.parts:
-            if isinstance(part, ToolCallPart) and part.tool_name not in state.output_tools:
-                self._emit(
-                    ToolCallEvent(
-                        agent_name=self.name,
-                        run_id=state.run_id,
-                        tool_name=part.tool_name,
-                        args=part.args,
-                        tool_call_id=part.tool_call_id,
-                    )
-                )
-
     def _flush_summary_usage(self, run_id: str | None) -> None:
-        with self._lock:
-            events = self._summary_usage.pop(run_id, [])
-        for event in events:
+        """Charge and report what the summaries written for `run_id` cost."""
+        for event in self._summary.take_usage(run_id):
             self._emit(event)
-
-    def _note_output_tools(self, run_id: str | None, tool_defs: Sequence[ToolDefinition]) -> None:
-        state = self._runs.get(run_id) if run_id is not None else None
-        if state is not None:
-            state.output_tools.update(tool.name for tool in tool_defs)

@@ -1,0 +1,109 @@
+"""What a finished run leaves behind: the history it commits and the events that report it.
+
+However a run ends (an answer, an error, an interrupt, a timeout), what it did is kept: its
+messages are appended to the history it was given, repaired when it broke off so the next
+run accepts them, and reported one event each, so replaying the events rebuilds exactly
+this history. pydantic-ai's endings are named here in this layer's errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from pydantic_ai.exceptions import RunCancelled, RunTimedOut, UsageLimitExceeded
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
+
+from retinue.llm import history
+from retinue.llm.errors import RunInterruptedError, RunTimeoutError, RunUsageLimitError
+from retinue.llm.events import (
+    ContextResetEvent,
+    LlmEvent,
+    ModelMessageEvent,
+    RunFinishedEvent,
+    ToolCallEvent,
+    message_to_data,
+)
+from retinue.llm.run_parts import Outcome, RunState, status_of, usage_event
+
+
+def committed(
+    state: RunState, before: Sequence[ModelMessage], outcome: Outcome
+) -> tuple[list[ModelMessage], list[ModelMessage]]:
+    """The history after the run, and the messages to report (what compaction dropped first).
+
+    A broken-off run is repaired before it is reported, so the events replay to this very
+    history (the history given to the run is valid: only the run's own part can break). Its
+    messages are appended to that history, unless the run compacted the history itself.
+    """
+    start = history.first_index_of_run(outcome.messages, state.run_id)
+    new = outcome.messages[start:] if start is not None else []
+    if outcome.error is not None:
+        new = history.repair(new)
+    messages = list(outcome.messages) if state.compacted else [*before, *new]
+    if outcome.error is not None and state.compacted:
+        messages = history.repair(messages)
+    return messages, [*state.dropped, *new]
+
+
+def message_events(
+    agent_name: str, state: RunState, messages: Sequence[ModelMessage]
+) -> Iterator[LlmEvent]:
+    """Each message as an event; a response also as its usage and its tool calls.
+
+    A call of a tool that ends the run (an output tool) is the answer, not a tool call.
+    """
+    run_id = state.run_id
+    for message in messages:
+        yield ModelMessageEvent(agent_name=agent_name, run_id=run_id, message=message)
+        if not isinstance(message, ModelResponse):
+            continue
+        yield usage_event(agent_name, message, run_id)
+        for part in message.parts:
+            if isinstance(part, ToolCallPart) and part.tool_name not in state.output_tools:
+                yield ToolCallEvent(
+                    agent_name=agent_name,
+                    run_id=run_id,
+                    tool_name=part.tool_name,
+                    args=part.args,
+                    tool_call_id=part.tool_call_id,
+                )
+
+
+def compaction_event(
+    agent_name: str, run_id: str, messages: Sequence[ModelMessage]
+) -> ContextResetEvent:
+    """The history a run compacted, whole: a replay cannot rebuild it from appends."""
+    return ContextResetEvent(
+        agent_name=agent_name,
+        run_id=run_id,
+        reason="compact",
+        messages=[message_to_data(m) for m in messages],
+    )
+
+
+def run_error(
+    agent_name: str, run_id: str, error: BaseException | None, run_timeout: float
+) -> BaseException | None:
+    """pydantic-ai's endings in this layer's vocabulary (the original as the cause)."""
+    if error is None or isinstance(error, RunInterruptedError | RunTimeoutError):
+        return error
+    if isinstance(error, RunTimedOut):
+        mapped: BaseException = RunTimeoutError(run_id, run_timeout)
+    elif isinstance(error, RunCancelled):
+        mapped = RunInterruptedError(run_id)
+    elif isinstance(error, UsageLimitExceeded):
+        mapped = RunUsageLimitError(f"agent {agent_name!r}, run {run_id}: {error}")
+    else:
+        return error
+    mapped.__cause__ = error
+    return mapped
+
+
+def finished_event(agent_name: str, run_id: str, error: BaseException | None) -> RunFinishedEvent:
+    """How the run ended: the last event it reports."""
+    return RunFinishedEvent(
+        agent_name=agent_name,
+        run_id=run_id,
+        status=status_of(error),
+        error=None if error is None else f"{type(error).__name__}: {error}",
+    )
