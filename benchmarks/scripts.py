@@ -16,7 +16,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue.agent.output import reply_protocol
 from retinue.llm.framing import fence
-from retinue.testing import last_prompt, send, user_texts
+from retinue.testing import incoming, last_prompt, send, user_texts
 
 #: perf_counter() of every scripted model call, in call order (cases clear it).
 CALLS: list[float] = []
@@ -116,7 +116,7 @@ CPU_CALLS: list[float] = []
 
 async def held_reader(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """`hold` parks until `HOLD` opens (the mail piles up meanwhile); every mail is absorbed."""
-    if last_prompt(messages).rstrip().endswith("hold"):
+    if incoming(messages).content.rstrip().endswith("hold"):
         HELD.set()
         await asyncio.get_running_loop().run_in_executor(None, HOLD.wait, 600)
         return send(info)
