@@ -123,11 +123,7 @@ def normalize(
     problems: list[ConfigProblem] = []
     team = raw.get("team", {})
     default_model = team.get("model") if isinstance(team, Mapping) else None
-    roles = raw.get("roles")
-    if roles is None:
-        problems.append(ConfigProblem(("roles",), "required: a [roles.NAME] table per role"))
-        data["roles"] = {}
-        return data, problems
+    roles = raw.get("roles", {})  # none: the team's own check says a role is needed
     if not isinstance(roles, Mapping):
         return data, problems  # the model says what `roles` should be
     data["roles"] = {}
@@ -231,8 +227,10 @@ def _cross_problems(data: Mapping[str, Any]) -> list[ConfigProblem]:
     team = data.get("team")
     team = team if isinstance(team, Mapping) else {}
     roles = data.get("roles")
+    if not isinstance(roles, Mapping) or not roles:
+        return []  # no roles to check against: that is reported already
     views: dict[str, tuple[object, object, object]] = {}
-    for key, card in (roles if isinstance(roles, Mapping) else {}).items():
+    for key, card in roles.items():
         config = card.get("config") if isinstance(card, Mapping) else None
         config = config if isinstance(config, Mapping) else {}
         routes = card.get("routes_to") if isinstance(card, Mapping) else None

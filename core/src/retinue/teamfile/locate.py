@@ -48,7 +48,9 @@ class KeyLocator:
                     continue
                 key = _KEY_LINE.match(line)
                 if key is not None:
-                    self._lines.setdefault((*table, *_parts(key.group(1))), number)
+                    parts = _parts(key.group(1))
+                    for end in range(1, len(parts) + 1):  # `model.provider`: `model` too
+                        self._lines.setdefault((*table, *parts[:end]), number)
             code = line.split("#", 1)[0] if "#" in line and '"' not in line else line
             for quote in ('"""', "'''"):
                 if code.count(quote) % 2 == 1:

@@ -139,7 +139,9 @@ def team_problems(
     problems: list[ConfigProblem] = []
     known = ", ".join(roles) or "none"
     if not roles:
-        problems.append(ConfigProblem(("roles",), "a team needs at least one role"))
+        problems.append(
+            ConfigProblem(("roles",), "a team needs at least one role: a [roles.NAME] table")
+        )
     for key, (role, name, routes_to) in roles.items():
         if isinstance(role, str) and role != key:
             problems.append(
