@@ -319,3 +319,12 @@ def test_a_dumped_role_takes_the_team_model_and_keeps_its_own_paths() -> None:
     assert loads_team_file(text).roles["A"].config.model_cfg == ModelConfig.from_string("test")
     (line,) = problems_of('[roles.A.config]\nrole = "A"\nmodle_cfg = 1\n')
     assert line == "roles.A.config.modle_cfg (line 3): unknown key; did you mean 'model_cfg'?"
+
+
+def test_a_role_that_is_not_a_table_is_named_by_its_key() -> None:
+    """A role's key is not mistaken for the name of a class pydantic tried."""
+    (line,) = problems_of('[roles]\nDeveloper = "x"\n')
+    assert line == (
+        "roles.Developer (line 2): input should be a valid dictionary or instance of AgentCard "
+        "(got 'x')"
+    )

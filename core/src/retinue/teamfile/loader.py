@@ -117,8 +117,8 @@ def normalize(
 ) -> tuple[dict[str, Any], list[ConfigProblem]]:
     """The `TeamFile` data for a file's tables, and the problems found on the way.
 
-    What cannot be turned (a role that is not a table, an unknown card) is reported and
-    left for the model to report nothing more about.
+    An unknown card is reported here and stood in for, so the model reports nothing more
+    about it; what is not even a table is left as it is for the model to report.
     """
     data = dict(raw)
     problems: list[ConfigProblem] = []
@@ -130,9 +130,7 @@ def normalize(
     data["roles"] = {}
     for role, table in roles.items():
         if not isinstance(table, Mapping):
-            problems.append(
-                ConfigProblem(("roles", role), f"must be a table of the role's keys, got {table!r}")
-            )
+            data["roles"][role] = table  # the model says a role is a table
             continue
         if "config" in table:  # a card's own dump
             card = {"agent_class": DEFAULT_AGENT_CLASS, **table}
