@@ -143,7 +143,7 @@ def _names_the_class_tried(part: str | int, error: Any) -> bool:
     tried = ctx.get("class_name") or ctx.get("class")
     if tried is None:
         return isinstance(part, str) and part[:1].isupper()
-    return part == tried
+    return bool(part == tried)
 
 
 def _is_type_tag(part: str | int) -> bool:
