@@ -16,9 +16,10 @@ from retinue import (
     RuntimeConfig,
     RunUsageLimits,
     ToolCard,
+    hookimpl,
 )
 from retinue.agent.config import AgentUsageLimits
-from retinue.plugins import get_plugin_manager, hookimpl
+from retinue.plugins import get_plugin_manager
 from retinue.teamfile import TeamFile, TeamFileError, load_team_file, loads_team_file
 from retinue.teamfile.locate import KeyLocator
 from retinue.testing import FOLLOW
