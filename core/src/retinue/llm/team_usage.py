@@ -1,0 +1,70 @@
+"""The team's tally and limits folded from the record, and the runner's side of the budget.
+
+`team_usage_from_events` is a pure function of recorded events (`RunStartedEvent` counts a
+run, `LlmUsageEvent` its requests, tokens and recorded cost), so a team resumed from its
+record recomputes exactly the tally its budget had; `limits_from_events` replays the raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from retinue.actors.budget import (
+    BudgetLimitsChangedEvent,
+    TeamBudget,
+    TeamUsage,
+    TeamUsageLimits,
+)
+from retinue.llm.events import LlmEvent, LlmUsageEvent, RunStartedEvent
+from retinue.llm.usage import iter_llm_events
+
+
+def charge_event(budget: TeamBudget, event: LlmEvent) -> None:
+    """Charge the team's budget with one usage event of a member's runner."""
+    if isinstance(event, LlmUsageEvent):
+        budget.charge(
+            event.agent_name,
+            model_name=event.model_name,
+            requests=event.requests,
+            input_tokens=event.input_tokens,
+            output_tokens=event.output_tokens,
+            total_tokens=event.total_tokens,
+            cost_usd=event.cost_usd,
+        )
+
+
+def team_usage_from_events(events: Iterable[object]) -> TeamUsage:
+    """The team's tally as its budget counted it, from the record of every member's runs.
+
+    `events` may mix any recorded items (event objects, their stored dict form, the runtime's
+    event messages); what is not a run start or a usage report is skipped.
+    """
+    usage = TeamUsage()
+    for event in iter_llm_events(events):
+        if isinstance(event, RunStartedEvent):
+            usage.count_run(event.agent_name)
+        elif isinstance(event, LlmUsageEvent):
+            usage.charge(
+                event.agent_name,
+                model_name=event.model_name,
+                requests=event.requests,
+                input_tokens=event.input_tokens,
+                output_tokens=event.output_tokens,
+                total_tokens=event.total_tokens,
+                cost_usd=event.cost_usd,
+            )
+    return usage
+
+
+def limits_from_events(
+    events: Iterable[object], initial: TeamUsageLimits | None = None
+) -> TeamUsageLimits:
+    """The limits in force after the record's last change (`initial` when it has none)."""
+    limits = initial or TeamUsageLimits()
+    for item in events:
+        event = getattr(item, "event", item)
+        if isinstance(event, BudgetLimitsChangedEvent):
+            limits = event.limits
+        elif isinstance(event, dict) and event.get("event_type") == "budget_limits_changed":
+            limits = BudgetLimitsChangedEvent.model_validate(event).limits
+    return limits
