@@ -6,6 +6,19 @@ imported as itself (`X as X`) stays in this layer: importable from here, not fro
 
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
+from retinue.actors.budget import (
+    BudgetBreach,
+    BudgetExhaustedEvent,
+    BudgetLimitsChangedEvent,
+    BudgetRaisedMessage,
+    BudgetStatus,
+    LimitsChange,
+    LocalTeamBudget,
+    MemberUsage,
+    TeamBudget,
+    TeamUsage,
+    TeamUsageLimits,
+)
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
 from retinue.actors.errors import (
@@ -36,7 +49,7 @@ from retinue.actors.messages import (
 )
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
-from retinue.actors.orchestrator import Orchestrator, TeamMember
+from retinue.actors.orchestrator import Orchestrator, OrchestratorConfig, TeamMember
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -56,6 +69,11 @@ __all__ = [
     "AskTimeoutError",
     "BaseConfig",
     "BaseState",
+    "BudgetBreach",
+    "BudgetExhaustedEvent",
+    "BudgetLimitsChangedEvent",
+    "BudgetRaisedMessage",
+    "BudgetStatus",
     "CancelMessage",
     "DeadLetterEvent",
     "DirectoryBoard",
@@ -66,9 +84,13 @@ __all__ = [
     "HandledMessage",
     "HandlerAbortedError",
     "IdleTimeoutError",
+    "LimitsChange",
+    "LocalTeamBudget",
+    "MemberUsage",
     "Message",
     "MessageSink",
     "Orchestrator",
+    "OrchestratorConfig",
     "OrchestratorTeam",
     "Runtime",
     "SelfAskError",
@@ -78,8 +100,11 @@ __all__ = [
     "StateChangedMessage",
     "StopMessage",
     "Team",
+    "TeamBudget",
     "TeamDirectory",
     "TeamMember",
+    "TeamUsage",
+    "TeamUsageLimits",
     "UserProxy",
     "WarningError",
     "check_member_name",

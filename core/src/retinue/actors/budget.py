@@ -360,7 +360,7 @@ class LocalTeamBudget:
                 usage=self._usage.model_copy(deep=True),
                 in_flight=self._in_flight,
                 peak_in_flight=self._peak,
-                holders=list(self._holders),
+                holders=sorted(self._holders),
             )
 
     def admit(self, member: str) -> Admission:

@@ -98,6 +98,10 @@ def budget_command(
     off = {_FIELDS[name] for name, value in given.items() if value == "off"}
     if off and action == "raise":
         return "/budget raise: `off` switches a limit off; use `/budget set tokens=off`."
+    for name, value in given.items():
+        if isinstance(value, int | float) and value <= 0:
+            extra = " (or `off`)" if action == "set" else ""
+            return f"/budget {action}: {name} must be above 0{extra}, got {value:g}."
     numbers = {_FIELDS[name]: value for name, value in given.items() if value != "off"}
     change = LimitsChange.model_validate({**numbers, "off": off})
     before = budget.limits

@@ -2,7 +2,7 @@
 
 `team_usage_from_events` is a pure function of recorded events (`RunStartedEvent` counts a
 run, `LlmUsageEvent` its requests, tokens and recorded cost), so a team resumed from its
-record recomputes exactly the tally its budget had; `limits_from_events` replays the raises.
+record recomputes exactly the tally its budget had; `team_limits_from_events` replays the raises.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def team_usage_from_events(events: Iterable[object]) -> TeamUsage:
     return usage
 
 
-def limits_from_events(
+def team_limits_from_events(
     events: Iterable[object], initial: TeamUsageLimits | None = None
 ) -> TeamUsageLimits:
     """The limits in force after the record's last change (`initial` when it has none)."""
