@@ -7,6 +7,7 @@ on `openai`) with a fixed usage, so the USD figure is checked against `genai-pri
 from __future__ import annotations
 
 import threading
+
 import pytest
 from agent_cards import card
 from genai_prices import calc_price
@@ -17,11 +18,11 @@ from retinue import (
     ActorAddress,
     BudgetExhaustedEvent,
     BudgetLimitsChangedEvent,
+    RunStartedEvent,
     TeamUsageLimits,
+    team_limits_from_events,
     team_usage_from_events,
 )
-from retinue.llm.events import RunStartedEvent
-from retinue.llm.team_usage import team_limits_from_events
 from retinue.testing import TeamHarness, agent_name, incoming, send
 
 USAGE = RequestUsage(input_tokens=1_000, output_tokens=100)
@@ -89,9 +90,7 @@ def start_leads(team: TeamHarness, script: Script) -> tuple[ActorAddress, ActorA
     return leads
 
 
-def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_work_finish() -> (
-    None
-):
+def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_work_finish() -> None:
     team = TeamHarness(usage_limits=TeamUsageLimits(request_limit=1))
     try:
         lead, lead2 = start_leads(team, Script())
