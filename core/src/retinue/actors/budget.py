@@ -400,8 +400,10 @@ class LocalTeamBudget:
                 total_tokens=total_tokens,
                 cost_usd=cost_usd,
             )
-        if new_unpriced:
-            logger.warning(
+        if new_unpriced:  # said once per model; loudly only when a USD limit cannot see it
+            capped = self._limits.cost_limit_usd is not None
+            logger.log(
+                logging.WARNING if capped else logging.INFO,
                 "the team's USD figure leaves out %s: genai-prices has no price for it "
                 "(its tokens and requests still count)",
                 model_name or "an unnamed model",
