@@ -151,6 +151,14 @@ class BaseAgent(FailureHandling):
     def on_stop(self) -> None:
         if self._tool_factory is not None:
             self._tool_factory.close()
+        if len(self._held):
+            logger.warning(
+                "%s stopped holding %d message(s) the team's budget refused; they stay in "
+                "the record (ids %s)",
+                self.myAddress.name,
+                len(self._held),
+                ", ".join(self._held.ids),
+            )
 
     def on_system_shutdown(self) -> None:
         react = self._react

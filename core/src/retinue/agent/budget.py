@@ -52,6 +52,12 @@ class HeldMessages:
         taken, self._messages = self._messages, []
         return taken
 
+    def drop(self, chain_id: str) -> list[Message]:
+        """Forget the held messages of one chain (a cancelled one); returns them."""
+        dropped = [m for m in self._messages if m.chain_id == chain_id]
+        self._messages = [m for m in self._messages if m.chain_id != chain_id]
+        return dropped
+
     @property
     def ids(self) -> list[str]:
         return [message.id for message in self._messages]
