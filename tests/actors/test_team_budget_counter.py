@@ -138,3 +138,22 @@ def test_the_status_survives_a_round_trip_and_names_the_models_without_a_price()
     assert status.usage.unpriced_requests == 2
     assert status.usage.cost_usd == 0.25
     assert BudgetStatus.model_validate(status.model_dump(mode="json")) == status
+
+
+def test_a_raise_that_is_not_enough_wakes_nobody() -> None:
+    woken: list[list[str]] = []
+    budget = LocalTeamBudget(
+        TeamUsageLimits(request_limit=2), wake=lambda h: woken.append([a.name for a in h])
+    )
+    for _ in range(3):
+        if budget.admit("@A").admitted:
+            charge(budget, "@A")
+            budget.release("@A")
+    budget.hold(ActorAddress(name="@A", role="A"))
+    assert budget.admit("@A").first_refusal is False  # told at the first refusal above
+
+    budget.raise_limits(LimitsChange(request_limit=0))
+    assert woken == []
+    assert budget.status().holders == ["@A"]
+    budget.raise_limits(LimitsChange(request_limit=1))
+    assert woken == [["@A"]]

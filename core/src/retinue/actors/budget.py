@@ -270,11 +270,17 @@ class TeamBudget(Protocol):
         ...
 
     def set_limits(self, limits: TeamUsageLimits, changed_by: str = "") -> TeamUsageLimits:
-        """Replace the limits; every holder is woken. Returns the limits now in force."""
+        """Replace the limits; when runs may start again, every holder is woken.
+
+        Returns the limits now in force.
+        """
         ...
 
     def raise_limits(self, by: LimitsChange, changed_by: str = "") -> TeamUsageLimits:
-        """Raise each limit named in `by` by that much (a limit that was off stays off)."""
+        """Raise each limit named in `by` by that much (a limit that was off stays off).
+
+        Returns the limits now in force; holders are woken as by `set_limits`.
+        """
         ...
 
     def restore(self, usage: TeamUsage) -> None:
@@ -424,9 +430,10 @@ class LocalTeamBudget:
     ) -> TeamUsageLimits:
         with self._lock:
             limits = self._limits = change(self._limits)
-            if not breaches(self._usage, limits):
-                self._told = False  # the next exhaustion is news again
-            holders, self._holders = list(self._holders.values()), {}
+            holders: list[ActorAddress] = []
+            if not breaches(self._usage, limits):  # runs may start: wake whoever waits
+                self._told = False  # and the next exhaustion is news again
+                holders, self._holders = list(self._holders.values()), {}
         if self._report is not None:
             self._report(BudgetLimitsChangedEvent(limits=limits, changed_by=changed_by))
         if holders and self._wake is not None:

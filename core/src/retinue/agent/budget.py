@@ -52,12 +52,6 @@ class HeldMessages:
         taken, self._messages = self._messages, []
         return taken
 
-    def drop(self, chain_id: str) -> list[Message]:
-        """Forget the held messages of one chain (a cancelled one); returns them."""
-        dropped = [m for m in self._messages if m.chain_id == chain_id]
-        self._messages = [m for m in self._messages if m.chain_id != chain_id]
-        return dropped
-
     @property
     def ids(self) -> list[str]:
         return [message.id for message in self._messages]
@@ -121,7 +115,7 @@ def budget_command(
         limits = budget.set_limits(change.applied(before), changed_by=who)
     spent = breaches(budget.status().usage, limits)
     after = (
-        "Still spent: " + "; ".join(str(item) for item in spent) + "."
+        "Still spent: " + "; ".join(str(item) for item in spent) + "; held messages wait."
         if spent
         else "Runs may start again; held messages are handled now."
     )
