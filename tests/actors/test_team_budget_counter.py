@@ -89,9 +89,10 @@ def test_a_change_of_limits_wakes_every_holder_once_and_is_reported() -> None:
         report=reported.append,
     )
     a, b = ActorAddress(name="@A", role="A"), ActorAddress(name="@B", role="B")
-    budget.hold(a)
-    budget.hold(b)
-    budget.hold(a)
+    assert not budget.hold(a)  # nothing is spent: no reason to hold
+    assert budget.admit("@A").admitted
+    charge(budget, "@A")
+    assert budget.hold(a) and budget.hold(b) and budget.hold(a)
     assert budget.status().holders == ["@A", "@B"]
 
     budget.set_limits(TeamUsageLimits(request_limit=5), changed_by="@Human")
@@ -149,7 +150,7 @@ def test_a_raise_that_is_not_enough_wakes_nobody() -> None:
         if budget.admit("@A").admitted:
             charge(budget, "@A")
             budget.release("@A")
-    budget.hold(ActorAddress(name="@A", role="A"))
+    assert budget.hold(ActorAddress(name="@A", role="A"))
     assert budget.admit("@A").first_refusal is False  # told at the first refusal above
 
     budget.raise_limits(LimitsChange(request_limit=0))

@@ -265,8 +265,11 @@ class TeamBudget(Protocol):
         """Add one model request's usage (a summary written between runs too)."""
         ...
 
-    def hold(self, member: ActorAddress) -> None:
-        """`member` holds a message the budget refused; it is woken when the limits rise."""
+    def hold(self, member: ActorAddress) -> bool:
+        """`member` holds a message the budget refused; it is woken when the limits rise.
+
+        False when runs may start again already (a raise came in between): handle it now.
+        """
         ...
 
     def set_limits(self, limits: TeamUsageLimits, changed_by: str = "") -> TeamUsageLimits:
@@ -415,9 +418,12 @@ class LocalTeamBudget:
                 model_name or "an unnamed model",
             )
 
-    def hold(self, member: ActorAddress) -> None:
+    def hold(self, member: ActorAddress) -> bool:
         with self._lock:
+            if not breaches(self._usage, self._limits):
+                return False
             self._holders[member.name] = member
+        return True
 
     def set_limits(self, limits: TeamUsageLimits, changed_by: str = "") -> TeamUsageLimits:
         return self._change(lambda _: limits, changed_by)

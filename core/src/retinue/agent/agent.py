@@ -387,7 +387,9 @@ class BaseAgent(FailureHandling):
         budget = self._team_budget()
         if budget is None:
             return
-        budget.hold(self.myAddress)
+        if not budget.hold(self.myAddress):  # raised since the refusal: go on at once
+            self.send(self.myAddress, BudgetRaisedMessage())
+            return
         logger.info("%s holds %s: %s", self.myAddress.name, type(message).__name__, refusal)
         if refusal.first_refusal:
             self.notify_event(exhausted_event(refusal, self.myAddress.name))
