@@ -91,6 +91,7 @@ def start_leads(team: TeamHarness, script: Script) -> tuple[ActorAddress, ActorA
 
 
 def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_work_finish() -> None:
+    pytest.importorskip("retinue_team", reason="hiring by role needs retinue-team")
     team = TeamHarness(usage_limits=TeamUsageLimits(request_limit=1))
     try:
         lead, lead2 = start_leads(team, Script())
