@@ -151,8 +151,9 @@ class BaseAgent(FailureHandling):
     def on_stop(self) -> None:
         if self._tool_factory is not None:
             self._tool_factory.close()
-        if len(self._held):
-            logger.warning(
+        if len(self._held):  # news when it is fired; a shutdown stops every holder anyway
+            logger.log(
+                logging.INFO if self.system.shutting_down else logging.WARNING,
                 "%s stopped holding %d message(s) the team's budget refused; they stay in "
                 "the record (ids %s)",
                 self.myAddress.name,
