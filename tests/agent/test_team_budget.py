@@ -7,6 +7,7 @@ on `openai`) with a fixed usage, so the USD figure is checked against `genai-pri
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from agent_cards import card
@@ -19,6 +20,7 @@ from retinue import (
     BudgetExhaustedEvent,
     BudgetLimitsChangedEvent,
     RunStartedEvent,
+    StateChangedMessage,
     TeamUsageLimits,
     team_limits_from_events,
     team_usage_from_events,
@@ -79,6 +81,11 @@ def member(team: TeamHarness, name: str) -> ActorAddress:
     address: ActorAddress | None = team.orchestrator_proxy.get_team_member(name)
     assert address is not None, f"{name} is not in the team"
     return address
+
+
+def checkpoint(team: TeamHarness, agent: ActorAddress) -> Any:
+    """The last state `agent` published."""
+    return [m.state for m in team.of(StateChangedMessage) if m.sender == agent][-1]
 
 
 def start_leads(team: TeamHarness, script: Script) -> tuple[ActorAddress, ActorAddress]:
@@ -156,17 +163,19 @@ def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_wo
 def test_the_usd_limit_counts_what_genai_prices_says_the_scripted_usage_costs() -> None:
     team = TeamHarness(usage_limits=TeamUsageLimits(cost_limit_usd=1.5 * PRICE))
     try:
+        seen: list[str] = []
 
         def worker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+            seen.append(incoming(messages).content)
             return priced(send(info))
 
         solo = team.add(card("Worker"), model=FunctionModel(worker, model_name="gpt-4.1"))
-        for n in range(3):
+        for n in range(5):
             team.say(solo, f"task {n}")
         team.wait_idle()
 
         status = team.budget()
-        assert status.usage.requests == 2  # $0 and $1 PRICE were below the limit; 2 PRICE not
+        assert seen == ["task 0", "task 1"]  # at $0 and $1 PRICE below the limit; at 2 not
         assert status.usage.cost_usd == pytest.approx(2 * PRICE, rel=1e-12)
         assert budget_notices(team) == [
             f"The team's budget is spent (USD: ${2 * PRICE:,.4f} used of ${1.5 * PRICE:,.4f} "
@@ -175,6 +184,14 @@ def test_the_usd_limit_counts_what_genai_prices_says_the_scripted_usage_costs() 
             "`/budget` shows the figures."
         ]
         assert status.holders == ["@Worker"]
+        held_ids = [m.id for m in team.received_by("@Worker")[2:]]
+        assert checkpoint(team, solo).budget_held == held_ids  # what a resume needs to know
+
+        team.say(solo, "/budget raise usd=1")
+        team.wait_idle()
+        assert seen == [f"task {n}" for n in range(5)]  # held ones in the order they came
+        assert team.budget().usage.cost_usd == pytest.approx(5 * PRICE, rel=1e-12)
+        assert checkpoint(team, solo).budget_held == []
     finally:
         team.shutdown()
 
