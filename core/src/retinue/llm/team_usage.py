@@ -8,21 +8,33 @@ record recomputes exactly the tally its budget had; `team_limits_from_events` re
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
-from retinue.actors.budget import (
-    BudgetLimitsChangedEvent,
-    TeamBudget,
-    TeamUsage,
-    TeamUsageLimits,
-)
+from retinue.actors.budget import BudgetLimitsChangedEvent, TeamUsage, TeamUsageLimits
 from retinue.llm.events import LlmEvent, LlmUsageEvent, RunStartedEvent
 from retinue.llm.usage import iter_llm_events
 
 
-def charge_event(budget: TeamBudget, event: LlmEvent) -> None:
-    """Charge the team's budget with one usage event of a member's runner."""
+class Chargeable(Protocol):
+    """What a usage event is charged to: the team's budget, or a tally being folded."""
+
+    def charge(
+        self,
+        member: str,
+        *,
+        model_name: str | None,
+        requests: int,
+        input_tokens: int,
+        output_tokens: int,
+        total_tokens: int,
+        cost_usd: float | None,
+    ) -> object: ...
+
+
+def charge_event(target: Chargeable, event: LlmEvent) -> None:
+    """Charge `target` with one usage event (anything else is no usage)."""
     if isinstance(event, LlmUsageEvent):
-        budget.charge(
+        target.charge(
             event.agent_name,
             model_name=event.model_name,
             requests=event.requests,
@@ -43,16 +55,8 @@ def team_usage_from_events(events: Iterable[object]) -> TeamUsage:
     for event in iter_llm_events(events):
         if isinstance(event, RunStartedEvent):
             usage.count_run(event.agent_name)
-        elif isinstance(event, LlmUsageEvent):
-            usage.charge(
-                event.agent_name,
-                model_name=event.model_name,
-                requests=event.requests,
-                input_tokens=event.input_tokens,
-                output_tokens=event.output_tokens,
-                total_tokens=event.total_tokens,
-                cost_usd=event.cost_usd,
-            )
+        else:
+            charge_event(usage, event)
     return usage
 
 
