@@ -203,6 +203,7 @@ class BudgetStatus(BaseModel):
 
     @property
     def breaches(self) -> list[BudgetBreach]:
+        """Every limit reached: while this is not empty, no run starts."""
         return breaches(self.usage, self.limits)
 
 

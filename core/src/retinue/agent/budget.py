@@ -18,7 +18,6 @@ from retinue.actors.budget import (
     BudgetExhaustedEvent,
     LimitsChange,
     TeamBudget,
-    breaches,
     render_figure,
     render_status,
 )
@@ -113,7 +112,7 @@ def budget_command(
         limits = budget.raise_limits(change, changed_by=who)
     else:
         limits = budget.set_limits(change.applied(before), changed_by=who)
-    spent = breaches(budget.status().usage, limits)
+    spent = budget.status().breaches
     after = (
         "Still spent: " + "; ".join(str(item) for item in spent) + "; held messages wait."
         if spent
