@@ -100,12 +100,12 @@ def start_leads(team: TeamHarness, script: Script) -> tuple[ActorAddress, ActorA
 
 def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_work_finish() -> None:
     pytest.importorskip("retinue_team", reason="hiring by role needs retinue-team")
-    team = TeamHarness(usage_limits=TeamUsageLimits(request_limit=1))
+    team = TeamHarness(budget=TeamUsageLimits(request_limit=1))
     try:
         lead, lead2 = start_leads(team, Script())
         team.wait_idle()
 
-        status = team.budget()
+        status = team.budget_status()
         started = team.events(RunStartedEvent)
         # Both first runs were admitted at zero and were in flight together: the overshoot is
         # exactly those runs, and nothing started after the limit was reached.
@@ -141,7 +141,7 @@ def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_wo
         team.say(lead2, "/budget raise requests=10")
         team.wait_idle()
 
-        final = team.budget()
+        final = team.budget_status()
         assert final.limits.request_limit == 11
         assert final.holders == []
         # Every held message was handled: 2 first runs, 2 helpers, 2 colleagues' news, 2 reports.
@@ -166,7 +166,7 @@ def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_wo
 
 
 def test_the_usd_limit_counts_what_genai_prices_says_the_scripted_usage_costs() -> None:
-    team = TeamHarness(usage_limits=TeamUsageLimits(cost_limit_usd=1.5 * PRICE))
+    team = TeamHarness(budget=TeamUsageLimits(cost_limit_usd=1.5 * PRICE))
     try:
         seen: list[str] = []
 
@@ -179,7 +179,7 @@ def test_the_usd_limit_counts_what_genai_prices_says_the_scripted_usage_costs() 
             team.say(solo, f"task {n}")
         team.wait_idle()
 
-        status = team.budget()
+        status = team.budget_status()
         assert seen == ["task 0", "task 1"]  # at $0 and $1 PRICE below the limit; at 2 not
         assert status.usage.cost_usd == pytest.approx(2 * PRICE, rel=1e-12)
         assert budget_notices(team) == [
@@ -195,7 +195,7 @@ def test_the_usd_limit_counts_what_genai_prices_says_the_scripted_usage_costs() 
         team.say(solo, "/budget raise usd=1")
         team.wait_idle()
         assert seen == [f"task {n}" for n in range(5)]  # held ones in the order they came
-        assert team.budget().usage.cost_usd == pytest.approx(5 * PRICE, rel=1e-12)
+        assert team.budget_status().usage.cost_usd == pytest.approx(5 * PRICE, rel=1e-12)
         assert checkpoint(team, solo).budget_held == []
     finally:
         team.shutdown()
@@ -216,7 +216,7 @@ def test_a_model_without_a_price_counts_tokens_only_and_the_display_says_so(
     team.say(solo, "task")
     team.wait_idle()
 
-    usage = team.budget().usage
+    usage = team.budget_status().usage
     assert (usage.requests, usage.total_tokens, usage.cost_usd) == (1, 1_100, 0.0)
     assert usage.unpriced_models == ["in-house-model"]
     assert usage.unpriced_requests == 1
@@ -256,10 +256,10 @@ def test_budget_commands_are_for_operators_only_and_answer_mistakes_in_one_line(
         "/budget set: usd must be above 0 (or `off`), got -1."
     )
     assert team.command(solo, "/budget tokens=5").startswith("/budget: say `raise` or `set`")
-    assert team.budget().limits == TeamUsageLimits(cost_limit_usd=2.0)
+    assert team.budget_status().limits == TeamUsageLimits(cost_limit_usd=2.0)
 
     # Another agent's words are content, never a command: an agent cannot raise the budget.
     team.say(boss, "go")
     team.wait_idle()
     assert seen == ["/budget raise usd=100"]
-    assert team.budget().limits == TeamUsageLimits(cost_limit_usd=2.0)
+    assert team.budget_status().limits == TeamUsageLimits(cost_limit_usd=2.0)

@@ -20,7 +20,7 @@ from retinue.actors.budget import (
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import (
     ActorClassError,
     ActorError,
@@ -49,7 +49,7 @@ from retinue.actors.messages import (
 )
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
-from retinue.actors.orchestrator import Orchestrator, OrchestratorConfig, TeamMember
+from retinue.actors.orchestrator import Orchestrator, TeamMember
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -90,7 +90,6 @@ __all__ = [
     "Message",
     "MessageSink",
     "Orchestrator",
-    "OrchestratorConfig",
     "OrchestratorTeam",
     "Runtime",
     "SelfAskError",
@@ -101,6 +100,7 @@ __all__ = [
     "StopMessage",
     "Team",
     "TeamBudget",
+    "TeamConfig",
     "TeamDirectory",
     "TeamMember",
     "TeamUsage",

@@ -12,7 +12,7 @@ import re
 from collections import deque
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
@@ -24,7 +24,7 @@ from retinue.actors.budget import (
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.messages import EventMessage, Message, StartMessage, StopMessage
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -52,16 +52,10 @@ class TeamMember(BaseModel):
         return self.address.role
 
 
-class OrchestratorConfig(BaseConfig):
-    """A team's own settings; a plain `BaseConfig` is a team with the defaults."""
-
-    usage_limits: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
-
-
 class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
-    config_class = OrchestratorConfig
+    config_class = TeamConfig
     starts_team: ClassVar[bool] = True
     #: How many recent messages stay in memory; the full record goes to the sinks.
     window_size: ClassVar[int] = 1000
@@ -75,7 +69,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
         self._window: deque[Message] = deque(maxlen=self.window_size)
-        limits = config.usage_limits if isinstance(config, OrchestratorConfig) else None
+        limits = config.budget if isinstance(config, TeamConfig) else None
         #: The team's budget: members charge it directly, from their own threads.
         self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
 

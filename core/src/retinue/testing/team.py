@@ -10,9 +10,9 @@ from pydantic_ai.messages import ModelMessage
 from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetStatus, TeamUsageLimits
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig
+from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
-from retinue.actors.orchestrator import Orchestrator, OrchestratorConfig
+from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.subscriber import EventSubscriber
 from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
@@ -52,15 +52,14 @@ class TeamHarness:
         *,
         plugin_manager: Any = None,
         ask_timeout: float = 10.0,
-        usage_limits: TeamUsageLimits | None = None,
+        budget: TeamUsageLimits | None = None,
     ) -> None:
+        """`budget`: what the whole team may spend (no limit when None)."""
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
         self.orchestrator = self.system.createActor(
             Orchestrator,
-            OrchestratorConfig(
-                name="@Orchestrator",
-                role="Orchestrator",
-                usage_limits=usage_limits or TeamUsageLimits(),
+            TeamConfig(
+                name="@Orchestrator", role="Orchestrator", budget=budget or TeamUsageLimits()
             ),
         )
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
@@ -174,7 +173,7 @@ class TeamHarness:
         """Messages delivered to the member called `name`."""
         return [m for m in self.sent() if m.recipient is not None and m.recipient.name == name]
 
-    def budget(self) -> BudgetStatus:
+    def budget_status(self) -> BudgetStatus:
         """The team budget's limits, tally, runs in flight and holders, as of now."""
         status: BudgetStatus = self.orchestrator_proxy.get_budget_status()
         return status
