@@ -14,8 +14,10 @@ from retinue import (
     BaseConfig,
     BaseState,
     FrozenMap,
+    LocalTeamBudget,
     Message,
     Team,
+    TeamBudget,
     TeamDirectory,
     TeamMember,
     ToolHost,
@@ -37,6 +39,7 @@ class PaperTeam:
         )
         self.busy: set[str] = set()
         self.stopped: list[str] = []
+        self.shared_budget = LocalTeamBudget()  # a counter its hosts would share
 
     @property
     def directory(self) -> TeamDirectory:
@@ -49,6 +52,10 @@ class PaperTeam:
     @property
     def profiles(self) -> Mapping[str, AgentCard]:
         return self.board.profiles
+
+    @property
+    def budget(self) -> TeamBudget:
+        return self.shared_budget
 
     def roster(self) -> list[TeamMember]:
         return [

@@ -6,8 +6,21 @@ imported as itself (`X as X`) stays in this layer: importable from here, not fro
 
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
+from retinue.actors.budget import (
+    BudgetBreach,
+    BudgetExhaustedEvent,
+    BudgetLimitsChangedEvent,
+    BudgetRaisedMessage,
+    BudgetStatus,
+    LimitsChange,
+    LocalTeamBudget,
+    MemberUsage,
+    TeamBudget,
+    TeamUsage,
+    TeamUsageLimits,
+)
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import (
     ActorClassError,
     ActorError,
@@ -56,6 +69,11 @@ __all__ = [
     "AskTimeoutError",
     "BaseConfig",
     "BaseState",
+    "BudgetBreach",
+    "BudgetExhaustedEvent",
+    "BudgetLimitsChangedEvent",
+    "BudgetRaisedMessage",
+    "BudgetStatus",
     "CancelMessage",
     "DeadLetterEvent",
     "DirectoryBoard",
@@ -66,6 +84,9 @@ __all__ = [
     "HandledMessage",
     "HandlerAbortedError",
     "IdleTimeoutError",
+    "LimitsChange",
+    "LocalTeamBudget",
+    "MemberUsage",
     "Message",
     "MessageSink",
     "Orchestrator",
@@ -78,8 +99,12 @@ __all__ = [
     "StateChangedMessage",
     "StopMessage",
     "Team",
+    "TeamBudget",
+    "TeamConfig",
     "TeamDirectory",
     "TeamMember",
+    "TeamUsage",
+    "TeamUsageLimits",
     "UserProxy",
     "WarningError",
     "check_member_name",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from retinue.actors.budget import TeamUsageLimits
 from retinue.actors.validation import ConfigModel
 
 
@@ -25,3 +26,13 @@ class BaseState(BaseModel):
     model_config = ConfigDict(
         extra="forbid", arbitrary_types_allowed=True, validate_assignment=True
     )
+
+
+class TeamConfig(BaseConfig):
+    """An orchestrator's config: its name and role, and the settings of its whole team.
+
+    `budget`: what every member together may spend (no limit by default); a team file's
+    `[team.budget]`.
+    """
+
+    budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)

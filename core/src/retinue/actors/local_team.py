@@ -16,6 +16,7 @@ from retinue.actors.orchestrator import Orchestrator
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
+    from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
     from retinue.actors.orchestrator import TeamMember
     from retinue.actors.runtime_api import Runtime
@@ -48,6 +49,10 @@ class OrchestratorTeam:
     @property
     def profiles(self) -> Mapping[str, AgentCard]:
         return self.directory.profiles
+
+    @property
+    def budget(self) -> TeamBudget:
+        return self._orchestrator_actor().team_budget
 
     def roster(self) -> list[TeamMember]:
         return self._orchestrator_proxy().get_team()
@@ -90,13 +95,16 @@ class OrchestratorTeam:
 
     # ------------------------------------------------------------------ helpers
     def _find_board(self) -> DirectoryBoard:
+        return self._orchestrator_actor().directory_board
+
+    def _orchestrator_actor(self) -> Orchestrator:
         actor = runtime.lookup(self._orchestrator.agent_id)
         if not isinstance(actor, Orchestrator):
             raise RuntimeError(
                 f"the orchestrator {self._orchestrator.name} of {self._member.name} is not "
                 "running in this process"
             )
-        return actor.directory_board
+        return actor
 
     def _orchestrator_proxy(self) -> Orchestrator:
         return self._system.proxy_ask(self._orchestrator, Orchestrator)

@@ -1,7 +1,8 @@
 """`Orchestrator`: one per team — roster, role profiles, subscribers, a window of messages.
 
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
-either changes, so members read the team without asking (see `retinue.actors.team`).
+either changes, so members read the team without asking (see `retinue.actors.team`), and
+owns the team's budget counter, which members charge directly (see `retinue.actors.budget`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,15 @@ from pydantic import BaseModel
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
+from retinue.actors.budget import (
+    BudgetRaisedMessage,
+    BudgetStatus,
+    LocalTeamBudget,
+    TeamUsageLimits,
+)
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.messages import Message, StartMessage, StopMessage
+from retinue.actors.config import BaseConfig, BaseState, TeamConfig
+from retinue.actors.messages import EventMessage, Message, StartMessage, StopMessage
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
@@ -48,6 +55,7 @@ class TeamMember(BaseModel):
 class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
+    config_class = TeamConfig
     starts_team: ClassVar[bool] = True
     #: How many recent messages stay in memory; the full record goes to the sinks.
     window_size: ClassVar[int] = 1000
@@ -61,6 +69,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
         self._window: deque[Message] = deque(maxlen=self.window_size)
+        limits = config.budget if isinstance(config, TeamConfig) else None
+        #: The team's budget: members charge it directly, from their own threads.
+        self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -150,6 +161,28 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def get_agent_profile(self, role: str) -> AgentCard | None:
         """The blueprint for `role`, or None."""
         return self.directory.profile(role)
+
+    # ------------------------------------------------------------------ budget
+    def set_usage_limits(self, limits: TeamUsageLimits) -> TeamUsageLimits:
+        """Set the team's budget (from code; a person uses `/budget`); holders are woken."""
+        return self.team_budget.set_limits(limits, changed_by="code")
+
+    def get_budget_status(self) -> BudgetStatus:
+        """The budget's limits, tally and holders (`BudgetStatus`)."""
+        return self.team_budget.status()
+
+    def _wake_holders(self, holders: list[ActorAddress]) -> None:
+        """Tell each member holding messages that the budget was raised; from any thread."""
+        for holder in holders:
+            news = BudgetRaisedMessage(
+                sender=self.myAddress, recipient=holder, team_id=self.myAddress.team_id
+            )
+            news.chain_id = news.id
+            self.system.route(self.myAddress, news)
+
+    def _report(self, event: BaseModel) -> None:
+        """Record a budget event as the orchestrator's own; from any thread."""
+        self.system.send(self.myAddress, EventMessage(event=event), sender=self.myAddress)
 
     # ------------------------------------------------------------------ observation
     def subscribe(self, subscriber: EventSubscriber) -> None:

@@ -18,6 +18,7 @@ from retinue.frozen import FrozenMap
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
+    from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
     from retinue.actors.orchestrator import TeamMember
 
@@ -120,6 +121,14 @@ class Team(Protocol):
     @property
     def profiles(self) -> Mapping[str, AgentCard]:
         """The roles that can be hired, by role."""
+        ...
+
+    @property
+    def budget(self) -> TeamBudget:
+        """The team's shared budget: what every member may spend together, and the tally.
+
+        Members charge it and ask it before each run without waiting on anyone.
+        """
         ...
 
     def roster(self) -> list[TeamMember]:

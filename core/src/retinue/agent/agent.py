@@ -11,10 +11,20 @@ from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
 from retinue.actors.local_team import OrchestratorTeam
-from retinue.actors.messages import CancelMessage
+from retinue.actors.messages import CancelMessage, Message
 from retinue.actors.team import Team
 from retinue.agent import routing
+from retinue.agent.budget import (
+    BudgetAction,
+    HeldMessages,
+    IntLimit,
+    UsdLimit,
+    budget_command,
+    exhausted_event,
+    exhausted_notice,
+)
 from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
@@ -26,7 +36,7 @@ from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
-from retinue.llm.errors import RunInterruptedError
+from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
 from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary
@@ -80,6 +90,8 @@ class BaseAgent(FailureHandling):
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
         self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
         self._team: Team | None = None
+        #: Messages the team's budget refused, handled after the person raises it.
+        self._held = HeldMessages()
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -90,7 +102,7 @@ class BaseAgent(FailureHandling):
         self._tool_factory = factory
         self.state.backstory = self._backstory
         self._command_registry = factory.get_command_registry(
-            extra_commands=[self.compact, self.clear]
+            extra_commands=[self.compact, self.clear, self.budget]
         )
         self._context_updater = factory.get_context_updater()
         plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
@@ -118,6 +130,7 @@ class BaseAgent(FailureHandling):
             capabilities=[self.cancellation.capability, self._recipient_check, *capabilities],
             event_sink=self._on_llm_event,
             model=self._model,
+            team_budget=self._team_budget(),
         )
 
     def _identity(self) -> str:
@@ -138,6 +151,15 @@ class BaseAgent(FailureHandling):
     def on_stop(self) -> None:
         if self._tool_factory is not None:
             self._tool_factory.close()
+        if len(self._held):  # news when it is fired; a shutdown stops every holder anyway
+            logger.log(
+                logging.INFO if self.system.shutting_down else logging.WARNING,
+                "%s stopped holding %d message(s) the team's budget refused; they stay in "
+                "the record (ids %s)",
+                self.myAddress.name,
+                len(self._held),
+                ", ".join(self._held.ids),
+            )
 
     def on_system_shutdown(self) -> None:
         react = self._react
@@ -353,6 +375,67 @@ class BaseAgent(FailureHandling):
         from retinue.llm.history import render_transcript
 
         return render_transcript(self.react_agent.messages)
+
+    # ------------------------------------------------------------------ the team's budget
+    def _team_budget(self) -> TeamBudget | None:
+        team = self.team
+        return team.budget if team is not None else None
+
+    def hold_for_budget(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
+        """Keep a message the team's budget refused; the first refusal tells the person."""
+        self._held.add(message)
+        self.state.budget_held = self._held.ids
+        budget = self._team_budget()
+        if budget is None:
+            return
+        if not budget.hold(self.myAddress):  # raised since the refusal: go on at once
+            self.send(self.myAddress, BudgetRaisedMessage())
+            return
+        logger.info("%s holds %s: %s", self.myAddress.name, type(message).__name__, refusal)
+        if refusal.first_refusal:
+            self.notify_event(exhausted_event(refusal, self.myAddress.name))
+            self.notify_human(exhausted_notice(refusal, budget))
+
+    def receiveMsg_BudgetRaisedMessage(
+        self, message: BudgetRaisedMessage, sender: ActorAddress | None
+    ) -> None:
+        """The budget was raised: each held message gets its turn, in arrival order.
+
+        A message refused again (the raise was not enough) is held again.
+        """
+        held = self._held.take()
+        self.state.budget_held = []
+        for waiting in held:
+            self._handle(waiting)
+
+    def budget(
+        self,
+        action: BudgetAction = "show",
+        *,
+        requests: IntLimit = None,
+        tokens: IntLimit = None,
+        usd: UsdLimit = None,
+        input_tokens: IntLimit = None,
+        output_tokens: IntLimit = None,
+    ) -> str:
+        """The team's budget: used / limit, by member; `raise` adds to limits, `set` sets them.
+
+        `/budget raise tokens=100000 usd=2` adds to the limits; `/budget set requests=500`
+        sets one, `/budget set usd=off` switches one off. A raise lets held messages run.
+        """
+        budget = self._team_budget()
+        if budget is None:
+            return "/budget: this agent is not in a team, so there is no team budget."
+        current = self.current_message
+        who = current.sender.name if current is not None and current.sender else "code"
+        amounts = {
+            "requests": requests,
+            "tokens": tokens,
+            "usd": usd,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+        }
+        return budget_command(budget, who, action, amounts)
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:

@@ -150,3 +150,6 @@ class AgentState(BaseState):
 
     backstory: str = ""
     tool_state: ToolState = Field(default_factory=ToolState)
+    #: Ids of the messages held because the team's budget was spent, oldest first (the
+    #: record has the messages; a resumed agent handles them once the budget allows).
+    budget_held: list[str] = Field(default_factory=list)

@@ -16,7 +16,12 @@ from pydantic import BaseModel
 from retinue.actors.address import ActorAddress
 from retinue.actors.errors import WarningError, describe_error
 from retinue.actors.messages import Message
-from retinue.llm.errors import AgentUsageLimitError, RunUsageLimitError, UsageLimitError
+from retinue.llm.errors import (
+    AgentUsageLimitError,
+    RunUsageLimitError,
+    TeamBudgetExhaustedError,
+    UsageLimitError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +43,10 @@ class AgentLike(Protocol):
 
     def notify_human(self, text: str) -> None:
         """Tell the team's person; dropped when the team has none."""
+        ...
+
+    def hold_for_budget(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
+        """Keep `message` until the team's budget is raised (the run it wanted was refused)."""
         ...
 
 
@@ -87,7 +96,8 @@ def guard_usage_limits(
 
     Run tier: one tool-free conclusion in `output_type`, delivered by `route` (skipped when the
     message had no sender); if it raises or delivers nothing, escalate the original breach.
-    Agent tier: escalate at once. The exception class decides; no message text is parsed.
+    Agent tier: escalate at once. Team budget: the message is held until the person raises
+    it. The exception class decides; no message text is parsed.
     """
 
     def decorate(handler: HandlerT) -> HandlerT:
@@ -95,6 +105,8 @@ def guard_usage_limits(
         def guarded(self: AgentLike, message: Message, sender: ActorAddress | None) -> None:
             try:
                 handler(self, message, sender)
+            except TeamBudgetExhaustedError as refusal:
+                self.hold_for_budget(message, refusal)
             except RunUsageLimitError as breach:
                 if message.sender is None or not try_conclude_without_tools(
                     self, message, breach, output_type, route

@@ -22,6 +22,7 @@ from retinue.llm.errors import (
     RunInterruptedError,
     RunTimeoutError,
     RunUsageLimitError,
+    TeamBudgetExhaustedError,
     UsageLimitError,
 )
 from retinue.llm.events import (
@@ -38,6 +39,7 @@ from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, UsageLimits
 from retinue.llm.loop import configure_model_loop as configure_model_loop
 from retinue.llm.loop import get_model_loop as get_model_loop
 from retinue.llm.prompt import PromptTemplate
+from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
 from retinue.llm.usage import AgentUsageSummary, RunUsageSummary, aggregate_usage
 
 if TYPE_CHECKING:  # the names below load pydantic-ai, so they load on first use (`_LAZY`)
@@ -72,10 +74,13 @@ __all__ = [
     "RunUsageLimits",
     "RunUsageSummary",
     "RuntimeConfig",
+    "TeamBudgetExhaustedError",
     "ToolCallEvent",
     "UsageLimitError",
     "UsageLimits",
     "aggregate_usage",
+    "team_limits_from_events",
+    "team_usage_from_events",
 ]
 
 if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there

@@ -1,11 +1,15 @@
 """Errors raised by the model runner.
 
 Callers tell the usage tiers apart by class, never by message text: a run-tier breach can be
-answered with a tool-free conclusion, a lifetime breach cannot.
+answered with a tool-free conclusion, a lifetime breach cannot, and a spent team budget
+holds the message until the person raises it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from retinue.actors.budget import BudgetBreach
 from retinue.actors.validation import ConfigError
 
 __all__ = [
@@ -14,6 +18,7 @@ __all__ = [
     "RunInterruptedError",
     "RunTimeoutError",
     "RunUsageLimitError",
+    "TeamBudgetExhaustedError",
     "UsageLimitError",
 ]
 
@@ -28,6 +33,20 @@ class RunUsageLimitError(UsageLimitError):
 
 class AgentUsageLimitError(UsageLimitError):
     """The agent's lifetime budget is spent; checked before a run starts."""
+
+
+class TeamBudgetExhaustedError(UsageLimitError):
+    """The team's budget refused a run before it started; nothing was spent.
+
+    `breaches` names each limit reached; `first_refusal` is True for the one refusal per
+    exhaustion whose member tells the person.
+    """
+
+    def __init__(self, breaches: Sequence[BudgetBreach], first_refusal: bool = False) -> None:
+        self.breaches = tuple(breaches)
+        self.first_refusal = first_refusal
+        figures = "; ".join(str(breach) for breach in self.breaches)
+        super().__init__(f"the team's budget is spent ({figures})")
 
 
 class RunInterruptedError(RuntimeError):

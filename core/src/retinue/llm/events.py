@@ -119,6 +119,18 @@ AnyLlmEvent = Annotated[
     Field(discriminator="event_type"),
 ]
 _EVENT_ADAPTER: TypeAdapter[AnyLlmEvent] = TypeAdapter(AnyLlmEvent)
+#: The `event_type` tags of the events above: a record holds other tagged events too.
+LLM_EVENT_TYPES = frozenset(
+    cls.model_fields["event_type"].default
+    for cls in (
+        RunStartedEvent,
+        RunFinishedEvent,
+        ModelMessageEvent,
+        ToolCallEvent,
+        LlmUsageEvent,
+        ContextResetEvent,
+    )
+)
 
 
 def parse_llm_event(data: Any) -> AnyLlmEvent:

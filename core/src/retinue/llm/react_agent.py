@@ -1,9 +1,10 @@
 """`ReactAgent`: the model runner each agent owns, driven from that agent's own thread.
 
 A run is submitted to the shared model loop and the caller blocks on its result. Around each
-run the runner keeps the two usage tiers (the agent tier checked and charged before the run,
-the run tier enforced by pydantic-ai inside it), keeps the history valid whatever way the run
-ends, reports what happened as serializable events, and can be interrupted from any thread.
+run the runner keeps the usage tiers (the team's budget and the agent tier checked and
+charged before the run, the run tier enforced by pydantic-ai inside it), keeps the history
+valid whatever way the run ends, reports what happened as serializable events, and can be
+interrupted from any thread.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from pydantic_ai.output import OutputSpec
 from pydantic_ai.tools import Tool
 from pydantic_ai.toolsets import AbstractToolset
 
+from retinue.actors.budget import TeamBudget
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
-from retinue.llm.errors import RunInterruptedError, RunTimeoutError
+from retinue.llm.errors import RunInterruptedError, RunTimeoutError, TeamBudgetExhaustedError
 from retinue.llm.events import LlmEvent, RunStartedEvent
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
@@ -47,6 +49,7 @@ from retinue.llm.run_report import (
     run_error,
 )
 from retinue.llm.summary import SummaryWriter
+from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger
 
 __all__ = ["ReactAgent", "render_system_block"]
@@ -77,6 +80,7 @@ class ReactAgent:
         capabilities: Sequence[AgentCapability[Any]] = (),
         event_sink: EventSink | None = None,
         model: Model | None = None,
+        team_budget: TeamBudget | None = None,
     ) -> None:
         self.name = name
         self.model_cfg = model_cfg or ModelConfig()
@@ -87,6 +91,8 @@ class ReactAgent:
         self.model = model if model is not None else get_model(self.model_cfg)
         self.system_block = render_system_block(system_prompts)
         self.event_sink = event_sink
+        #: The team's shared budget, asked before each run and charged with its usage.
+        self.team_budget = team_budget
         self._settings = model_settings(self.model_cfg, self.runtime_cfg)
         self._summary = SummaryWriter(
             self.model,
@@ -152,8 +158,9 @@ class ReactAgent:
         """One run: block until the model produced an `output_type`, or raise.
 
         Raises `AgentUsageLimitError` before anything runs when the lifetime budget is spent,
-        `RunUsageLimitError` when this run exhausts its own, `RunInterruptedError` when it is
-        interrupted, `RunTimeoutError` past `run_timeout`. In every case what the run did is
+        `TeamBudgetExhaustedError` when the team's is, `RunUsageLimitError` when this run
+        exhausts its own, `RunInterruptedError` when it is interrupted, `RunTimeoutError` past
+        `run_timeout`. In every case what the run did is
         kept in the history, repaired so the next run accepts it.
         """
         return cast(T, self._execute(prompt, output_type, deps, "run"))
@@ -206,6 +213,7 @@ class ReactAgent:
                     "a ReactAgent runs one run at a time"
                 )
             self._usage.check(self.agent_usage_limits, self.name)
+            self._admit_by_team()
             state = RunState(run_id=new_run_id(), kind=kind)
             self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
@@ -225,6 +233,16 @@ class ReactAgent:
             with self._lock:
                 self._current = None
                 self._runs.pop(state.run_id, None)
+            if self.team_budget is not None:
+                self.team_budget.release(self.name)
+
+    def _admit_by_team(self) -> None:
+        """Count the run in flight in the team's budget, or raise when it is spent."""
+        if self.team_budget is None:
+            return
+        admission = self.team_budget.admit(self.name)
+        if not admission.admitted:
+            raise TeamBudgetExhaustedError(admission.breaches, admission.first_refusal)
 
     def _wait(
         self,
@@ -363,6 +381,8 @@ class ReactAgent:
     def _emit(self, event: LlmEvent) -> None:
         with self._lock:
             self._usage.add(event)
+        if self.team_budget is not None:
+            charge_event(self.team_budget, event)
         if self.event_sink is not None:
             emit_safely(self.event_sink, event)
 

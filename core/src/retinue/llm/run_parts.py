@@ -18,6 +18,7 @@ from pydantic_ai.tools import ToolDefinition
 
 from retinue.llm.errors import ConfigError, RunInterruptedError, RunUsageLimitError
 from retinue.llm.events import LlmUsageEvent
+from retinue.llm.pricing import price_response
 
 SystemPrompt = str | Callable[[], str]
 """A piece of the system block: text, or a function returning it (called once)."""
@@ -83,9 +84,8 @@ class WithoutFunctionTools(AbstractCapability[Any]):
 
 
 def usage_event(agent_name: str, response: ModelResponse, run_id: str | None) -> LlmUsageEvent:
-    """The usage of one model response, as an event (cost only when pydantic-ai knows it)."""
+    """The usage of one model response, as an event (its cost when `genai-prices` knows it)."""
     usage = response.usage
-    cost = getattr(usage, "cost", None)
     return LlmUsageEvent(
         agent_name=agent_name,
         run_id=run_id,
@@ -94,7 +94,7 @@ def usage_event(agent_name: str, response: ModelResponse, run_id: str | None) ->
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         total_tokens=usage.total_tokens,
-        cost_usd=None if cost is None else float(cost),
+        cost_usd=price_response(response),
     )
 
 

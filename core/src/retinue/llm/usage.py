@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from retinue.llm.errors import AgentUsageLimitError
 from retinue.llm.events import (
+    LLM_EVENT_TYPES,
     LlmEvent,
     LlmUsageEvent,
     ToolCallEvent,
@@ -28,7 +29,7 @@ def iter_llm_events(events: Iterable[object]) -> Iterator[LlmEvent]:
     for item in events:
         if isinstance(item, LlmEvent):
             yield item
-        elif isinstance(item, dict) and "event_type" in item:
+        elif isinstance(item, dict) and item.get("event_type") in LLM_EVENT_TYPES:
             yield parse_llm_event(item)
         else:
             inner = getattr(item, "event", None)

@@ -8,8 +8,9 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.budget import BudgetStatus, TeamUsageLimits
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig
+from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
 from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.subscriber import EventSubscriber
@@ -46,10 +47,20 @@ class Recorder(EventSubscriber):
 class TeamHarness:
     """An orchestrator, a `@Human`, and helpers to drive and read the team."""
 
-    def __init__(self, *, plugin_manager: Any = None, ask_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        *,
+        plugin_manager: Any = None,
+        ask_timeout: float = 10.0,
+        budget: TeamUsageLimits | None = None,
+    ) -> None:
+        """`budget`: what the whole team may spend (no limit when None)."""
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
         self.orchestrator = self.system.createActor(
-            Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
+            Orchestrator,
+            TeamConfig(
+                name="@Orchestrator", role="Orchestrator", budget=budget or TeamUsageLimits()
+            ),
         )
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
         self.recorder = Recorder()
@@ -161,6 +172,11 @@ class TeamHarness:
     def received_by(self, name: str) -> list[AgentMessage]:
         """Messages delivered to the member called `name`."""
         return [m for m in self.sent() if m.recipient is not None and m.recipient.name == name]
+
+    def budget_status(self) -> BudgetStatus:
+        """The team budget's limits, tally, runs in flight and holders, as of now."""
+        status: BudgetStatus = self.orchestrator_proxy.get_budget_status()
+        return status
 
     def roster(self) -> dict[str, str]:
         """The team as the orchestrator has it now: member name → role."""

@@ -1,0 +1,160 @@
+"""The team budget counter: a run refused only at a limit, the person told once, holders woken."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from retinue import (
+    ActorAddress,
+    BudgetStatus,
+    ConfigError,
+    LimitsChange,
+    LocalTeamBudget,
+    TeamBudget,
+    TeamUsageLimits,
+)
+
+
+def charge(budget: TeamBudget, member: str, tokens: int = 10, cost: float | None = 0.5) -> None:
+    budget.charge(
+        member,
+        model_name="gpt-4.1" if cost is not None else "local",
+        requests=1,
+        input_tokens=tokens - 1,
+        output_tokens=1,
+        total_tokens=tokens,
+        cost_usd=cost,
+    )
+
+
+def test_a_run_is_refused_once_a_limit_is_reached_and_only_the_first_refusal_tells() -> None:
+    budget = LocalTeamBudget(TeamUsageLimits(total_tokens_limit=20))
+    assert isinstance(budget, TeamBudget)
+    for _ in range(2):
+        assert budget.admit("@A").admitted
+        charge(budget, "@A")
+        budget.release("@A")
+
+    first, second = budget.admit("@B"), budget.admit("@A")
+    assert (first.admitted, first.first_refusal) == (False, True)
+    assert (second.admitted, second.first_refusal) == (False, False)
+    assert [str(b) for b in first.breaches] == ["tokens: 20 used of 20 allowed"]
+
+    budget.raise_limits(LimitsChange(total_tokens_limit=10))
+    assert budget.limits.total_tokens_limit == 30
+    assert budget.admit("@B").admitted
+    charge(budget, "@B")
+    budget.release("@B")
+    assert budget.admit("@A").first_refusal  # a new exhaustion is news again
+
+
+def test_concurrent_runs_overshoot_by_at_most_the_runs_in_flight() -> None:
+    limit, workers = 50, 8
+    budget = LocalTeamBudget(TeamUsageLimits(request_limit=limit))
+    admitted = [0] * workers
+    gate = threading.Barrier(workers, timeout=30)
+
+    def work(n: int) -> None:
+        gate.wait()
+        while budget.admit(f"@W{n}").admitted:
+            admitted[n] += 1
+            charge(budget, f"@W{n}")
+            budget.release(f"@W{n}")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    status = budget.status()
+    assert status.in_flight == 0
+    assert status.usage.requests == status.usage.runs == sum(admitted)
+    assert {name: m.runs for name, m in status.usage.by_member.items()} == {
+        f"@W{n}": admitted[n] for n in range(workers) if admitted[n]
+    }
+    # Every admitted run saw fewer than `limit` requests charged; at most the others in
+    # flight then could still add theirs.
+    assert limit <= status.usage.requests <= limit - 1 + status.peak_in_flight
+    assert status.peak_in_flight <= workers
+
+
+def test_a_change_of_limits_wakes_every_holder_once_and_is_reported() -> None:
+    woken: list[list[str]] = []
+    reported: list[object] = []
+    budget = LocalTeamBudget(
+        TeamUsageLimits(request_limit=1),
+        wake=lambda holders: woken.append([h.name for h in holders]),
+        report=reported.append,
+    )
+    a, b = ActorAddress(name="@A", role="A"), ActorAddress(name="@B", role="B")
+    assert not budget.hold(a)  # nothing is spent: no reason to hold
+    assert budget.admit("@A").admitted
+    charge(budget, "@A")
+    assert budget.hold(a) and budget.hold(b) and budget.hold(a)
+    assert budget.status().holders == ["@A", "@B"]
+
+    budget.set_limits(TeamUsageLimits(request_limit=5), changed_by="@Human")
+    budget.set_limits(TeamUsageLimits(request_limit=6))
+    assert woken == [["@A", "@B"]]
+    assert [type(e).__name__ for e in reported] == ["BudgetLimitsChangedEvent"] * 2
+
+
+def test_limits_are_plain_data_and_a_mistake_reads_as_one_line() -> None:
+    limits = TeamUsageLimits(request_limit=100, total_tokens_limit=10_000, cost_limit_usd=2.5)
+    assert TeamUsageLimits.model_validate(limits.model_dump()) == limits
+    assert TeamUsageLimits.model_validate_json(limits.model_dump_json()) == limits
+    assert not TeamUsageLimits().is_set
+    with pytest.raises(ConfigError) as caught:
+        TeamUsageLimits(total_tokens_limit=0)
+    assert str(caught.value).count("\n") == 0
+    assert "total_tokens_limit" in str(caught.value)
+    with pytest.raises(ConfigError):
+        TeamUsageLimits(cost_limit_usd=float("inf"))
+    with pytest.raises(ConfigError):
+        TeamUsageLimits(tokens=5)  # type: ignore[call-arg]
+
+
+def test_a_raise_adds_to_limits_that_are_on_and_set_switches_them() -> None:
+    limits = TeamUsageLimits(request_limit=10, cost_limit_usd=1.0)
+    raised = LimitsChange(request_limit=5, total_tokens_limit=100, cost_limit_usd=0.5).raised(
+        limits
+    )
+    assert raised == TeamUsageLimits(request_limit=15, cost_limit_usd=1.5)
+    applied = LimitsChange(total_tokens_limit=100, off=frozenset({"cost_limit_usd"})).applied(
+        limits
+    )
+    assert applied == TeamUsageLimits(request_limit=10, total_tokens_limit=100)
+
+
+def test_the_status_survives_a_round_trip_and_names_the_models_without_a_price() -> None:
+    budget = LocalTeamBudget(TeamUsageLimits(cost_limit_usd=1.0))
+    assert budget.admit("@A").admitted
+    charge(budget, "@A", cost=None)
+    charge(budget, "@A", cost=None)
+    charge(budget, "@B", cost=0.25)
+    status = budget.status()
+    assert status.usage.unpriced_models == ["local"]
+    assert status.usage.unpriced_requests == 2
+    assert status.usage.cost_usd == 0.25
+    assert BudgetStatus.model_validate(status.model_dump(mode="json")) == status
+
+
+def test_a_raise_that_is_not_enough_wakes_nobody() -> None:
+    woken: list[list[str]] = []
+    budget = LocalTeamBudget(
+        TeamUsageLimits(request_limit=2), wake=lambda h: woken.append([a.name for a in h])
+    )
+    for _ in range(3):
+        if budget.admit("@A").admitted:
+            charge(budget, "@A")
+            budget.release("@A")
+    assert budget.hold(ActorAddress(name="@A", role="A"))
+    assert budget.admit("@A").first_refusal is False  # told at the first refusal above
+
+    budget.raise_limits(LimitsChange(request_limit=0))
+    assert woken == []
+    assert budget.status().holders == ["@A"]
+    budget.raise_limits(LimitsChange(request_limit=1))
+    assert woken == [["@A"]]
