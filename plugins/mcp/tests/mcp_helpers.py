@@ -49,6 +49,6 @@ def returns(team: TeamHarness, name: str) -> list[tuple[str, str, str]]:
                 if isinstance(part, ToolReturnPart) and part.tool_name != "final_result":
                     seen.setdefault(
                         part.tool_call_id,
-                        (part.tool_name, str(part.outcome), str(part.model_response_str())),
+                        (part.tool_name, str(part.outcome), str(part.content)),
                     )
     return list(seen.values())

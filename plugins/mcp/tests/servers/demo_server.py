@@ -16,6 +16,7 @@ import socket
 import sys
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 server = MCPServer("demo", instructions="The demo server: arithmetic and diagnostics.")
 
@@ -43,8 +44,14 @@ def authorization(ctx: Context) -> str:
 def divide(a: float, b: float) -> float:
     """Divide a by b."""
     if b == 0:
-        raise ValueError("division by zero")
+        raise ToolError("division by zero")
     return a / b
+
+
+@server.tool()
+def pid() -> int:
+    """The server's process id."""
+    return os.getpid()
 
 
 @server.tool()
