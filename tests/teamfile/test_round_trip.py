@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from retinue import AgentCard, AgentConfig, BaseAgent, ToolCard
 from retinue.plugins import collect_card_classes, get_plugin_manager
 from retinue.teamfile import TeamFile, load_team_file
@@ -16,7 +17,10 @@ INSTALLED = collect_card_classes(get_plugin_manager())
 
 @pytest.mark.parametrize("card_class", list(INSTALLED.values()), ids=list(INSTALLED))
 def test_every_installed_card_class_round_trips(card_class: type[ToolCard]) -> None:
-    card = card_class()
+    try:
+        card = card_class()
+    except ValidationError:  # a card with required settings (an MCP server's connection)
+        pytest.skip(f"{card_class.__name__} needs settings; its own tests round-trip it")
     assert card_class.model_validate(card.model_dump()) == card
     assert card_class.model_validate_json(card.model_dump_json()) == card
     config = AgentConfig(name="@Dev", role="Dev", tools=[card, card_class.name])

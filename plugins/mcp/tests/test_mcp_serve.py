@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue_mcp import HttpConnection, McpTool
+
+from mcp_helpers import returns, role
 
 TEAM = Path(__file__).parent / "teams" / "relay.toml"
 TIMEOUT = 120
@@ -86,3 +93,58 @@ def test_an_mcp_client_gets_the_teams_answer_with_progress_and_can_stop_it() -> 
     assert "no member is called 'Nobody'; the team: @Lead, @Helper" in str(seen["unknown"])
     assert seen["stopped"] == (False, "Sent /stop to @Helper.")
     assert seen["ended"] == (False, "Stopped by the client. Sent /stop to @Helper.")
+
+
+def test_a_team_served_over_http_is_a_tool_of_another_teams_agent(
+    retinue_team: TeamHarness,
+) -> None:
+    with socket.socket() as sock:  # a free port; the server takes it a moment later
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "retinue", "mcp", "serve", str(TEAM), "--http", "--port", str(port)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = _lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
+        assert any(f"MCP endpoint http://127.0.0.1:{port}/mcp" in line for line in lines)
+        card = McpTool(
+            connection=HttpConnection(url=f"http://127.0.0.1:{port}/mcp"),
+            server="relay",
+            tool_prefix="relay",
+        )
+        clerk = retinue_team.add(role("Clerk", card))
+        retinue_team.say(
+            clerk,
+            "\n".join(
+                [
+                    call_directive("relay_ask", {"request": "seven times six"}),
+                    send_directive("@Human", "response", "asked"),
+                ]
+            ),
+        )
+        retinue_team.wait_idle(TIMEOUT)
+        assert returns(retinue_team, "@Clerk") == [
+            ("relay_ask", "success", "@Lead (response): The team's answer: SEVEN TIMES SIX = 42")
+        ]
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
+    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
+    found: list[str] = []
+    done = threading.Event()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:  # to the end: a full pipe would stall the server
+            found.append(line)
+            if marker in line:
+                done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert done.wait(TIMEOUT), "".join(found)
+    return list(found)

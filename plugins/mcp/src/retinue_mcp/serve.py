@@ -244,10 +244,11 @@ def start(spec: TeamFile, service: TeamService, *, model: Any = None) -> Running
     return running
 
 
-def build_server(service: TeamService, *, name: str) -> MCPServer:
+def build_server(service: TeamService, *, name: str, log_level: str = "WARNING") -> MCPServer:
     """The MCP server whose tools drive `service`'s team."""
     server = MCPServer(
         f"retinue team {name}",
+        log_level=log_level,  # type: ignore[arg-type]
         instructions=(
             f"The retinue team {name!r}. Call ask with a request for the team and wait for its "
             "answer; team shows who is on it and what they spent; stop ends their work."
@@ -301,11 +302,14 @@ def serve_command(args: argparse.Namespace) -> int:
     service = TeamService(timeout=args.timeout)
     running = start(spec, service, model=model)
     try:
-        server = build_server(service, name=spec.team.name)
+        # Over HTTP the server says where it listens once it does (uvicorn's INFO line).
+        server = build_server(
+            service, name=spec.team.name, log_level="INFO" if args.http else "WARNING"
+        )
         if args.http:
             print(
-                f"retinue mcp serve: team {spec.team.name!r} on "
-                f"http://127.0.0.1:{args.port}/mcp",
+                f"retinue mcp serve: team {spec.team.name!r}, "
+                f"MCP endpoint http://127.0.0.1:{args.port}/mcp",
                 file=sys.stderr,
             )
             server.run("streamable-http", host="127.0.0.1", port=args.port)
