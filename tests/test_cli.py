@@ -87,7 +87,8 @@ def test_a_subcommand_name_taken_or_a_failing_hook_is_one_line_naming_the_plugin
     )
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 2
-    assert "plugin 'clash'" in lines[0] and "'demo', which the retinue command already has" in lines[0]
+    assert "plugin 'clash'" in lines[0]
+    assert "'demo', which the retinue command already has" in lines[0]
     assert "plugin 'broken'" in lines[1] and "RuntimeError: no config" in lines[1]
     args = parser.parse_args(["hello"])  # the other plugins' commands still work
     assert args.run(args) == 41

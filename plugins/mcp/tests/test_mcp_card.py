@@ -5,13 +5,12 @@ from __future__ import annotations
 import sys
 
 import pytest
+from mcp_helpers import role, stdio_card
 from pydantic import SecretStr, ValidationError
 from retinue import AgentConfig, DuplicateToolCardError, StartMessage
 from retinue.plugins import collect_card_classes
 from retinue.testing import TeamHarness
 from retinue_mcp import HttpConnection, McpTool, StdioConnection
-
-from mcp_helpers import role, stdio_card
 
 SECRETS = ("env-secret-1", "token-secret-2", "header-secret-3")
 
@@ -43,8 +42,8 @@ def secret_cards() -> list[McpTool]:
 
 
 def test_the_card_is_found_by_name_and_round_trips_equal_in_a_config() -> None:
-    from retinue_mcp import hooks
     from retinue.plugins import get_plugin_manager
+    from retinue_mcp import hooks
 
     assert collect_card_classes(get_plugin_manager(autoload=False, plugins=[hooks])) == {
         "mcp": McpTool
@@ -138,4 +137,3 @@ def test_a_card_names_its_server_by_connection_unless_named() -> None:
     remote = McpTool(connection=HttpConnection(url="https://u:pw@example.org:8443/mcp?k=v"))
     assert remote.server_name == "https://example.org:8443/mcp"  # no credentials, no query
     assert remote.card_key() == "mcp:https://example.org:8443/mcp"
-

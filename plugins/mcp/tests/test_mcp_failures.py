@@ -7,11 +7,10 @@ import logging
 from pathlib import Path
 
 import pytest
+from mcp_helpers import returns, role, stdio_card
 from pydantic_ai.messages import ModelRequest
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import McpTool, StdioConnection
-
-from mcp_helpers import returns, role, stdio_card
 
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -35,9 +34,7 @@ def test_a_server_that_cannot_start_is_told_to_the_model_and_the_agent_answers(
     retinue_team: TeamHarness, caplog: pytest.LogCaptureFixture
 ) -> None:
     team = retinue_team
-    missing = McpTool(
-        connection=StdioConnection(command="/nonexistent/mcp-server"), server="files"
-    )
+    missing = McpTool(connection=StdioConnection(command="/nonexistent/mcp-server"), server="files")
     clerk = team.add(role("Clerk", missing))
 
     team.say(clerk, send_directive("@Human", "response", "no files today"))

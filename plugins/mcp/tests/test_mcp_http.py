@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from mcp_helpers import returns, role, stdio_card
 from pydantic import SecretStr
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import HttpConnection, McpTool
-
-from mcp_helpers import returns, role, stdio_card
 
 
 def test_a_model_calls_a_streamable_http_server_with_a_token_from_the_environment(
@@ -47,9 +46,7 @@ def test_a_model_calls_an_sse_server(retinue_team: TeamHarness, sse_url: str) ->
 
     team.say(
         clerk,
-        "\n".join(
-            [call_directive("authorization"), send_directive("@Human", "response", "done")]
-        ),
+        "\n".join([call_directive("authorization"), send_directive("@Human", "response", "done")]),
     )
     team.wait_idle(120)
 

@@ -12,10 +12,9 @@ from pathlib import Path
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_helpers import returns, role
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import HttpConnection, McpTool
-
-from mcp_helpers import returns, role
 
 TEAM = Path(__file__).parent / "teams" / "relay.toml"
 TIMEOUT = 120

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from mcp_helpers import returns, role, stdio_card
 from pydantic import SecretStr
 from retinue.testing import TeamHarness, call_directive, send_directive
-
-from mcp_helpers import returns, role, stdio_card
 
 
 def test_a_model_calls_the_tools_of_a_stdio_server(retinue_team: TeamHarness) -> None:

@@ -70,11 +70,8 @@ def _redact(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN:  # most fields of a config
         return value
-    if isinstance(value, str):
-        hidden = redact_text(value)
-        return value if hidden == value else hidden
-    if isinstance(value, SecretStr):  # a declared secret: hidden whatever it holds
-        return value if value.get_secret_value() == REDACTED else SecretStr(REDACTED)
+    if isinstance(value, str | SecretStr):
+        return _redact_string(value)
     if isinstance(value, BaseModel):
         return _redact_model(value)
     if isinstance(value, list | tuple):
@@ -84,6 +81,13 @@ def _redact(value: Any) -> Any:
         unchanged = all(pairs[key] is item for key, item in value.items())
         return value if unchanged else pairs
     return value
+
+
+def _redact_string(value: str | SecretStr) -> str | SecretStr:
+    if isinstance(value, SecretStr):  # a declared secret: hidden whatever it holds
+        return value if value.get_secret_value() == REDACTED else SecretStr(REDACTED)
+    hidden = redact_text(value)
+    return value if hidden == value else hidden
 
 
 def _redact_model(model: BaseModel) -> BaseModel:

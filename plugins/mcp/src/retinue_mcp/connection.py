@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
@@ -116,6 +116,11 @@ class HttpConnection(BaseModel):
         if self.bearer_token_env is not None:
             _check_env_names([self.bearer_token_env])
         return self
+
+    def __repr_args__(self) -> Any:
+        """The fields, the address shown without credentials or query: a repr ends up in logs."""
+        for name, value in super().__repr_args__():
+            yield name, self.describe() if name == "url" else value
 
     def describe(self) -> str:
         """The address without credentials or query, for messages and logs."""
