@@ -9,6 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -147,3 +148,22 @@ def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
     threading.Thread(target=read, daemon=True).start()
     assert done.wait(TIMEOUT), "".join(found)
     return list(found)
+
+
+def test_a_bad_team_file_or_option_is_one_line_and_exit_status_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from retinue.cli.main import main
+
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[team]\nname = "x"\n[roles.A]\ndescription = "a"\nmodel = "nonsense:"\n')
+    assert main(["mcp", "serve", str(tmp_path / "missing.toml")]) == 1
+    assert main(["mcp", "serve", str(broken)]) == 1
+    assert main(["mcp", "serve", str(TEAM), "--http", "--port", "70000"]) == 1
+    assert main(["mcp", "serve", str(TEAM), "--timeout", "0"]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert all(line.startswith("retinue mcp serve: ") for line in lines)
+    assert "missing.toml" in lines[0]
+    assert any("roles.A.model" in line for line in lines[1:-2])
+    assert lines[-2] == "retinue mcp serve: --port must be 1-65535, got 70000"
+    assert lines[-1] == "retinue mcp serve: --timeout must be above 0, got 0"

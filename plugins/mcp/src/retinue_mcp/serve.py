@@ -283,24 +283,38 @@ def build_server(service: TeamService, *, name: str, log_level: str = "WARNING")
     return server
 
 
+def _option_problem(args: argparse.Namespace) -> str | None:
+    if args.http and not 0 < args.port < 65536:
+        return f"--port must be 1-65535, got {args.port}"
+    if not args.timeout > 0:
+        return f"--timeout must be above 0, got {args.timeout:g}"
+    return None
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """`retinue mcp serve`: start the team, serve it until the client goes, stop the team."""
     from retinue import ModelConfig
     from retinue.teamfile import TeamFileError, load_team_file
 
+    problems: list[str] = []
     try:
         spec = load_team_file(args.team_file)
         model = ModelConfig.from_string(args.model) if args.model else None
     except (TeamFileError, ValueError) as exc:
-        for line in str(exc).splitlines():
+        problems.extend(str(exc).splitlines())
+    problem = _option_problem(args)
+    problems.extend([problem] if problem else [])
+    if problems:
+        for line in problems:
             print(f"retinue mcp serve: {line}", file=sys.stderr)
-        return 1
-    if args.http and not 0 < args.port < 65536:
-        print(f"retinue mcp serve: --port must be 1-65535, got {args.port}", file=sys.stderr)
         return 1
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol's
     service = TeamService(timeout=args.timeout)
-    running = start(spec, service, model=model)
+    try:
+        running = start(spec, service, model=model)
+    except Exception as exc:  # a model that cannot be built, a card with bad settings
+        print(f"retinue mcp serve: the team did not start: {exc}", file=sys.stderr)
+        return 1
     try:
         # Over HTTP the server says where it listens once it does (uvicorn's INFO line).
         server = build_server(
