@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from mcp_helpers import returns, role, stdio_card
 from pydantic import SecretStr
 from retinue.testing import TeamHarness, call_directive, send_directive
@@ -58,10 +59,11 @@ def test_a_tool_error_is_a_retry_the_model_reads_and_the_run_goes_on(
 
 
 def test_failed_tool_errors_are_a_failed_result_that_spends_no_retry(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, caplog: pytest.LogCaptureFixture
 ) -> None:
     team = retinue_team
-    clerk = team.add(role("Clerk", stdio_card(tool_errors="failed", tools=["divide"])))
+    only = stdio_card(server="demo", tool_errors="failed", tools=["divide", "multiply"])
+    clerk = team.add(role("Clerk", only))
 
     team.say(
         clerk,
@@ -69,6 +71,7 @@ def test_failed_tool_errors_are_a_failed_result_that_spends_no_retry(
             [
                 call_directive("divide", {"a": 1, "b": 0}),
                 call_directive("divide", {"a": 2, "b": 0}),
+                call_directive("add", {"a": 2, "b": 2}),
                 send_directive("@Human", "response", "cannot"),
             ]
         ),
@@ -79,6 +82,11 @@ def test_failed_tool_errors_are_a_failed_result_that_spends_no_retry(
     assert [(tool, outcome) for tool, outcome, _ in outcomes] == [
         ("divide", "failed"),
         ("divide", "failed"),
+        ("add", "retried"),  # not among the card's tools: unknown to the model
     ]
-    assert all("division by zero" in content for _, _, content in outcomes)
+    assert all("division by zero" in content for _, _, content in outcomes[:2])
     assert [m.content for m in team.received_by("@Human")] == ["cannot"]
+    assert [r.getMessage() for r in caplog.records if r.name == "retinue_mcp"] == [
+        "MCP server 'demo' has no tool 'multiply' (it has: add, authorization, crash, "
+        "divide, pid, read_env)"
+    ]

@@ -71,6 +71,7 @@ class ServerToolset(AbstractToolset[Any]):
         self._up = False
         self._failure: str | None = None
         self._known: dict[str, ToolsetTool[Any]] = {}
+        self._missing_told: set[str] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -169,7 +170,20 @@ class ServerToolset(AbstractToolset[Any]):
                     for name, tool in tools.items()
                     if self.only is None or name in self.only
                 }
+                self._check_only(tools)
         return dict(self._known)
+
+    def _check_only(self, tools: dict[str, ToolsetTool[Any]]) -> None:
+        """A name in `tools` the server does not have is a typo: logged once."""
+        missing = sorted((self.only or frozenset()) - set(tools) - self._missing_told)
+        if missing:
+            self._missing_told |= set(missing)
+            logger.warning(
+                "%s has no tool %s (it has: %s)",
+                self.label,
+                ", ".join(map(repr, missing)),
+                ", ".join(sorted(tools)) or "none",
+            )
 
     async def call_tool(
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
