@@ -6,15 +6,12 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp_helpers import DEMO_SERVER
 from retinue.plugins import get_plugin_manager
 from retinue_mcp import hooks
-
-SERVERS = Path(__file__).parent / "servers"
-DEMO_SERVER = SERVERS / "demo_server.py"
 
 
 @pytest.fixture

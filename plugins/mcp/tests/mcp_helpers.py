@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from pydantic_ai.messages import ModelRequest, ToolReturnPart
@@ -10,7 +11,9 @@ from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig, ToolCard
 from retinue.testing import FOLLOW, TeamHarness
 from retinue_mcp import McpTool, StdioConnection
 
-from conftest import DEMO_SERVER
+DEMO_SERVER = Path(__file__).parent / "servers" / "demo_server.py"
+"""The test MCP server (stdio, streamable HTTP or SSE); imported from here, not from
+conftest.py, as every test directory has a conftest module of that name."""
 
 
 def stdio_card(**settings: Any) -> McpTool:
