@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import subprocess
 import sys
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
+from retinue import get_plugin_manager, hookimpl
 from retinue.cli.main import main
+from retinue.cli.plugin_commands import register
 
 
 def test_demo_runs_offline_and_hires_by_role() -> None:
@@ -43,3 +48,47 @@ def test_plugins_lists_what_is_installed() -> None:
         assert "retinue-team" not in done.stdout
     else:
         assert "retinue-team" in done.stdout
+
+
+def _command_plugin(name: str, command: str, *, fail: bool = False) -> ModuleType:
+    @hookimpl
+    def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
+        if fail:
+            raise RuntimeError("no config")
+        parser = add_command(command, help=f"{command} from {name}")
+        parser.add_argument("--times", type=int, default=1)
+        parser.set_defaults(run=lambda args: 40 + args.times)
+
+    module = ModuleType(name)
+    module.retinue_cli_commands = retinue_cli_commands  # type: ignore[attr-defined]
+    return module
+
+
+def _parser_with(*plugins: ModuleType) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="retinue")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("demo")
+    register(commands, get_plugin_manager(autoload=False, plugins=plugins))
+    return parser
+
+
+def test_a_plugin_adds_a_subcommand_through_the_hook() -> None:
+    args = _parser_with(_command_plugin("greet", "hello")).parse_args(["hello", "--times", "2"])
+    assert args.run(args) == 42
+
+
+def test_a_subcommand_name_taken_or_a_failing_hook_is_one_line_naming_the_plugin(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = _parser_with(
+        _command_plugin("clash", "demo"),
+        _command_plugin("broken", "later", fail=True),
+        _command_plugin("fine", "hello"),
+    )
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2
+    assert "plugin 'clash'" in lines[0]
+    assert "'demo', which the retinue command already has" in lines[0]
+    assert "plugin 'broken'" in lines[1] and "RuntimeError: no config" in lines[1]
+    args = parser.parse_args(["hello"])  # the other plugins' commands still work
+    assert args.run(args) == 41

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import pytest
-from pydantic import Field
+from pydantic import Field, SecretStr
 from retinue import AgentConfig, ModelConfig, ToolCard
 from retinue.actors import redact_credentials
 from retinue.actors.redaction import redact_text
@@ -70,3 +70,25 @@ def test_a_config_with_nothing_to_hide_is_returned_as_it_is() -> None:
         model_cfg=ModelConfig(provider="openai-chat", model="m", base_url="http://h"),
     )
     assert redact_credentials(config) is config
+
+
+class KeyedTool(ToolCard):
+    """A card that declares its token a secret."""
+
+    name: ClassVar[str] = "keyed"
+    token: SecretStr | None = None
+    env: dict[str, SecretStr] = Field(default_factory=dict)
+
+
+def test_a_declared_secret_is_hidden_in_the_published_copy_not_in_the_card() -> None:
+    card = KeyedTool(token=SecretStr("tok-1"), env={"API_KEY": SecretStr("key-2")})
+    config = AgentConfig(name="@A", role="A", tools=[card])
+
+    published = redact_credentials(config)
+
+    shown = published.tools[0]
+    assert isinstance(shown, KeyedTool)
+    assert shown.token is not None and shown.token.get_secret_value() == "***"
+    assert shown.env["API_KEY"].get_secret_value() == "***"
+    assert redact_credentials(published) is published  # hidden once, left alone after
+    assert card.token is not None and card.token.get_secret_value() == "tok-1"

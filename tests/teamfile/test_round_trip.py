@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from retinue import AgentCard, AgentConfig, BaseAgent, ToolCard
 from retinue.plugins import collect_card_classes, get_plugin_manager
 from retinue.teamfile import TeamFile, load_team_file
@@ -33,9 +34,13 @@ def changed_settings(card_class: type[ToolCard]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("card_class", list(INSTALLED.values()), ids=list(INSTALLED))
 def test_every_installed_card_class_round_trips(card_class: type[ToolCard]) -> None:
+    try:
+        default = card_class()
+    except ValidationError:  # a card with required settings (an MCP server's connection)
+        pytest.skip(f"{card_class.__name__} needs settings; its own tests round-trip it")
     card = card_class.model_validate(changed_settings(card_class))
-    assert card != card_class() or not changed_settings(card_class)
-    for each in (card_class(), card):
+    assert card != default or not changed_settings(card_class)
+    for each in (default, card):
         assert card_class.model_validate(each.model_dump()) == each
         assert card_class.model_validate_json(each.model_dump_json()) == each
     config = AgentConfig(name="@Dev", role="Dev", tools=[card, card_class.name])

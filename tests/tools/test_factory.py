@@ -120,6 +120,23 @@ def test_one_card_name_twice_is_an_error() -> None:
         ToolFactory([RosterCard(), RosterCard()], FakeHost("Ada"))
 
 
+class ServerCard(ToolCard):
+    """A card an agent may hold once per server: its key names the server."""
+
+    name: ClassVar[str] = "server"
+    server: str
+
+    def card_key(self) -> str:
+        return f"server:{self.server}"
+
+
+def test_cards_told_apart_by_their_key_may_share_a_name() -> None:
+    factory = ToolFactory([ServerCard(server="a"), ServerCard(server="b")], FakeHost("Ada"))
+    assert [card.card_key() for card in factory.cards] == ["server:a", "server:b"]
+    with pytest.raises(DuplicateToolCardError, match="'server:a' is given twice"):
+        ToolFactory([ServerCard(server="a"), ServerCard(server="a")], FakeHost("Ada"))
+
+
 def test_a_failing_bind_unbinds_the_cards_already_bound() -> None:
     released: list[str] = []
 

@@ -5,8 +5,9 @@ a `StartMessage` reaches every subscriber and every record, and a record outlive
 process. `redact_credentials` gives that copy: every string in it (any depth of models,
 lists and mappings) has the password of a URL (`http://user:secret@host`), a bare token in
 a URL's user part (`https://token@host`) and the value of a query parameter whose name says
-it is a secret (`?api_key=...`) replaced by `***`. Everything else is left as it was, and a
-value with nothing to hide is returned as the same object.
+it is a secret (`?api_key=...`) replaced by `***`, and every pydantic `SecretStr` (the type a
+card gives its token and password fields) replaced by one holding `***`. Everything else is
+left as it was, and a value with nothing to hide is returned as the same object.
 
 Credentials belong in environment variables (`ModelConfig.api_key_env`); a resumed team
 whose record held a redacted address has to be given the real one again.
@@ -18,7 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 REDACTED = "***"
 """What a credential is replaced with."""
@@ -69,9 +70,8 @@ def _redact(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN:  # most fields of a config
         return value
-    if isinstance(value, str):
-        hidden = redact_text(value)
-        return value if hidden == value else hidden
+    if isinstance(value, str | SecretStr):
+        return _redact_string(value)
     if isinstance(value, BaseModel):
         return _redact_model(value)
     if isinstance(value, list | tuple):
@@ -81,6 +81,13 @@ def _redact(value: Any) -> Any:
         unchanged = all(pairs[key] is item for key, item in value.items())
         return value if unchanged else pairs
     return value
+
+
+def _redact_string(value: str | SecretStr) -> str | SecretStr:
+    if isinstance(value, SecretStr):  # a declared secret: hidden whatever it holds
+        return value if value.get_secret_value() == REDACTED else SecretStr(REDACTED)
+    hidden = redact_text(value)
+    return value if hidden == value else hidden
 
 
 def _redact_model(model: BaseModel) -> BaseModel:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import check, plugins
+from retinue.cli import check, plugin_commands, plugins
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plugins.register(commands)
     check.register(commands)
+    plugin_commands.register(commands)  # last: the kernel's own names are taken first
     return parser
 
 

@@ -11,7 +11,7 @@ announced by an entry point in the `retinue` group::
     [project.entry-points.retinue]
     foo = "retinue_foo.hooks"
 
-The kernel calls both hooks below through pluggy, one plugin at a time (a subset hook
+The kernel calls every hook below through pluggy, one plugin at a time (a subset hook
 caller per plugin), in plugin registration order, so it can tell which distribution
 provided what; for that reason they may not be implemented as hook wrappers, and
 `tryfirst`/`trylast` do not reorder them. Card classes are collected once per actor system
@@ -23,18 +23,27 @@ layer and must not import it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 if TYPE_CHECKING:
+    import argparse
+
     from pydantic_ai.capabilities import AbstractCapability
 
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
-__all__ = ["PROJECT_NAME", "hookimpl", "hookspec", "retinue_capabilities", "retinue_tool_cards"]
+__all__ = [
+    "PROJECT_NAME",
+    "hookimpl",
+    "hookspec",
+    "retinue_capabilities",
+    "retinue_cli_commands",
+    "retinue_tool_cards",
+]
 
 PROJECT_NAME = "retinue"
 """The pluggy project name, which is also the entry-point group plugins are announced in."""
@@ -65,4 +74,17 @@ def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any
     model request (an audit wrapper, a guard) and has no card channel to ride; return an
     empty sequence for agents the plugin does not concern. The kernel's own cancellation
     capability always runs first and is never returned here.
+    """
+
+
+@hookspec
+def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Subcommands this plugin adds to the `retinue` command.
+
+    Call `add_command(NAME, help=...)` once per subcommand: it returns that subcommand's
+    `argparse.ArgumentParser`. Give it its arguments and `set_defaults(run=FUNCTION)`, where
+    `FUNCTION(args: argparse.Namespace) -> int` runs the subcommand and returns its exit
+    status. Called each time the command line is parsed, so keep it cheap: import what the
+    subcommand needs inside `FUNCTION`. A name the kernel or another plugin already uses is
+    refused with a `PluginError` naming both.
     """

@@ -116,6 +116,15 @@ class ToolCard(BaseModel):
             )
         return host
 
+    def card_key(self) -> str:
+        """What tells this card apart among one agent's cards: its `name`, by default.
+
+        An agent holds each card once. A card of which an agent may hold several instances
+        (one per MCP server) answers with its name and what sets the instance apart
+        (`"mcp:files"`); two cards with the same key are a `DuplicateToolCardError`.
+        """
+        return card_name(self)
+
     def on_bind(self) -> None:
         """Hook: runs on the bound copy once `host` is set; acquire runtime resources here."""
 

@@ -213,7 +213,7 @@ class ToolFactory:
 def _check_unique_names(cards: Sequence[ToolCard]) -> None:
     seen: dict[str, ToolCard] = {}
     for card in cards:
-        name = card_name(card)
+        name = card.card_key()
         if name in seen:
             raise DuplicateToolCardError(
                 f"tool card {name!r} is given twice ({type(seen[name]).__qualname__} and "

@@ -1,0 +1,49 @@
+"""`retinue mcp serve TEAM.toml`: the arguments; the server loads only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+DEFAULT_PORT = 8765
+
+
+def add_mcp_command(add_command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add `mcp` and its `serve` subcommand to the `retinue` command."""
+    mcp = add_command("mcp", help="MCP: serve a team to MCP clients")
+    actions = mcp.add_subparsers(dest="mcp_command", required=True, metavar="ACTION")
+    serve = actions.add_parser(
+        "serve",
+        help="expose a team file's team as an MCP server (stdio unless --http)",
+        description=(
+            "Start the team of TEAM.toml and serve it over MCP: a tool to send a request to "
+            "its entry agent and get the answer, a tool for its roster and usage, and stop."
+        ),
+    )
+    serve.add_argument("team_file", metavar="TEAM.toml", help="the team file to serve")
+    serve.add_argument(
+        "--http",
+        action="store_true",
+        help="serve streamable HTTP on 127.0.0.1 instead of stdio",
+    )
+    serve.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
+    )
+    serve.add_argument(
+        "--model",
+        metavar="MODEL",
+        help='a model string for every role, overriding the file (e.g. "test")',
+    )
+    serve.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="seconds one request may take before the tool answers that it timed out",
+    )
+    serve.set_defaults(run=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from retinue_mcp.serve import serve_command
+
+    return serve_command(args)

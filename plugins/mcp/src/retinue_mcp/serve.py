@@ -1,0 +1,336 @@
+"""A team as an MCP server: `retinue mcp serve TEAM.toml`.
+
+Any MCP client (a desktop assistant, an IDE, another agent framework) gets three tools:
+
+- `ask(request)`: the request goes to the team's entry agent as the person's message; the
+  tool answers with the first message the team sends back to the person (a response, a
+  question, or the news that a member failed). While the team works, every message between
+  its members is a progress notification. Requests are taken one at a time.
+- `team()`: the roster (who, which role, busy or not) and what each member has spent.
+- `stop(member="")`: `/stop` to every busy member (or to the one named); a waiting `ask`
+  ends at once, saying so.
+
+Built on the MCP SDK's server (`MCPServer`; the tools' annotations are read at run time, so
+the SDK's names are imported at the top). The team runs in its own actor threads, and
+messages cross to the server's event loop through `call_soon_threadsafe`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from retinue import (
+    ActorAddress,
+    AgentMessage,
+    EventMessage,
+    EventSubscriber,
+    FailureNotice,
+    HumanProxy,
+    LlmEvent,
+    LlmUsageEvent,
+    Message,
+    RunStartedEvent,
+    SentMessage,
+    ToolCallEvent,
+    aggregate_usage,
+)
+
+if TYPE_CHECKING:
+    from retinue.teamfile import RunningTeam, TeamFile
+
+logger = logging.getLogger("retinue_mcp.serve")
+
+ANSWERS = frozenset({"response", "request", "instruction"})
+"""The intents of a message to the person that answer an `ask` (a notification is progress)."""
+SHOWN_CHARS = 200
+"""How much of a message a progress notification shows."""
+
+
+@dataclass(frozen=True)
+class Heard:
+    """Something the waiting `ask` hears: a message to the person, or news for progress."""
+
+    text: str
+    final: bool
+
+
+def _shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _is_answer(message: AgentMessage) -> bool:
+    return isinstance(message, FailureNotice) or message.type in ANSWERS
+
+
+class TeamService:
+    """The team behind the MCP tools: requests in, the person's messages and progress out.
+
+    Thread-safe where it must be: the seat and the subscriber call in from actor threads,
+    the tools run on the server's event loop.
+    """
+
+    def __init__(self, *, timeout: float) -> None:
+        self.timeout = timeout
+        self.running: RunningTeam | None = None
+        self._lock = threading.Lock()
+        self._listener: tuple[asyncio.AbstractEventLoop, asyncio.Queue[Heard]] | None = None
+        self._asking: asyncio.Lock | None = None
+        self._usage: dict[str, list[LlmEvent]] = {}
+        self._unclaimed: list[str] = []
+
+    # -- the team's side (actor threads) -------------------------------------------------------
+
+    def seat_class(self) -> type[HumanProxy]:
+        """The person's seat: what reaches the person goes to the waiting `ask`."""
+        service = self
+
+        class McpSeat(HumanProxy):
+            """The MCP client's seat in the team."""
+
+            def on_agent_message(self, message: AgentMessage, sender: ActorAddress | None) -> None:
+                service.to_person(message, sender)
+
+        return McpSeat
+
+    def to_person(self, message: AgentMessage, sender: ActorAddress | None) -> None:
+        who = sender.name if sender is not None else "outside"
+        text = f"{who} ({message.type}): {message.content}"
+        if not self._hear(Heard(text, final=_is_answer(message))):
+            logger.info("a message for the person arrived with no request waiting: %s", text)
+            with self._lock:
+                self._unclaimed = [*self._unclaimed, text][-20:]
+
+    def on_record(self, message: Message) -> None:
+        """Every message the orchestrator records: usage is kept, traffic is progress."""
+        if isinstance(message, EventMessage) and isinstance(
+            message.event, LlmUsageEvent | RunStartedEvent | ToolCallEvent
+        ):
+            event = message.event
+            with self._lock:
+                self._usage.setdefault(event.agent_name, []).append(event)
+        elif isinstance(message, SentMessage) and isinstance(message.message, AgentMessage):
+            sent = message.message
+            recipient = sent.recipient or message.recipient
+            if recipient is None or recipient.is_user_proxy or sent.sender is None:
+                return  # the person's own words, and what reaches them, are not progress
+            if sent.sender.is_user_proxy:
+                return
+            line = f"{sent.sender.name} -> {recipient.name} ({sent.type}): {sent.content}"
+            self._hear(Heard(_shorten(line), final=False))
+
+    def _hear(self, heard: Heard) -> bool:
+        with self._lock:
+            listener = self._listener
+        if listener is None:
+            return False
+        loop, queue = listener
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, heard)
+        except RuntimeError:  # the server's loop has closed
+            return False
+        return True
+
+    # -- the client's side (the server's event loop) -------------------------------------------
+
+    async def ask(self, request: str, progress: Callable[[float, str], Awaitable[None]]) -> str:
+        """Send `request` to the entry agent; the team's answer, reporting progress meanwhile."""
+        running = self._require()
+        if not request.strip():
+            raise ValueError("the request is empty")
+        if self._asking is None:
+            self._asking = asyncio.Lock()
+        async with self._asking:  # one request at a time: answers cannot be told apart
+            loop = asyncio.get_running_loop()
+            queue: asyncio.Queue[Heard] = asyncio.Queue()
+            with self._lock:
+                self._listener = (loop, queue)
+            try:
+                await asyncio.to_thread(running.send, request)
+                return await self._answer(queue, progress)
+            finally:
+                with self._lock:
+                    self._listener = None
+
+    async def _answer(
+        self, queue: asyncio.Queue[Heard], progress: Callable[[float, str], Awaitable[None]]
+    ) -> str:
+        steps = 0
+        deadline = asyncio.get_running_loop().time() + self.timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                heard = await asyncio.wait_for(queue.get(), max(left, 0))
+            except TimeoutError:
+                raise TimeoutError(
+                    f"the team has not answered within {self.timeout:g} seconds; it may still "
+                    "be working: call stop to end its work"
+                ) from None
+            if heard.final:
+                return heard.text
+            steps += 1
+            await progress(steps, heard.text)
+
+    def stop(self, member: str = "") -> str:
+        """`/stop` to the busy members (or to `member`); ends a waiting `ask`."""
+        running = self._require()
+        roster = running.team.get_team()
+        agents = [m for m in roster if not m.address.is_user_proxy]
+        if member:
+            chosen = [m for m in agents if m.name in (member, f"@{member.lstrip('@')}")]
+            if not chosen:
+                names = ", ".join(m.name for m in agents) or "nobody"
+                raise ValueError(f"no member is called {member!r}; the team: {names}")
+        else:
+            chosen = [m for m in agents if m.busy]
+        for target in chosen:
+            running.send("/stop", to=target.address)
+        stopped = ", ".join(m.name for m in chosen)
+        text = f"Sent /stop to {stopped}." if chosen else "Nobody was working; nothing to stop."
+        self._hear(Heard(f"Stopped by the client. {text}", final=True))
+        return text
+
+    def describe(self) -> str:
+        """The roster with each member's role, whether busy, and usage so far."""
+        running = self._require()
+        with self._lock:
+            usage = {name: list(events) for name, events in self._usage.items()}
+            unclaimed = list(self._unclaimed)
+        lines = [f"Team {running.spec.team.name!r}; requests go to {running.entry.name}."]
+        for member in running.team.get_team():
+            if member.address.is_user_proxy:
+                lines.append(f"- {member.name} (the person: you)")
+                continue
+            spent = aggregate_usage(usage.get(member.name, []))
+            cost = "" if spent.cost_usd is None else f", ${spent.cost_usd:.4f}"
+            lines.append(
+                f"- {member.name}, {member.role}, {'busy' if member.busy else 'idle'}: "
+                f"{spent.runs} runs, {spent.requests} model requests, {spent.tool_calls} tool "
+                f"calls, {spent.total_tokens} tokens{cost}"
+            )
+        if unclaimed:
+            lines.append("Messages to you that arrived after their request had ended:")
+            lines.extend(f"- {text}" for text in unclaimed)
+        return "\n".join(lines)
+
+    def _require(self) -> RunningTeam:
+        if self.running is None:
+            raise RuntimeError("the team has not started")
+        return self.running
+
+
+class _Relay(EventSubscriber):
+    def __init__(self, service: TeamService) -> None:
+        self._service = service
+
+    def on_message(self, message: Message) -> None:
+        self._service.on_record(message)
+
+
+def start(spec: TeamFile, service: TeamService, *, model: Any = None) -> RunningTeam:
+    """Start the team with the service's seat for the person, and watch it."""
+    running = spec.start(model=model, human_class=service.seat_class())
+    service.running = running
+    running.team.subscribe(_Relay(service))
+    return running
+
+
+def build_server(service: TeamService, *, name: str, log_level: str = "WARNING") -> MCPServer:
+    """The MCP server whose tools drive `service`'s team."""
+    server = MCPServer(
+        f"retinue team {name}",
+        log_level=log_level,  # type: ignore[arg-type]
+        instructions=(
+            f"The retinue team {name!r}. Call ask with a request for the team and wait for its "
+            "answer; team shows who is on it and what they spent; stop ends their work."
+        ),
+    )
+
+    @server.tool()
+    async def ask(request: str, ctx: Context) -> str:
+        """Send a request to the team and wait for its answer (progress while it works)."""
+
+        async def progress(step: float, text: str) -> None:
+            await ctx.report_progress(step, None, text)
+
+        try:
+            return await service.ask(request, progress)
+        except (ValueError, TimeoutError, RuntimeError) as exc:
+            raise ToolError(str(exc)) from exc
+
+    @server.tool()
+    async def team() -> str:
+        """The team's members, their roles, whether each is busy, and what each has spent."""
+        return await asyncio.to_thread(service.describe)
+
+    @server.tool()
+    async def stop(member: str = "") -> str:
+        """Stop the team's work: /stop to every busy member, or to the member named."""
+        try:
+            return await asyncio.to_thread(service.stop, member)
+        except (ValueError, RuntimeError) as exc:
+            raise ToolError(str(exc)) from exc
+
+    return server
+
+
+def _option_problem(args: argparse.Namespace) -> str | None:
+    if args.http and not 0 < args.port < 65536:
+        return f"--port must be 1-65535, got {args.port}"
+    if not args.timeout > 0:
+        return f"--timeout must be above 0, got {args.timeout:g}"
+    return None
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """`retinue mcp serve`: start the team, serve it until the client goes, stop the team."""
+    from retinue import ModelConfig
+    from retinue.teamfile import TeamFileError, load_team_file
+
+    problems: list[str] = []
+    try:
+        spec = load_team_file(args.team_file)
+        model = ModelConfig.from_string(args.model) if args.model else None
+    except (TeamFileError, ValueError) as exc:
+        problems.extend(str(exc).splitlines())
+    problem = _option_problem(args)
+    problems.extend([problem] if problem else [])
+    if problems:
+        for line in problems:
+            print(f"retinue mcp serve: {line}", file=sys.stderr)
+        return 1
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol's
+    service = TeamService(timeout=args.timeout)
+    try:
+        running = start(spec, service, model=model)
+    except Exception as exc:  # a model that cannot be built, a card with bad settings
+        print(f"retinue mcp serve: the team did not start: {exc}", file=sys.stderr)
+        return 1
+    try:
+        # Over HTTP the server says where it listens once it does (uvicorn's INFO line).
+        server = build_server(
+            service, name=spec.team.name, log_level="INFO" if args.http else "WARNING"
+        )
+        if args.http:
+            print(
+                f"retinue mcp serve: team {spec.team.name!r}, "
+                f"MCP endpoint http://127.0.0.1:{args.port}/mcp",
+                file=sys.stderr,
+            )
+            server.run("streamable-http", host="127.0.0.1", port=args.port)
+        else:
+            server.run("stdio")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        running.shutdown(30)
+    return 0

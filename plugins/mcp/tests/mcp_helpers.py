@@ -1,0 +1,57 @@
+"""Roles for the MCP tests: an agent that follows its message's directives, with MCP cards."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic_ai.messages import ModelRequest, ToolReturnPart
+from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig, ToolCard
+from retinue.testing import FOLLOW, TeamHarness
+from retinue_mcp import McpTool, StdioConnection
+
+DEMO_SERVER = Path(__file__).parent / "servers" / "demo_server.py"
+"""The test MCP server (stdio, streamable HTTP or SSE); imported from here, not from
+conftest.py, as every test directory has a conftest module of that name."""
+
+
+def stdio_card(**settings: Any) -> McpTool:
+    """The demo server over stdio, as a card."""
+    connection = settings.pop("connection", {})
+    return McpTool(
+        connection=StdioConnection(
+            command=sys.executable, args=[str(DEMO_SERVER), "stdio"], **connection
+        ),
+        **settings,
+    )
+
+
+def role(name: str, *cards: ToolCard, script: str = FOLLOW) -> AgentCard:
+    """A role whose agent carries `cards` and runs `script`."""
+    return AgentCard(
+        description=f"Does the work of a {name}",
+        agent_class=BaseAgent,
+        config=AgentConfig(
+            name=f"@{name}",
+            role=name,
+            model_cfg=ModelConfig(provider="function", model=script),
+            tools=list(cards),
+        ),
+    )
+
+
+def returns(team: TeamHarness, name: str) -> list[tuple[str, str, str]]:
+    """(tool, outcome, content) of every tool result the agent's model was shown, in order."""
+    seen: dict[str, tuple[str, str, str]] = {}
+    for messages in team.model_requests(name):
+        for message in messages:
+            if not isinstance(message, ModelRequest):
+                continue
+            for part in message.parts:
+                if isinstance(part, ToolReturnPart) and part.tool_name != "final_result":
+                    seen.setdefault(
+                        part.tool_call_id,
+                        (part.tool_name, str(part.outcome), str(part.content)),
+                    )
+    return list(seen.values())
