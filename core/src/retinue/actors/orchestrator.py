@@ -19,6 +19,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
 from retinue.actors.messages import Message, StartMessage, StopMessage
+from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
@@ -45,6 +46,13 @@ class TeamMember(BaseModel):
         return self.address.role
 
 
+class OrchestratorConfig(BaseConfig):
+    """An orchestrator's settings beyond its name: the team's business context."""
+
+    metadata: TeamMetadata | None = None
+    """Rendered into every agent's system prompt by the team card; checked when built."""
+
+
 class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
@@ -61,6 +69,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
         self._window: deque[Message] = deque(maxlen=self.window_size)
+        if isinstance(config, OrchestratorConfig) and config.metadata is not None:
+            self.set_metadata(config.metadata)
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -127,8 +137,35 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         if members is current.members and profiles is current.profiles:
             return
         self.directory_board.publish(
-            TeamDirectory(version=current.version + 1, members=members, profiles=profiles)
+            TeamDirectory(
+                version=current.version + 1,
+                members=members,
+                profiles=profiles,
+                metadata=current.metadata,
+            )
         )
+
+    def set_metadata(self, metadata: TeamMetadata | None) -> None:
+        """Set the team's business context; agents started from now on render it.
+
+        A system prompt is rendered once, when an agent starts, so members already running
+        keep the context they started with (their prompt cache stays valid).
+        """
+        current = self.directory
+        if metadata == current.metadata:
+            return
+        self.directory_board.publish(
+            TeamDirectory(
+                version=current.version + 1,
+                members=current.members,
+                profiles=current.profiles,
+                metadata=metadata,
+            )
+        )
+
+    def get_metadata(self) -> TeamMetadata | None:
+        """The team's business context, or None."""
+        return self.directory.metadata
 
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""

@@ -11,7 +11,8 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
-from retinue.actors.orchestrator import Orchestrator
+from retinue.actors.metadata import TeamMetadata
+from retinue.actors.orchestrator import Orchestrator, OrchestratorConfig
 from retinue.actors.subscriber import EventSubscriber
 from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
@@ -46,11 +47,17 @@ class Recorder(EventSubscriber):
 class TeamHarness:
     """An orchestrator, a `@Human`, and helpers to drive and read the team."""
 
-    def __init__(self, *, plugin_manager: Any = None, ask_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        *,
+        plugin_manager: Any = None,
+        ask_timeout: float = 10.0,
+        metadata: TeamMetadata | None = None,
+    ) -> None:
+        # Built first: a metadata template naming a missing key fails before anything starts.
+        config = OrchestratorConfig(name="@Orchestrator", role="Orchestrator", metadata=metadata)
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
-        self.orchestrator = self.system.createActor(
-            Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
-        )
+        self.orchestrator = self.system.createActor(Orchestrator, config)
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
         self.recorder = Recorder()
         self.orchestrator_proxy.subscribe(self.recorder)
