@@ -136,13 +136,17 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         profiles = current.profiles if profiles is None else profiles
         if members is current.members and profiles is current.profiles:
             return
+        self._post(members, profiles, current.metadata)
+
+    def _post(
+        self,
+        members: FrozenMap[str, ActorAddress],
+        profiles: FrozenMap[str, AgentCard],
+        metadata: TeamMetadata | None,
+    ) -> None:
+        version = self.directory.version + 1
         self.directory_board.publish(
-            TeamDirectory(
-                version=current.version + 1,
-                members=members,
-                profiles=profiles,
-                metadata=current.metadata,
-            )
+            TeamDirectory(version=version, members=members, profiles=profiles, metadata=metadata)
         )
 
     def set_metadata(self, metadata: TeamMetadata | None) -> None:
@@ -152,16 +156,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         keep the context they started with (their prompt cache stays valid).
         """
         current = self.directory
-        if metadata == current.metadata:
-            return
-        self.directory_board.publish(
-            TeamDirectory(
-                version=current.version + 1,
-                members=current.members,
-                profiles=current.profiles,
-                metadata=metadata,
-            )
-        )
+        if metadata != current.metadata:
+            self._post(current.members, current.profiles, metadata)
 
     def get_metadata(self) -> TeamMetadata | None:
         """The team's business context, or None."""
