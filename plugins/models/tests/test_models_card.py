@@ -56,8 +56,6 @@ def test_a_bad_roster_is_one_line_naming_the_entry() -> None:
     assert len(str(caught.value).splitlines()) == 1
     with pytest.raises(ConfigError, match="two models in the roster are named 'Terse'"):
         ModelTool(roster=[*ROSTER, RosterModel(model="test", name="Terse")])
-    with pytest.raises(ConfigError, match="at least 1 item"):
-        ModelTool(roster=[])
 
 
 def test_the_model_switches_itself_and_its_next_turn_runs_on_the_new_model(
@@ -189,3 +187,19 @@ def test_the_person_switches_with_slash_model_and_the_switch_survives_a_resume(
         assert resumed.received_by("@Human")[-1].content == "back on follow"
     finally:
         assert resumed.shutdown()
+
+
+def test_an_empty_roster_still_lists_the_configured_model_and_switches_back_to_it(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    ada = team.add(scripted_card("Ada", tools=[ModelTool()]))
+
+    assert team.command(ada, "/model") == (
+        f"Running on {FOLLOWER}: the configured model\n"
+        f"The roster:\n- {FOLLOWER}: the configured model"
+    )
+    assert team.command(ada, f"/model {FOLLOWER}") == f"Already running on {FOLLOWER}."
+    assert team.command(ada, "/model terse").endswith(
+        f"'terse' is not in the roster; the roster is {FOLLOWER}"
+    )

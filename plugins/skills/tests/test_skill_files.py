@@ -86,9 +86,12 @@ def test_a_card_over_a_folder_with_a_bad_file_fails_where_it_is_made(tmp_path: P
     assert "not a folder of skills" in str(nested.value)
 
 
-def test_a_card_needs_skills_and_refuses_two_of_one_name(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=re.escape("give skills=[...] or a folder")):
-        SkillTool()
+def test_a_card_refuses_two_skills_of_one_name_and_an_empty_folder(tmp_path: Path) -> None:
+    empty_card = SkillTool()  # a card without skills is valid (a team file may name "skills")
+    assert empty_card.get_system_prompts() == []
+    assert empty_card.skill("") == "No skills."
+    with pytest.raises(SkillError, match="there is no skill 'x'; this agent has no skills"):
+        empty_card.find("x")
     write(tmp_path, "a", "---\nname: dup\ndescription: one\n---\n")
     with pytest.raises(ConfigError, match="two skills are named 'dup'"):
         SkillTool(skills=[Skill(name="dup", description="two", body="")], folder=str(tmp_path))

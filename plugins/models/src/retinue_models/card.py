@@ -24,7 +24,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from retinue import BaseAgent, ConfigError, ModelConfig, ReactAgent, ToolCard
+from retinue import AgentConfig, BaseAgent, ConfigError, ModelConfig, ReactAgent, ToolCard
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -87,7 +87,7 @@ class ModelTool(ToolCard):
 
     name: ClassVar[str] = "models"
 
-    roster: list[RosterModel] = Field(min_length=1)
+    roster: list[RosterModel] = Field(default_factory=list)
     """The models this agent may run on; its configured model is always allowed too."""
 
     def __init__(self, /, **data: Any) -> None:
@@ -117,12 +117,24 @@ class ModelTool(ToolCard):
     # -- reading ---------------------------------------------------------------------------
 
     def find(self, name: str) -> RosterModel:
-        """The roster entry called `name` (its name or model string); `ModelError` if none."""
+        """The roster entry called `name` (its name or model string); `ModelError` if none.
+
+        The agent's configured model is found by its model string even when the roster does
+        not list it: switching back to it is always allowed.
+        """
         wanted = name.strip().lower()
-        for entry in self.roster:
+        for entry in self.choices():
             if wanted in (entry.label.lower(), entry.model.lower()):
                 return entry
         raise ModelError(f"{name.strip()[:80]!r} is not in the roster; {self._choices()}")
+
+    def choices(self) -> list[RosterModel]:
+        """The roster, then the configured model when the roster does not list it."""
+        configured = self._configured()
+        if self._entry_for(configured) is not None:
+            return list(self.roster)
+        own = RosterModel(model=configured.as_string(), note="the configured model")
+        return [*self.roster, own]
 
     def in_force(self) -> str:
         """The model the agent's next run uses, as its roster line (or its model string)."""
@@ -135,7 +147,7 @@ class ModelTool(ToolCard):
     # -- channels --------------------------------------------------------------------------
 
     def get_system_prompts(self) -> Sequence[str]:
-        lines = "\n".join(entry.line() for entry in self.roster)
+        lines = "\n".join(entry.line() for entry in self.choices())
         return [
             "You can choose the model you run on: switch_model(name) switches from your next "
             "turn on. Pick the one that fits the task (a cheaper one for routine work, a "
@@ -159,12 +171,13 @@ class ModelTool(ToolCard):
         """Switch the agent to the roster model `name` from its next run on."""
         entry = self.find(name)
         runner = self._runner()
-        wanted = entry.config
+        # The configured model is left by None, never by its string (which hides credentials).
+        back = entry not in self.roster or _same_model(self._configured(), entry.config)
+        wanted = runner.model_cfg if back else entry.config
         if _same_model(runner.model_in_force, wanted):
             return f"Already running on {entry.label}."
-        configured = runner.model_cfg
         try:
-            runner.use_model(None if _same_model(configured, wanted) else wanted)
+            runner.use_model(None if back else wanted)
         except ConfigError as exc:
             raise ModelError(f"{entry.label} cannot be used: {exc}") from None
         return f"Switched to {entry.label}; it answers from the next turn on."
@@ -173,10 +186,17 @@ class ModelTool(ToolCard):
         """Switch this agent's model (/model NAME), or show the roster and the one in force."""
         if name.strip():
             return self.switch(name)
-        lines = "\n".join(entry.line() for entry in self.roster)
+        lines = "\n".join(entry.line() for entry in self.choices())
         return f"Running on {self.in_force()}\nThe roster:\n{lines}"
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _configured(self) -> ModelConfig:
+        """The agent's configured model (readable before its runner exists)."""
+        config = self.host.config
+        if not isinstance(config, AgentConfig):
+            raise TypeError(f"the models card needs an AgentConfig, not a {type(config).__name__}")
+        return config.model_cfg
 
     def _runner(self) -> ReactAgent:
         host = self.host
@@ -188,7 +208,7 @@ class ModelTool(ToolCard):
         return next((e for e in self.roster if _same_model(e.config, current)), None)
 
     def _choices(self) -> str:
-        return "the roster is " + ", ".join(entry.label for entry in self.roster)
+        return "the roster is " + ", ".join(entry.label for entry in self.choices())
 
 
 def _same_model(a: ModelConfig, b: ModelConfig) -> bool:

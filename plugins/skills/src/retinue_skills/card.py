@@ -65,8 +65,6 @@ class SkillTool(ToolCard):
         found = list(self.skills)
         if self.folder is not None:
             found.extend(load_skill_folder(Path(self.folder)))
-        if not found:
-            raise SkillError("give skills=[...] or a folder of SKILL.md files")
         check_unique(found)
         self._loaded = {skill.name: skill for skill in found}
         return self
@@ -86,13 +84,15 @@ class SkillTool(ToolCard):
         return found
 
     def menu(self) -> str:
-        """One line per skill: `- name: description`."""
+        """One line per skill: `- name: description` (a card may have none)."""
+        if not self._loaded:
+            return "No skills."
         return "\n".join(f"- {s.name}: {s.description}" for s in self._loaded.values())
 
     # -- channels --------------------------------------------------------------------------
 
     def get_system_prompts(self) -> Sequence[str]:
-        return [f"{MENU_HEADING}\n{self.menu()}"]
+        return [f"{MENU_HEADING}\n{self.menu()}"] if self._loaded else []
 
     def get_tools(self) -> Sequence[Tool[Any]]:
         from retinue_skills.model_tools import build_tools
@@ -112,6 +112,8 @@ class SkillTool(ToolCard):
 
     def _known(self) -> str:
         names = list(self._loaded)
+        if not names:
+            return "this agent has no skills"
         shown = ", ".join(names[:_SHOWN_NAMES])
         more = len(names) - _SHOWN_NAMES
         return f"the skills are {shown}" + (f" and {more} more" if more > 0 else "")
