@@ -29,6 +29,7 @@ def test_a_desktop_assistant_skill_file_loads_with_its_extra_keys_ignored(tmp_pa
         "  Fill in PDF forms: use it when a task\n"
         "  hands you a form.\n"
         "license: MIT\n"
+        'allowed-tools: "Bash(git:*)", Read\n'
         "metadata:\n"
         "  version: 1.0\n"
         "---\n\n" + BODY,

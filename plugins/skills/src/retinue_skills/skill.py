@@ -29,6 +29,7 @@ MAX_BODY = 200_000
 _NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 _KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s+(?P<value>.*))?$")
 _BLOCK_INDICATORS = (">", "|", ">-", "|-", ">+", "|+")
+_READ = ("name", "description")
 
 
 class SkillError(ValueError):
@@ -133,8 +134,9 @@ def _front_matter(lines: list[str], source: str) -> dict[str, str]:
     parts: list[str] = []
 
     def close() -> None:
-        if key is not None:
-            fields[key] = _unquote(" ".join(parts), key, source)
+        if key is not None:  # only the keys read are unquoted: the others are not checked
+            text = " ".join(parts)
+            fields[key] = _unquote(text, key, source) if key in _READ else text
 
     for number, raw in enumerate(lines, start=2):
         line = raw.rstrip("\r\n")
