@@ -29,7 +29,7 @@ from retinue_notify.scheduler import (
     running_scheduler,
     scheduler_key,
 )
-from retinue_notify.state import MAX_TEXT, Notification, span
+from retinue_notify.state import MAX_TEXT, Notification, duration
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -94,7 +94,7 @@ class NotificationTool(ToolCard):
         return [
             "You can send yourself a notification for later, to check on something you are "
             "waiting for: schedule_notification(delay_seconds, text) delivers the text back to "
-            f"you as a notification after the delay (at most {span(self.max_delay_seconds)[3:]}). "
+            f"you as a notification after the delay (at most {duration(self.max_delay_seconds)}). "
             "list_notifications shows your pending ones and cancel_notification cancels one."
         ]
 
@@ -125,7 +125,7 @@ class NotificationTool(ToolCard):
         if delay_seconds > self.max_delay_seconds:
             raise NotificationError(
                 f"a delay of {delay_seconds:g} seconds is past the longest allowed, "
-                f"{self.max_delay_seconds:g} seconds ({span(self.max_delay_seconds)[3:]})"
+                f"{self.max_delay_seconds:g} seconds ({duration(self.max_delay_seconds)})"
             )
         words = text.strip()
         if not words:

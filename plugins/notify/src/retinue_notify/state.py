@@ -57,14 +57,12 @@ def clock_time(seconds: float) -> str:
 
 def span(seconds: float) -> str:
     """`in 9m 30s`, or `due now`."""
-    left = round(seconds)
-    if left <= 0:
-        return "due now"
-    hours, rest = divmod(left, 3600)
+    return "due now" if round(seconds) <= 0 else f"in {duration(seconds)}"
+
+
+def duration(seconds: float) -> str:
+    """`1h 5m 30s`: a length of time for people and models."""
+    hours, rest = divmod(max(0, round(seconds)), 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [
-        f"{hours}h" if hours else "",
-        f"{minutes}m" if minutes else "",
-        f"{secs}s" if secs else "",
-    ]
-    return "in " + " ".join(p for p in parts if p)
+    parts = [(hours, "h"), (minutes, "m"), (secs, "s")]
+    return " ".join(f"{amount}{unit}" for amount, unit in parts if amount) or "0s"
