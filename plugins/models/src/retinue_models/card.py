@@ -130,6 +130,8 @@ class ModelTool(ToolCard):
 
     def choices(self) -> list[RosterModel]:
         """The roster, then the configured model when the roster does not list it."""
+        if not self.is_bound:  # a blueprint: its agent's configured model is not known yet
+            return list(self.roster)
         configured = self._configured()
         if self._entry_for(configured) is not None:
             return list(self.roster)
