@@ -52,7 +52,12 @@ def test_the_card_is_a_default_named_team() -> None:
 
 
 def test_the_card_serves_tools_context_and_commands_but_no_system_prompt() -> None:
-    assert TeamTool.channels() == {Channel.TOOL_CALL, Channel.LLM_CONTEXT, Channel.COMMAND}
+    assert TeamTool.channels() == {
+        Channel.TOOL_CALL,
+        Channel.SYSTEM_PROMPT,
+        Channel.LLM_CONTEXT,
+        Channel.COMMAND,
+    }
 
 
 def test_the_hook_module_holds_only_hook_implementations() -> None:

@@ -47,6 +47,7 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
+from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamMember
@@ -103,6 +104,7 @@ __all__ = [
     "TeamConfig",
     "TeamDirectory",
     "TeamMember",
+    "TeamMetadata",
     "TeamUsage",
     "TeamUsageLimits",
     "UserProxy",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.actors.budget import TeamUsageLimits
+from retinue.actors.metadata import TeamMetadata
 from retinue.actors.validation import ConfigModel
 
 
@@ -36,3 +37,6 @@ class TeamConfig(BaseConfig):
     """
 
     budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
+    metadata: TeamMetadata | None = None
+    """The team's business context, rendered into every agent's system prompt by the team
+    card; a template naming a missing key fails when the config is built."""

@@ -26,6 +26,7 @@ from retinue.actors.budget import (
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.messages import EventMessage, Message, StartMessage, StopMessage
+from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
@@ -72,6 +73,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         limits = config.budget if isinstance(config, TeamConfig) else None
         #: The team's budget: members charge it directly, from their own threads.
         self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
+        if isinstance(config, TeamConfig) and config.metadata is not None:
+            self.set_metadata(config.metadata)
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -137,9 +140,32 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         profiles = current.profiles if profiles is None else profiles
         if members is current.members and profiles is current.profiles:
             return
+        self._post(members, profiles, current.metadata)
+
+    def _post(
+        self,
+        members: FrozenMap[str, ActorAddress],
+        profiles: FrozenMap[str, AgentCard],
+        metadata: TeamMetadata | None,
+    ) -> None:
+        version = self.directory.version + 1
         self.directory_board.publish(
-            TeamDirectory(version=current.version + 1, members=members, profiles=profiles)
+            TeamDirectory(version=version, members=members, profiles=profiles, metadata=metadata)
         )
+
+    def set_metadata(self, metadata: TeamMetadata | None) -> None:
+        """Set the team's business context; agents started from now on render it.
+
+        A system prompt is rendered once, when an agent starts, so members already running
+        keep the context they started with (their prompt cache stays valid).
+        """
+        current = self.directory
+        if metadata != current.metadata:
+            self._post(current.members, current.profiles, metadata)
+
+    def get_metadata(self) -> TeamMetadata | None:
+        """The team's business context, or None."""
+        return self.directory.metadata
 
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""

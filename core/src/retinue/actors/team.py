@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
+    from retinue.actors.metadata import TeamMetadata
     from retinue.actors.orchestrator import TeamMember
 
 
@@ -35,6 +36,8 @@ class TeamDirectory:
     version: int = 0
     members: FrozenMap[str, ActorAddress] = field(default_factory=FrozenMap)
     profiles: FrozenMap[str, AgentCard] = field(default_factory=FrozenMap)
+    metadata: TeamMetadata | None = None
+    """The team's business context (`Orchestrator.set_metadata`), or None."""
 
     def member(self, name: str) -> ActorAddress | None:
         """The member called `name` (with its `@`), or None."""

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_serializer
 
+from retinue.llm.config import ModelConfig
+
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
 
@@ -109,13 +111,25 @@ class ContextResetEvent(LlmEvent):
         return [data_to_message(item) for item in self.messages]
 
 
+class ModelSwitchedEvent(LlmEvent):
+    """The agent's runs use another model from its next run on (`ReactAgent.use_model`).
+
+    `model_cfg` None means back to the configured model. It is part of the record like the
+    history: `restore_context` applies the latest one again, so a switch survives a resume.
+    """
+
+    event_type: Literal["model_switched"] = "model_switched"
+    model_cfg: ModelConfig | None = None
+
+
 AnyLlmEvent = Annotated[
     RunStartedEvent
     | RunFinishedEvent
     | ModelMessageEvent
     | ToolCallEvent
     | LlmUsageEvent
-    | ContextResetEvent,
+    | ContextResetEvent
+    | ModelSwitchedEvent,
     Field(discriminator="event_type"),
 ]
 _EVENT_ADAPTER: TypeAdapter[AnyLlmEvent] = TypeAdapter(AnyLlmEvent)

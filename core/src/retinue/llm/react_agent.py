@@ -18,6 +18,7 @@ from pydantic_ai import Agent, AgentCapability, capture_run_messages
 from pydantic_ai.messages import ModelMessage, UserContent
 from pydantic_ai.models import Model
 from pydantic_ai.output import OutputSpec
+from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import Tool
 from pydantic_ai.toolsets import AbstractToolset
 
@@ -25,7 +26,7 @@ from retinue.actors.budget import TeamBudget
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
 from retinue.llm.errors import RunInterruptedError, RunTimeoutError, TeamBudgetExhaustedError
-from retinue.llm.events import LlmEvent, RunStartedEvent
+from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
@@ -50,7 +51,7 @@ from retinue.llm.run_report import (
 )
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
-from retinue.llm.usage import AgentUsageSummary, UsageLedger
+from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
 
 __all__ = ["ReactAgent", "render_system_block"]
 
@@ -119,6 +120,8 @@ class ReactAgent:
         self._lock = threading.Lock()
         self._current: RunState | None = None
         self._usage = UsageLedger()
+        #: The model switched to (`use_model`): its config, model and request settings.
+        self._switched: tuple[ModelConfig, Model, ModelSettings] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -146,6 +149,38 @@ class ReactAgent:
     def messages(self) -> list[ModelMessage]:
         """A copy of the history."""
         return self.context.messages
+
+    # ------------------------------------------------------------------ the model in force
+
+    @property
+    def model_in_force(self) -> ModelConfig:
+        """The model the next run uses: the one switched to, else the configured one."""
+        switched = self._switched
+        return switched[0] if switched is not None else self.model_cfg
+
+    def use_model(self, model_cfg: ModelConfig | None) -> None:
+        """Run on `model_cfg` from the next run on (None: the configured model again).
+
+        The run in flight, if any (a tool may call this), keeps the model it started with.
+        The model is the shared one for that configuration, with that configuration's
+        request settings; compaction summaries stay on the configured model. A model that
+        cannot be built raises `ConfigError` and changes nothing. Reported as a
+        `ModelSwitchedEvent`, which `restore_context` applies again.
+        """
+        self._switch(model_cfg)
+        self._emit(
+            ModelSwitchedEvent(
+                agent_name=self.name, run_id=self.current_run_id, model_cfg=model_cfg
+            )
+        )
+
+    def _switch(self, model_cfg: ModelConfig | None) -> None:
+        switched: tuple[ModelConfig, Model, ModelSettings] | None = None
+        if model_cfg is not None and model_cfg != self.model_cfg:
+            model = get_model(model_cfg)
+            switched = (model_cfg, model, model_settings(model_cfg, self.runtime_cfg))
+        with self._lock:
+            self._switched = switched
 
     # ------------------------------------------------------------------ running
 
@@ -218,12 +253,15 @@ class ReactAgent:
             self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
             self._runs[state.run_id] = state
+            switched = self._switched
         try:
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
             before = self.context.messages
             run_prompt = self.context.take_prompt(prompt)
             try:
-                future = loop.submit(self._drive(agent, state, run_prompt, before, deps))
+                future = loop.submit(
+                    self._drive(agent, state, run_prompt, before, deps, switched=switched)
+                )
             except Exception as exc:  # the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
             else:
@@ -287,6 +325,8 @@ class ReactAgent:
         prompt: str | Sequence[UserContent],
         message_history: list[ModelMessage],
         deps: Any,
+        *,
+        switched: tuple[ModelConfig, Model, ModelSettings] | None = None,
     ) -> Outcome:
         conclusion = state.kind == "conclusion"
         limits = self.run_usage_limits.to_usage_limits(request_limit=1 if conclusion else None)
@@ -302,6 +342,8 @@ class ReactAgent:
                     timeout=self.runtime_cfg.run_timeout,
                     run_id=state.run_id,
                     capabilities=[WithoutFunctionTools()] if conclusion else None,
+                    model=switched[1] if switched is not None else None,
+                    model_settings=switched[2] if switched is not None else None,
                 )
             except Exception as exc:
                 return Outcome(list(captured), error=exc)
@@ -367,6 +409,9 @@ class ReactAgent:
         recorded = list(events)
         self.context.restore(recorded)
         ledger = UsageLedger.from_events(recorded)
+        switches = [e for e in iter_llm_events(recorded) if isinstance(e, ModelSwitchedEvent)]
+        if switches:
+            self._switch(switches[-1].model_cfg)
         with self._lock:
             self._usage = ledger
 

@@ -12,6 +12,7 @@ from retinue.actors.budget import BudgetStatus, TeamUsageLimits
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
+from retinue.actors.metadata import TeamMetadata
 from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.subscriber import EventSubscriber
 from retinue.actors.system import ActorSystem
@@ -53,15 +54,19 @@ class TeamHarness:
         plugin_manager: Any = None,
         ask_timeout: float = 10.0,
         budget: TeamUsageLimits | None = None,
+        metadata: TeamMetadata | None = None,
     ) -> None:
-        """`budget`: what the whole team may spend (no limit when None)."""
-        self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
-        self.orchestrator = self.system.createActor(
-            Orchestrator,
-            TeamConfig(
-                name="@Orchestrator", role="Orchestrator", budget=budget or TeamUsageLimits()
-            ),
+        """`budget`: what the whole team may spend (no limit when None); `metadata`: the
+        team's business context."""
+        # Built first: a metadata template naming a missing key fails before anything starts.
+        config = TeamConfig(
+            name="@Orchestrator",
+            role="Orchestrator",
+            budget=budget or TeamUsageLimits(),
+            metadata=metadata,
         )
+        self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
+        self.orchestrator = self.system.createActor(Orchestrator, config)
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
         self.recorder = Recorder()
         self.orchestrator_proxy.subscribe(self.recorder)

@@ -1,6 +1,6 @@
 """`TeamTool`: hiring and firing by role, and the team as every agent's context.
 
-One feature, three channels:
+One feature, four channels:
 
 * TOOL_CALL — `hire_members(roles)` and `fire_members(names)` for the model, which answer
   in sentences and never raise, so a refused hire reads as advice instead of a failed call;
@@ -10,6 +10,8 @@ One feature, three channels:
   identity check, a changed one only the members that changed. Busy flags are left out:
   they change on most turns, so they would put a delta (and a different prompt) into
   nearly every turn, at a cost that grows with the team; `team_members()` reports them;
+* SYSTEM_PROMPT — the team's business context (`TeamMetadata`: company, product,
+  conventions), rendered once through the operator's template when the agent starts;
 * COMMAND — `hire_member`, `fire_member`, `team_members` and `team_roles` for operators
   (`/hire_member Developer name=@Ada`) and for code; `hire_member` is also what the kernel's
   routing calls when a model names a bare role as a recipient, so its native value is the
@@ -108,6 +110,18 @@ class TeamTool(ToolCard):
 
     def get_context_states(self) -> Mapping[str, Callable[[], Mapping[str, str]]]:
         return {ROSTER_SECTION: self.roster_state, ROLES_SECTION: self.roles_state}
+
+    def get_system_prompts(self) -> Sequence[Callable[[], str]]:
+        return [self.metadata_prompt]
+
+    def metadata_prompt(self) -> str:
+        """The team's business context as its template renders it ("" when there is none).
+
+        Read once, when the agent starts: the system block never changes after that.
+        """
+        team = self.host.team
+        metadata = team.directory.metadata if team is not None else None
+        return metadata.render() if metadata is not None else ""
 
     def get_commands(self) -> Sequence[Callable[..., Any]]:
         return [self.hire_member, self.fire_member, self.team_members, self.team_roles]

@@ -1,0 +1,98 @@
+"""The skills card in a real team: the menu, `use_skill` and `/skill`, on scripted models."""
+
+from __future__ import annotations
+
+import inspect
+
+import retinue_skills.hooks
+from pydantic_ai.messages import ModelRequest, ToolReturnPart
+from retinue import Channel
+from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
+from retinue_skills import MENU_HEADING, Skill, SkillTool
+
+BODY = "Step 1: read {the_form}.\nStep 2: {{ never_rendered }} stays {{as}} is; so does {0}.\n"
+SKILLS = [
+    Skill(name="pdf-forms", description="Fill in PDF forms {like this}", body=BODY),
+    Skill(name="release", description="Cut a release", body="Tag it, then announce it."),
+]
+
+
+def skilled(role: str = "Lead") -> object:
+    return scripted_card(role, tools=[SkillTool(skills=SKILLS)])
+
+
+def test_the_card_is_a_named_plugin_card_and_no_default() -> None:
+    pm = get_plugin_manager(autoload=False, plugins=[retinue_skills.hooks])
+    assert collect_card_classes(pm) == {"skills": SkillTool}
+    assert default_card_classes(pm) == []
+    functions = inspect.getmembers(retinue_skills.hooks, inspect.isfunction)
+    assert [f.__name__ for _, f in functions if f.__module__ == retinue_skills.hooks.__name__] == [
+        "retinue_tool_cards"
+    ]
+    assert SkillTool.channels() == {Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND}
+
+
+def test_the_menu_is_in_the_system_prompt_and_the_body_comes_verbatim_on_demand(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    lead = team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
+
+    team.say(
+        lead,
+        "\n".join(
+            [
+                call_directive("use_skill", {"name": "pdf-forms"}),
+                send_directive("@Human", "response", "read it"),
+            ]
+        ),
+    )
+    team.wait_idle(20)
+
+    [first] = team.model_requests("@Lead")[:1]
+    instructions = [m.instructions for m in first if isinstance(m, ModelRequest) and m.instructions]
+    assert instructions
+    assert (
+        f"{MENU_HEADING}\n- pdf-forms: Fill in PDF forms {{like this}}\n- release: Cut a release"
+        in instructions[0]
+    )
+    assert BODY.strip() not in instructions[0]  # bodies only on demand
+    assert team.tool_results("@Lead") == [f"Skill pdf-forms:\n\n{BODY}"]
+    assert [m.content for m in team.received_by("@Human")] == ["read it"]
+
+
+def test_an_unknown_skill_is_a_retry_listing_the_known_ones_then_the_answer(
+    retinue_team: TeamHarness,
+) -> None:
+    team = retinue_team
+    lead = team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
+    wrong = call_directive("use_skill", {"name": "tax-returns"})
+
+    team.say(lead, "\n".join([wrong, wrong, send_directive("@Human", "response", "went on")]))
+    team.wait_idle(20)
+
+    known = "there is no skill 'tax-returns'; the skills are pdf-forms, release"
+    assert team.tool_results("@Lead") == [known, f"Error: {known}"]
+    retried = [
+        part
+        for message in team.model_requests("@Lead")[-1]
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+        if isinstance(part, ToolReturnPart) and part.outcome == "retried"
+    ]
+    assert len(retried) == 1
+    assert [m.content for m in team.received_by("@Human")] == ["went on"]
+
+
+def test_a_person_reads_a_skill_and_the_menu_with_slash_skill(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    lead = team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
+
+    assert team.command(lead, "/skill pdf-forms") == BODY
+    assert team.command(lead, "/skill  RELEASE") == "Tag it, then announce it."
+    assert team.command(lead, "/skill") == (
+        "- pdf-forms: Fill in PDF forms {like this}\n- release: Cut a release"
+    )
+    answer = team.command(lead, "/skill nope")
+    assert "there is no skill 'nope'; the skills are pdf-forms, release" in answer
