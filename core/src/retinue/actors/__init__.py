@@ -7,7 +7,8 @@ imported as itself (`X as X`) stays in this layer: importable from here, not fro
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.chains import ChainLedger, ChainStop, LoopLimits
+from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import (
     ActorClassError,
     ActorError,
@@ -57,6 +58,8 @@ __all__ = [
     "BaseConfig",
     "BaseState",
     "CancelMessage",
+    "ChainLedger",
+    "ChainStop",
     "DeadLetterEvent",
     "DirectoryBoard",
     "ErrorMessage",
@@ -66,6 +69,7 @@ __all__ = [
     "HandledMessage",
     "HandlerAbortedError",
     "IdleTimeoutError",
+    "LoopLimits",
     "Message",
     "MessageSink",
     "Orchestrator",
@@ -78,6 +82,7 @@ __all__ = [
     "StateChangedMessage",
     "StopMessage",
     "Team",
+    "TeamConfig",
     "TeamDirectory",
     "TeamMember",
     "UserProxy",

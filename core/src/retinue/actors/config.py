@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from retinue.actors.chains import LoopLimits
 from retinue.actors.validation import ConfigModel
 
 
@@ -25,3 +26,12 @@ class BaseState(BaseModel):
     model_config = ConfigDict(
         extra="forbid", arbitrary_types_allowed=True, validate_assignment=True
     )
+
+
+class TeamConfig(BaseConfig):
+    """An orchestrator's config: its name and role, and the settings of its whole team.
+
+    `loops`: when a task chain counts as a loop and its routing stops (on by default).
+    """
+
+    loops: LoopLimits = Field(default_factory=LoopLimits)

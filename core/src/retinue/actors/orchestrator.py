@@ -1,7 +1,10 @@
 """`Orchestrator`: one per team — roster, role profiles, subscribers, a window of messages.
 
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
-either changes, so members read the team without asking (see `retinue.actors.team`).
+either changes, so members read the team without asking (see `retinue.actors.team`), and
+holds the team's `ChainLedger` (stops and loop counts per task chain), which members reach
+through the same view. Its config may be a `TeamConfig`, whose `loops` set the ledger's
+thresholds.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.chains import ChainLedger, LoopLimits
+from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.messages import Message, StartMessage, StopMessage
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -49,6 +53,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
     starts_team: ClassVar[bool] = True
+    config_class = TeamConfig
     #: How many recent messages stay in memory; the full record goes to the sinks.
     window_size: ClassVar[int] = 1000
 
@@ -61,6 +66,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
         self._window: deque[Message] = deque(maxlen=self.window_size)
+        loops = config.loops if isinstance(config, TeamConfig) else LoopLimits()
+        #: The team's task chains: stops and loop counts; members read it from any thread.
+        self.chain_ledger = ChainLedger(loops)
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -150,6 +158,15 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def get_agent_profile(self, role: str) -> AgentCard | None:
         """The blueprint for `role`, or None."""
         return self.directory.profile(role)
+
+    # ------------------------------------------------------------------ task chains
+    def get_loop_limits(self) -> LoopLimits:
+        """The loop-detection thresholds in force for this team."""
+        return self.chain_ledger.limits
+
+    def set_loop_limits(self, limits: LoopLimits) -> None:
+        """Change the loop-detection thresholds; chains already counted keep their counts."""
+        self.chain_ledger.limits = limits
 
     # ------------------------------------------------------------------ observation
     def subscribe(self, subscriber: EventSubscriber) -> None:

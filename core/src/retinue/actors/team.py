@@ -18,6 +18,7 @@ from retinue.frozen import FrozenMap
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
+    from retinue.actors.chains import ChainLedger
     from retinue.actors.card import AgentCard
     from retinue.actors.orchestrator import TeamMember
 
@@ -120,6 +121,11 @@ class Team(Protocol):
     @property
     def profiles(self) -> Mapping[str, AgentCard]:
         """The roles that can be hired, by role."""
+        ...
+
+    @property
+    def chains(self) -> ChainLedger:
+        """The team's task chains: who delegated to whom, stops, loop counts; never waits."""
         ...
 
     def roster(self) -> list[TeamMember]:

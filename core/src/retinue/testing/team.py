@@ -9,7 +9,8 @@ from pydantic_ai.messages import ModelMessage
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig
+from retinue.actors.chains import LoopLimits
+from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
 from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.subscriber import EventSubscriber
@@ -46,10 +47,20 @@ class Recorder(EventSubscriber):
 class TeamHarness:
     """An orchestrator, a `@Human`, and helpers to drive and read the team."""
 
-    def __init__(self, *, plugin_manager: Any = None, ask_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        *,
+        plugin_manager: Any = None,
+        ask_timeout: float = 10.0,
+        loops: LoopLimits | None = None,
+    ) -> None:
+        """`loops`: the team's loop-detection thresholds (the defaults, on, when None)."""
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
         self.orchestrator = self.system.createActor(
-            Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
+            Orchestrator,
+            TeamConfig(
+                name="@Orchestrator", role="Orchestrator", loops=loops or LoopLimits()
+            ),
         )
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
         self.recorder = Recorder()
