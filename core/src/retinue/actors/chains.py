@@ -267,7 +267,7 @@ class ChainLedger:
                 track.delegations.setdefault(sender.name, set()).add(recipient.name)
             if recipient.is_user_proxy or sender.is_user_proxy:
                 return Admission(True)  # a person's words and answers to a person are no hops
-            return self._count(chain_id, track, sender, recipient, words, progress)
+            return self._count(chain_id, track, sender, recipient, words=words, progress=progress)
 
     def _count(
         self,
@@ -275,6 +275,7 @@ class ChainLedger:
         track: _Track,
         sender: ActorAddress,
         recipient: ActorAddress,
+        *,
         words: frozenset[str],
         progress: bool,
     ) -> Admission:
@@ -447,7 +448,6 @@ def _closed_reason(track: _Track) -> str:
     if stop.kind == "loop":
         return f"this task chain was stopped as a loop ({stop.reason}); a person can /continue it"
     return f"this task chain was {stop.reason}"
-
 
 
 def _is_loop(track: _Track) -> bool:

@@ -18,8 +18,8 @@ from retinue.frozen import FrozenMap
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
-    from retinue.actors.chains import ChainLedger
     from retinue.actors.card import AgentCard
+    from retinue.actors.chains import ChainLedger
     from retinue.actors.orchestrator import TeamMember
 
 

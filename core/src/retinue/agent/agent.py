@@ -220,6 +220,10 @@ class BaseAgent(FailureHandling):
         """Deliver each outbound request; True when at least one went out (`route_output`)."""
         return routing.route_output(self, output)
 
+    def _chain_refusal(self) -> str | None:
+        """Why this turn may route nothing (its chain was stopped for this agent), or None."""
+        return cascade.sender_refusal(self)
+
     def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None:
         """Why the team's task chains refuse this outbound message (a stop, a loop), or None."""
         return cascade.admit_output(self, recipient, message, progress=self._turn_tool_calls > 0)

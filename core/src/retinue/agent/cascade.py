@@ -124,12 +124,13 @@ def stop_downstream(
         return True
     logger.info("%s: stopped chain %s for %s", me.name, chain_id[:8], member_list(stopped))
     what = "its run and the work it handed on" if interrupted else "the work it handed on"
-    queued = f" {dropped} of {me.name}'s queued messages in it were dropped." if dropped else ""
+    plural = "message was" if dropped == 1 else "messages were"
+    queued = f" {dropped} queued {plural} dropped." if dropped else ""
     _tell(
         agent,
         cancel,
-        f"Stopped {me.name}'s task ({what}): {member_list(stopped)}.{queued} Their mail of "
-        "that task is dropped until you write to them again (or /continue).",
+        f"Stopped {me.name}'s task ({what}): {member_list(stopped)}.{queued} Late mail of "
+        f"that task to them is dropped; send /continue to {me.name} to open it again.",
     )
     return True
 
@@ -177,9 +178,7 @@ def admit_turn(agent: ChainAgent, message: Message) -> bool:
         if ledger.stop_of(chain_id) is not None:
             stop, held = ledger.reopen(chain_id)
             if stop is not None:
-                agent.notify_event(
-                    ChainResumedEvent(agent=agent.myAddress, stop=stop, delivered=0)
-                )
+                agent.notify_event(ChainResumedEvent(agent=agent.myAddress, stop=stop, delivered=0))
                 if held:
                     logger.info("%d held messages discarded: the person wrote", len(held))
         return True
@@ -190,6 +189,20 @@ def admit_turn(agent: ChainAgent, message: Message) -> bool:
 
 
 # ---------------------------------------------------------------------- routing
+def sender_refusal(agent: ChainAgent) -> str | None:
+    """Why nothing this turn routes may go (a `/stop` closed its chain for this agent), or None.
+
+    Checked before any recipient is resolved, so a stopped member's late output hires nobody.
+    """
+    ledger = ledger_of(agent)
+    current = agent.current_message
+    chain_id = current.chain_id if current is not None else None
+    if ledger is None or chain_id is None or not ledger.is_stopped(chain_id, agent.myAddress.name):
+        return None
+    stop = ledger.stop_of(chain_id)
+    return f"this task chain was {stop.reason if stop is not None else 'stopped'}"
+
+
 def admit_output(
     agent: ChainAgent, recipient: ActorAddress, message: AgentMessage, *, progress: bool
 ) -> str | None:
@@ -244,9 +257,7 @@ def resume_chains(agent: ChainAgent, extra: int = 0) -> str:
             continue
         for message in held:
             agent.system.route(agent.orchestrator, message)
-        agent.notify_event(
-            ChainResumedEvent(agent=me, stop=stop, delivered=len(held), grace=extra)
-        )
+        agent.notify_event(ChainResumedEvent(agent=me, stop=stop, delivered=len(held), grace=extra))
         delivered = (
             f"{len(held)} held message{'s' if len(held) != 1 else ''} delivered"
             if held

@@ -85,6 +85,8 @@ class RoutingAgent(TeamResolver, SkipReporter, Protocol):
 
     def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None: ...
 
+    def _chain_refusal(self) -> str | None: ...
+
 
 def is_member_name(recipient: str) -> bool:
     """Whether a recipient string names a member rather than a role."""
@@ -163,7 +165,11 @@ def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
     loop; see `retinue.agent.cascade`).
     """
     delivered = False
+    closed = agent._chain_refusal() if output.messages else None
     for request in output.messages:
+        if closed is not None:  # the turn's chain was stopped for this agent: hire nobody
+            agent._skip(request.recipient, closed)
+            continue
         recipient, reason = agent._locate(request.recipient)
         if recipient is None:
             agent._skip(request.recipient, reason or NO_SUCH_MEMBER)

@@ -58,9 +58,7 @@ class TeamHarness:
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
         self.orchestrator = self.system.createActor(
             Orchestrator,
-            TeamConfig(
-                name="@Orchestrator", role="Orchestrator", loops=loops or LoopLimits()
-            ),
+            TeamConfig(name="@Orchestrator", role="Orchestrator", loops=loops or LoopLimits()),
         )
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
         self.recorder = Recorder()
