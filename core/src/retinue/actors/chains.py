@@ -281,6 +281,10 @@ class ChainLedger:
     ) -> Admission:
         limits = self._limits
         pair = _pair(sender.name, recipient.name)
+        if track.grace > 0:  # let through after `/continue N`: counting starts afresh after
+            track.grace -= 1
+            track.path.append(sender.name)
+            return Admission(True)
         track.hops += 1
         track.pairs[pair] = count = track.pairs.get(pair, 0) + 1
         repeated = any(near_identical(words, seen, limits.similarity) for seen in track.window)
@@ -288,9 +292,6 @@ class ChainLedger:
         stalled = repeated and not progress
         repeats = track.repeats[pair] = track.repeats.get(pair, 0) + 1 if stalled else 0
         track.path.append(sender.name)
-        if track.grace > 0:
-            track.grace -= 1
-            return Admission(True)
         if not limits.enabled:
             return Admission(True)
         reason = None
