@@ -447,7 +447,7 @@ def _closed_reason(track: _Track) -> str:
     stop = track.stop
     assert stop is not None
     if stop.kind == "loop":
-        return f"this task chain was stopped as a loop ({stop.reason}); a person can /continue it"
+        return f"this task chain was stopped as a loop: {stop.reason}. A person can /continue it"
     return f"this task chain was {stop.reason}"
 
 
