@@ -112,6 +112,7 @@ def test_progress_resets_the_repeat_count_only() -> None:
     # once stopped, every further message of the chain is refused (no second notice)
     later = ledger.admit("c", D2, T, "request", "unrelated words")
     assert not later.allowed and later.stop is None and later.hold
+    assert ledger.admit("c", M, HUMAN, "response", "same").allowed  # the person still hears
 
 
 def test_near_identical_ignores_case_punctuation_and_names() -> None:

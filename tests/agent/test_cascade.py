@@ -315,3 +315,43 @@ def test_the_stop_round_trips_and_an_idle_agent_with_nothing_handed_on_answers_a
     assert "no run" in answer.lower()
     cancel = CancelMessage(cascade=True, stop_chain="c1")
     assert CancelMessage.model_validate(cancel.model_dump()) == cancel
+
+
+def test_a_failure_in_the_stopped_task_still_reaches_the_person_and_the_stop_adds_none(
+    retinue_team: TeamHarness, parking: Parking
+) -> None:
+    team = retinue_team
+
+    def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return send(info, ("Developer", "request", "build the parser"))
+
+    async def developer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        got = incoming(messages)
+        if got.intent == "failure":  # the tester failed: the developer thinks it over
+            await parking.park("developer")
+            return send(info, ("Tester", "request", "try again"))
+        return send(info, ("Tester", "request", "test the parser"))
+
+    def tester(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        raise ConnectionError("the model provider is down")
+
+    team.register(card("Developer"), model=developer)
+    team.register(card("Tester"), model=tester)
+    manager_address = team.add(card("Manager"), model=manager)
+    team.say(manager_address, "ship the parser")
+    assert parking.entered["developer"].wait(10)
+    team.say(manager_address, "/stop")
+    team.wait_idle()
+
+    replies = to_human(team)
+    failures = [r for r in replies if "ConnectionError" in r]
+    stops = [r for r in replies if r.startswith("Stopped")]
+    assert len(failures) == 1  # the failure reached the person, once
+    assert len(stops) == 1 and "@Developer and @Tester" in stops[0]
+    notices = [m for m in team.sent() if isinstance(m, FailureNotice)]
+    assert [
+        (n.sender.name if n.sender else None, n.recipient.name if n.recipient else None)
+        for n in notices
+        if n.type == "response"
+    ] == [("@Tester", "@Developer")]
+    assert "@Tester2" not in team.roster()  # the developer's retry never went out

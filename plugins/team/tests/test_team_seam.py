@@ -12,6 +12,7 @@ from retinue import (
     ActorAddress,
     AgentCard,
     BaseConfig,
+    ChainLedger,
     BaseState,
     FrozenMap,
     Message,
@@ -37,6 +38,7 @@ class PaperTeam:
         )
         self.busy: set[str] = set()
         self.stopped: list[str] = []
+        self.ledger = ChainLedger()  # plain data too: another runtime keeps its own
 
     @property
     def directory(self) -> TeamDirectory:
@@ -49,6 +51,10 @@ class PaperTeam:
     @property
     def profiles(self) -> Mapping[str, AgentCard]:
         return self.board.profiles
+
+    @property
+    def chains(self) -> ChainLedger:
+        return self.ledger
 
     def roster(self) -> list[TeamMember]:
         return [

@@ -252,14 +252,17 @@ class ChainLedger:
     ) -> Admission:
         """Record a message an agent is about to route, and say whether it may go.
 
-        Refused when the chain is closed for its sender or recipient, or when this
-        message makes the chain a loop (then `stop` says why, once). Constant work per
-        message: a few counts and at most `window` fingerprint comparisons.
+        Refused when the chain is closed for its sender or recipient (a message to a
+        person still goes out of a loop-stopped chain), or when this message makes the
+        chain a loop (then `stop` says why, once). Constant work per message: a few counts
+        and at most `window` fingerprint comparisons.
         """
         words = content_words(content)
         with self._lock:
             track = self._track(chain_id)
             if track.closed_for(sender.name) or track.closed_for(recipient.name):
+                if _is_loop(track) and recipient.is_user_proxy:
+                    return Admission(True)  # a person can never feed a loop; they hear it
                 return Admission(False, _closed_reason(track), hold=_is_loop(track))
             track.members.setdefault(sender.name, sender)
             track.members.setdefault(recipient.name, recipient)

@@ -187,8 +187,8 @@ class BaseAgent(FailureHandling):
 
     def chain_stopped(self, chain_id: str | None) -> bool:
         """Whether a cascading stop closed that chain for this agent."""
-        team = self.team
-        return team is not None and team.chains.is_stopped(chain_id, self.myAddress.name)
+        ledger = cascade.ledger_of(self)
+        return ledger is not None and ledger.is_stopped(chain_id, self.myAddress.name)
 
     def stop_downstream(self, cancel: Message, chain_id: str | None) -> bool:
         """Stop what this agent handed on in `chain_id` (None: its latest), telling the person."""

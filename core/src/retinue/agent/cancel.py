@@ -262,6 +262,7 @@ class MailboxCapability(AbstractCapability[Any]):
 
     async def for_run(self, ctx: RunContext[Any]) -> MailboxCapability:
         cancellation = self._cancellation
+        cancellation.take_interrupter()  # what stopped an earlier run is not this run's news
         return MailboxCapability(
             cancellation, ctx.run_id, cancellation.mark(), cancellation.current_chain()
         )

@@ -68,9 +68,16 @@ class ChainAgent(Protocol):
 
 
 def ledger_of(agent: ChainAgent) -> ChainLedger | None:
-    """The team's chain ledger; None for an agent outside any team."""
+    """The team's chain ledger; None for an agent outside any team (or whose team is gone:
+    an orchestrator that has stopped, as at shutdown, leaves nothing to count for)."""
     team = agent.team
-    return team.chains if team is not None else None
+    if team is None:
+        return None
+    try:
+        return team.chains
+    except RuntimeError as exc:
+        logger.debug("%s: no chain ledger: %s", agent.myAddress.name, exc)
+        return None
 
 
 def member_list(addresses: Sequence[ActorAddress]) -> str:
