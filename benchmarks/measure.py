@@ -114,9 +114,7 @@ class BenchTeam:
         # (its cost is part of what is measured) but never stops one.
         self.orchestrator = self.system.createActor(
             Orchestrator,
-            TeamConfig(
-                name="@Orchestrator", role="Orchestrator", loops=LoopLimits(enabled=False)
-            ),
+            TeamConfig(name="@Orchestrator", role="Orchestrator", loops=LoopLimits(enabled=False)),
         )
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator)
         QuietHuman.arrivals = []
