@@ -176,7 +176,7 @@ class _Track:
         self.path: deque[str] = deque(maxlen=PATH_LENGTH)
         self.grace = 0
         self.stop: ChainStop | None = None
-        #: Members the chain is closed for; None with `stop` set: closed for everyone.
+        #: Members a `/stop` closed the chain for (a loop stop closes it for everyone).
         self.stopped: set[str] = set()
         self.held: list[Any] = []
 
@@ -282,12 +282,12 @@ class ChainLedger:
         words: frozenset[str],
         progress: bool,
     ) -> Admission:
-        limits = self._limits
-        pair = _pair(sender.name, recipient.name)
         if track.grace > 0:  # let through after `/continue N`: counting starts afresh after
             track.grace -= 1
             track.path.append(sender.name)
             return Admission(True)
+        limits = self._limits
+        pair = _pair(sender.name, recipient.name)
         track.hops += 1
         track.pairs[pair] = count = track.pairs.get(pair, 0) + 1
         repeated = any(near_identical(words, seen, limits.similarity) for seen in track.window)
