@@ -23,6 +23,7 @@ import re
 import threading
 from collections import OrderedDict, deque
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -134,12 +135,8 @@ def content_words(text: str) -> frozenset[str]:
     whatever was written. Member names (`@Beta`) are dropped: "Thanks, @Alpha!" and
     "Thanks, @Beta!" are the same words.
     """
-    words: dict[str, None] = {}
-    for match in _WORD.finditer(_MENTION.sub(" ", text[:FINGERPRINT_CHARS])):
-        words[match.group().casefold()] = None
-        if len(words) >= FINGERPRINT_WORDS:
-            break
-    return frozenset(words)
+    text = _MENTION.sub(" ", text[:FINGERPRINT_CHARS]).casefold()
+    return frozenset(islice(dict.fromkeys(_WORD.findall(text)), FINGERPRINT_WORDS))
 
 
 def near_identical(a: frozenset[str], b: frozenset[str], threshold: float) -> bool:
