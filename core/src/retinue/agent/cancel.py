@@ -193,7 +193,8 @@ class Cancellation:
         for letter in self._host.consume_flagged():
             if run_id is not None and letter.note == run_id:
                 live = True
-                self._interrupter = letter.message
+                if self._interrupter is None or is_cascading(letter.message):
+                    self._interrupter = letter.message  # a cascading one says the most
             else:
                 self._answer_stale(letter.message)
         return live
