@@ -277,8 +277,10 @@ class BaseAgent(FailureHandling):
     def _report_interruption(self, cancel: Message | None) -> None:
         """Tell the person a run was stopped, once: a cascade's origin tells for everyone."""
         chain_id = self.current_chain_id()
-        if chain_target(cancel) is not None or (cancel is None and self.chain_stopped(chain_id)):
+        target = chain_target(cancel)
+        if target is not None or (cancel is None and self.chain_stopped(chain_id)):
             logger.info("%s: run stopped by a cascade in its chain", self.myAddress.name)
+            self.drop_chain_mail(target or chain_id or "")  # its queued mail of it, now
             return
         if cancel is not None and is_cascading(cancel):
             cascade.stop_downstream(self, cancel, chain_id, interrupted=True)
