@@ -27,10 +27,12 @@ from retinue import (
     BaseConfig,
     CompactionConfig,
     HumanProxy,
+    LoopLimits,
     ModelConfig,
     Orchestrator,
     PromptTemplate,
     StructuredOutput,
+    TeamConfig,
 )
 from retinue.plugins import get_plugin_manager
 
@@ -108,8 +110,11 @@ class BenchTeam:
     ) -> None:
         pm = get_plugin_manager(autoload=plugins, blocked=blocked)
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=pm)
+        # A 2,000-hop ping-pong is a loop by design: the detector still counts every hop
+        # (its cost is part of what is measured) but never stops one.
         self.orchestrator = self.system.createActor(
-            Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
+            Orchestrator,
+            TeamConfig(name="@Orchestrator", role="Orchestrator", loops=LoopLimits(enabled=False)),
         )
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator)
         QuietHuman.arrivals = []

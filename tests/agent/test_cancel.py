@@ -201,6 +201,8 @@ class Desk:
         self.interrupted: list[str] = []
         self.handled: list[str] = []
         self.sent: list[tuple[ActorAddress, Message]] = []
+        self.chain: str | None = None
+        self.dropped_chains: list[str] = []
 
     def consume_flagged(self) -> list[Letter]:
         letters = self.mailbox.take_flagged()
@@ -215,6 +217,18 @@ class Desk:
 
     def send(self, recipient: ActorAddress, message: Message) -> None:
         self.sent.append((recipient, message))
+
+    def current_chain_id(self) -> str | None:
+        return self.chain
+
+    def chain_stopped(self, chain_id: str | None) -> bool:
+        return False
+
+    def stop_downstream(self, cancel: Message, chain_id: str | None) -> bool:
+        return False  # no team: nothing downstream
+
+    def drop_chain_mail(self, chain_id: str) -> None:
+        self.dropped_chains.append(chain_id)
 
 
 HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
@@ -241,6 +255,20 @@ def test_cancels_are_stamped_on_arrival_and_the_purge_takes_every_one() -> None:
     # the stale ones interrupt nothing; a person's stale /stop is told so
     assert [(to, m.content) for to, m in desk.sent] == [(HUMAN, Cancellation.stale_answer)]
     assert not cancellation.pending()
+
+
+def test_a_cascades_cancel_interrupts_only_a_run_of_its_chain() -> None:
+    desk = Desk()
+    cancellation = Cancellation(desk)
+    desk.run, desk.chain = "run-1", "other-chain"
+    desk.mailbox.put(Letter(CancelMessage(stop_chain="stopped-chain")))
+    assert desk.interrupted == []  # a run of another chain goes on
+    desk.chain = "stopped-chain"
+    desk.mailbox.put(Letter(CancelMessage(stop_chain="stopped-chain")))
+    assert desk.interrupted == ["run-1"]
+    assert cancellation.purge("run-1") is True
+    assert desk.dropped_chains == ["stopped-chain"]  # the stale one still drops its chain's mail
+    assert desk.sent == []  # a cascade's cancels are never answered
 
 
 def test_only_stale_cancels_do_not_interrupt() -> None:

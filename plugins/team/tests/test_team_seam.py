@@ -13,6 +13,7 @@ from retinue import (
     AgentCard,
     BaseConfig,
     BaseState,
+    ChainLedger,
     FrozenMap,
     LocalTeamBudget,
     Message,
@@ -40,6 +41,7 @@ class PaperTeam:
         self.busy: set[str] = set()
         self.stopped: list[str] = []
         self.shared_budget = LocalTeamBudget()  # a counter its hosts would share
+        self.ledger = ChainLedger()  # plain data too: another runtime keeps its own
 
     @property
     def directory(self) -> TeamDirectory:
@@ -56,6 +58,10 @@ class PaperTeam:
     @property
     def budget(self) -> TeamBudget:
         return self.shared_budget
+
+    @property
+    def chains(self) -> ChainLedger:
+        return self.ledger
 
     def roster(self) -> list[TeamMember]:
         return [

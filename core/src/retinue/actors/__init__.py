@@ -20,6 +20,7 @@ from retinue.actors.budget import (
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
+from retinue.actors.chains import ChainLedger, ChainStop, LoopLimits
 from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import (
     ActorClassError,
@@ -76,6 +77,8 @@ __all__ = [
     "BudgetRaisedMessage",
     "BudgetStatus",
     "CancelMessage",
+    "ChainLedger",
+    "ChainStop",
     "DeadLetterEvent",
     "DirectoryBoard",
     "ErrorMessage",
@@ -87,6 +90,7 @@ __all__ = [
     "IdleTimeoutError",
     "LimitsChange",
     "LocalTeamBudget",
+    "LoopLimits",
     "MemberUsage",
     "Message",
     "MessageSink",

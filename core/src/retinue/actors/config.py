@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.actors.budget import TeamUsageLimits
+from retinue.actors.chains import LoopLimits
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.validation import ConfigModel
 
@@ -32,11 +33,13 @@ class BaseState(BaseModel):
 class TeamConfig(BaseConfig):
     """An orchestrator's config: its name and role, and the settings of its whole team.
 
-    `budget`: what every member together may spend (no limit by default); a team file's
-    `[team.budget]`.
+    `budget`: what every member together may spend (no limit by default); `loops`: when a
+    task chain counts as a loop and its routing stops (on by default); `metadata`: the
+    team's business context. A team file's `[team.budget]`, `[team.loops]`, `[team.metadata]`.
     """
 
     budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
+    loops: LoopLimits = Field(default_factory=LoopLimits)
     metadata: TeamMetadata | None = None
     """The team's business context, rendered into every agent's system prompt by the team
     card; a template naming a missing key fails when the config is built."""

@@ -1,7 +1,7 @@
 """`OrchestratorTeam`: the `Team` an orchestrator offers the members running in its process.
 
-Reads come from the orchestrator's `DirectoryBoard`, taken once and then read without
-asking; hires and stops go through the `Runtime`. Only `roster()` (busy flags, on
+Reads come from the orchestrator's `DirectoryBoard` and `ChainLedger`, taken once and then
+read without asking; hires and stops go through the `Runtime`. Only `roster()` (busy flags, on
 request) and a fire (to wait until the directory lists the member no more) wait on the
 orchestrator's thread.
 """
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
+    from retinue.actors.chains import ChainLedger
     from retinue.actors.orchestrator import TeamMember
     from retinue.actors.runtime_api import Runtime
     from retinue.actors.team import DirectoryBoard, TeamDirectory
@@ -26,13 +27,14 @@ if TYPE_CHECKING:
 class OrchestratorTeam:
     """The team of `member`, run by the orchestrator at `orchestrator` in this process."""
 
-    __slots__ = ("_board", "_member", "_orchestrator", "_system")
+    __slots__ = ("_board", "_ledger", "_member", "_orchestrator", "_system")
 
     def __init__(self, system: Runtime, orchestrator: ActorAddress, member: ActorAddress) -> None:
         self._system = system
         self._orchestrator = orchestrator
         self._member = member
         self._board: DirectoryBoard | None = None
+        self._ledger: ChainLedger | None = None
 
     # ------------------------------------------------------------------ reads
     @property
@@ -53,6 +55,13 @@ class OrchestratorTeam:
     @property
     def budget(self) -> TeamBudget:
         return self._orchestrator_actor().team_budget
+
+    @property
+    def chains(self) -> ChainLedger:
+        ledger = self._ledger
+        if ledger is None:
+            ledger = self._ledger = self._orchestrator_actor().chain_ledger
+        return ledger
 
     def roster(self) -> list[TeamMember]:
         return self._orchestrator_proxy().get_team()

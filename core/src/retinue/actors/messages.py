@@ -66,13 +66,20 @@ class ErrorMessage(Message):
 
 
 class CancelMessage(Message):
-    """Ask an agent to stop the run in flight.
+    """Ask an agent to stop the run in flight, and with `cascade`, the work it set going.
 
     `run_id` is stamped when the cancel is sent, with the run then in flight on the target;
-    only that run may be interrupted by it (`None`: the target was idle).
+    only that run may be interrupted by it (`None`: the target was idle). A plain
+    `CancelMessage()` stops that one run. With `cascade=True` (what a person's `/stop`
+    means) the target also stops every run of the same task chain downstream of it, the
+    members it delegated to and those they hired, and their queued mail of that chain is
+    dropped. `stop_chain` is set on the cancels such a cascade sends to those members:
+    only work of that chain is stopped (a run of another chain goes on).
     """
 
     run_id: str | None = None
+    cascade: bool = False
+    stop_chain: str | None = None
 
 
 class StateChangedMessage(Message):

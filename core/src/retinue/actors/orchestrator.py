@@ -2,7 +2,10 @@
 
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
 either changes, so members read the team without asking (see `retinue.actors.team`), and
-owns the team's budget counter, which members charge directly (see `retinue.actors.budget`).
+owns the team's budget counter, which members charge directly (see `retinue.actors.budget`),
+and holds the team's `ChainLedger` (stops and loop counts per task chain), which members reach
+through the same view. Its config may be a `TeamConfig`, whose `loops` set the ledger's
+thresholds.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from retinue.actors.budget import (
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
+from retinue.actors.chains import ChainLedger, LoopLimits
 from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.messages import EventMessage, Message, StartMessage, StopMessage
 from retinue.actors.metadata import TeamMetadata
@@ -75,6 +79,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
         if isinstance(config, TeamConfig) and config.metadata is not None:
             self.set_metadata(config.metadata)
+        loops = config.loops if isinstance(config, TeamConfig) else LoopLimits()
+        #: The team's task chains: stops and loop counts; members read it from any thread.
+        self.chain_ledger = ChainLedger(loops)
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -209,6 +216,15 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def _report(self, event: BaseModel) -> None:
         """Record a budget event as the orchestrator's own; from any thread."""
         self.system.send(self.myAddress, EventMessage(event=event), sender=self.myAddress)
+
+    # ------------------------------------------------------------------ task chains
+    def get_loop_limits(self) -> LoopLimits:
+        """The loop-detection thresholds in force for this team."""
+        return self.chain_ledger.limits
+
+    def set_loop_limits(self, limits: LoopLimits) -> None:
+        """Change the loop-detection thresholds; chains already counted keep their counts."""
+        self.chain_ledger.limits = limits
 
     # ------------------------------------------------------------------ observation
     def subscribe(self, subscriber: EventSubscriber) -> None:

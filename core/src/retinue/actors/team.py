@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
+    from retinue.actors.chains import ChainLedger
     from retinue.actors.metadata import TeamMetadata
     from retinue.actors.orchestrator import TeamMember
 
@@ -132,6 +133,11 @@ class Team(Protocol):
 
         Members charge it and ask it before each run without waiting on anyone.
         """
+        ...
+
+    @property
+    def chains(self) -> ChainLedger:
+        """The team's task chains: who delegated to whom, stops, loop counts; never waits."""
         ...
 
     def roster(self) -> list[TeamMember]:

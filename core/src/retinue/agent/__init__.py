@@ -11,7 +11,13 @@ from retinue.agent.cancel import MailboxCapability as MailboxCapability
 from retinue.agent.cancel import from_operator, is_cancel
 from retinue.agent.cancel import render_arrival_notice as render_arrival_notice
 from retinue.agent.config import AgentConfig, AgentState
-from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
+from retinue.agent.events import (
+    ChainMessageDroppedEvent,
+    ChainResumedEvent,
+    ChainStoppedEvent,
+    CommandsAnnouncedEvent,
+    RoutingSkippedEvent,
+)
 from retinue.agent.failures import FailureNotice
 from retinue.agent.failures import render_failure_notice as render_failure_notice
 from retinue.agent.human_proxy import HumanProxy
@@ -31,6 +37,9 @@ __all__ = [
     "AgentMessage",
     "AgentState",
     "BaseAgent",
+    "ChainMessageDroppedEvent",
+    "ChainResumedEvent",
+    "ChainStoppedEvent",
     "CommandsAnnouncedEvent",
     "FailureNotice",
     "HumanProxy",

@@ -15,7 +15,7 @@ from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
 from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.messages import CancelMessage, Message
 from retinue.actors.team import Team
-from retinue.agent import routing
+from retinue.agent import cascade, routing
 from retinue.agent.budget import (
     BudgetAction,
     HeldMessages,
@@ -25,7 +25,14 @@ from retinue.agent.budget import (
     exhausted_event,
     exhausted_notice,
 )
-from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
+from retinue.agent.cancel import (
+    STOP_COMMAND,
+    Cancellation,
+    chain_target,
+    from_operator,
+    is_cancel,
+    is_cascading,
+)
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
 from retinue.agent.failure_handling import FailureHandling
@@ -37,6 +44,7 @@ from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
+from retinue.llm.events import ToolCallEvent
 from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary
@@ -92,6 +100,8 @@ class BaseAgent(FailureHandling):
         self._team: Team | None = None
         #: Messages the team's budget refused, handled after the person raises it.
         self._held = HeldMessages()
+        #: Function tools the model called in the current turn: progress, to the loop detector.
+        self._turn_tool_calls = 0
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -104,6 +114,8 @@ class BaseAgent(FailureHandling):
         self._command_registry = factory.get_command_registry(
             extra_commands=[self.compact, self.clear, self.budget]
         )
+        if not self._command_registry.has("continue"):  # a keyword: registered by name
+            self._command_registry.register(self.continue_chain, name="continue")
         self._context_updater = factory.get_context_updater()
         plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
         self._react = self._build_react_agent([*plugin_capabilities, *self.extra_capabilities()])
@@ -190,16 +202,58 @@ class BaseAgent(FailureHandling):
         if self._react is not None:
             self._react.interrupt(run_id)
 
+    def current_chain_id(self) -> str | None:
+        """The task chain of the message being handled, if any; read from any thread."""
+        current = self._current
+        return current.chain_id if current is not None else None
+
+    def chain_stopped(self, chain_id: str | None) -> bool:
+        """Whether a cascading stop closed that chain for this agent."""
+        ledger = cascade.ledger_of(self)
+        return ledger is not None and ledger.is_stopped(chain_id, self.myAddress.name)
+
+    def stop_downstream(self, cancel: Message, chain_id: str | None) -> bool:
+        """Stop what this agent handed on in `chain_id` (None: its latest), telling the person."""
+        return cascade.stop_downstream(self, cancel, chain_id, interrupted=False)
+
+    def drop_chain_mail(self, chain_id: str) -> None:
+        """Drop this agent's queued mail of a chain a cascade stopped for it."""
+        cascade.drop_chain_mail(self, chain_id)
+
     def receiveMsg_CancelMessage(self, message: CancelMessage, sender: ActorAddress | None) -> None:
+        if message.stop_chain is not None:  # a cascade reached this idle member
+            self.drop_chain_mail(message.stop_chain)
+            return
+        if message.cascade and self.stop_downstream(message, None):
+            return
         logger.info("%s: cancel received with no run in progress", self.myAddress.name)
+
+    def continue_chain(self, extra: int = 0) -> str:
+        """Let a task stopped as a loop (or by /stop) go on; extra: messages let through first.
+
+        Opens every stopped task chain this agent took part in with fresh loop counts, and
+        delivers the messages the loop held back. With `extra`, that many more messages pass
+        before loops are checked again.
+        """
+        return cascade.resume_chains(self, extra)
 
     # ------------------------------------------------------------------ the turn
     def _route_output(self, output: StructuredOutput) -> bool:
         """Deliver each outbound request; True when at least one went out (`route_output`)."""
         return routing.route_output(self, output)
 
+    def _chain_refusal(self) -> str | None:
+        """Why this turn may route nothing (its chain was stopped for this agent), or None."""
+        return cascade.sender_refusal(self)
+
+    def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None:
+        """Why the team's task chains refuse this outbound message (a stop, a loop), or None."""
+        return cascade.admit_output(self, recipient, message, progress=self._turn_tool_calls > 0)
+
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
+        if not cascade.admit_turn(self, message):  # mail of a chain stopped for this agent
+            return
         if isinstance(message, FailureNotice) and self._absorbs(message):
             return
         is_command = message.content.startswith("/") and from_operator(message)
@@ -221,6 +275,7 @@ class BaseAgent(FailureHandling):
     def act(self, prompt: str, output_type: type[OutputT]) -> OutputT:
         """One model run: context update, media expansion, then the loop; cancels absorbed."""
         react = self.react_agent
+        self._turn_tool_calls = 0
         self._deliver_context_update()
         content = self._expand_media(prompt)
         try:
@@ -228,8 +283,9 @@ class BaseAgent(FailureHandling):
                 return react.run_sync(content, output_type, deps=self)
         except RunInterruptedError as interruption:
             self.cancellation.purge(interruption.run_id)
+            cancel = self.cancellation.take_interrupter()
             if not self.system.shutting_down:  # a shutdown is not news to the one who asked
-                self.notify_human("Run interrupted.")
+                self._report_interruption(cancel)
             try:
                 return output_type()
             except Exception:
@@ -239,6 +295,19 @@ class BaseAgent(FailureHandling):
             if blamed is None:
                 raise
             raise blamed from exc
+
+    def _report_interruption(self, cancel: Message | None) -> None:
+        """Tell the person a run was stopped, once: a cascade's origin tells for everyone."""
+        chain_id = self.current_chain_id()
+        target = chain_target(cancel)
+        if target is not None or (cancel is None and self.chain_stopped(chain_id)):
+            logger.info("%s: run stopped by a cascade in its chain", self.myAddress.name)
+            self.drop_chain_mail(target or chain_id or "")  # its queued mail of it, now
+            return
+        if cancel is not None and is_cascading(cancel):
+            cascade.stop_downstream(self, cancel, chain_id, interrupted=True)
+            return
+        self.notify_human(cascade.RUN_INTERRUPTED)
 
     def _plugin_failure(self, exc: Exception) -> PluginError | None:
         """The error naming the plugin whose capability raised `exc` in a run, if one did."""
@@ -330,6 +399,8 @@ class BaseAgent(FailureHandling):
         text = message.content.strip()
         command = text
         if is_cancel(message):
+            if self.stop_downstream(message, None):  # idle: stop what it handed on
+                return True
             if not registry.has("stop"):
                 self._reply(message, self.cancellation.idle_answer)
                 return True
@@ -439,6 +510,8 @@ class BaseAgent(FailureHandling):
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
+        if isinstance(event, ToolCallEvent):
+            self._turn_tool_calls += 1
         self.notify_event(event)
 
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:

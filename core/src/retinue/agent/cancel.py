@@ -4,7 +4,10 @@
 a cancel and who counts as an operator, the stamp each cancel gets on arrival (the run then
 in flight, the only run it may interrupt), the purge, the answers to idle and stale cancels,
 and the per-run state of the hook that checks the mailbox before every model request
-(`MailboxCapability`, one fresh instance per run through pydantic-ai's `for_run`).
+(`MailboxCapability`, one fresh instance per run through pydantic-ai's `for_run`). What a
+cascading cancel does beyond this agent (the sub-team, the chain's mail) is the host's
+(`stop_downstream`, `drop_chain_mail`; see `retinue.agent.cascade`); the hook also ends a
+run whose task chain was closed for this agent meanwhile.
 
 The kernel builds it for every agent, never a card, so an agent with no cards can still be
 stopped. The agent's `Mailbox` flags cancels as they arrive, so the hook's checks cost what
@@ -70,6 +73,19 @@ def is_cancel(message: object) -> bool:
     return False
 
 
+def is_cascading(message: object) -> bool:
+    """A cancel that stops the work its target set going too: a person's `/stop`, or a
+    `CancelMessage(cascade=True)`; a plain `CancelMessage()` stops one run only."""
+    if isinstance(message, CancelMessage):
+        return message.cascade
+    return is_cancel(message)
+
+
+def chain_target(message: object) -> str | None:
+    """The chain a cascade's cancel is limited to (`CancelMessage.stop_chain`), if any."""
+    return message.stop_chain if isinstance(message, CancelMessage) else None
+
+
 def render_arrival_notice(messages: Sequence[AgentMessage], how_to_read: str | None) -> str:
     """The notice that mail arrived mid-run; `how_to_read` comes from a card that reads mail."""
     who = ", ".join(f"{m.sender.name if m.sender else '@Operator'} ({m.type})" for m in messages)
@@ -103,6 +119,23 @@ class CancelHost(Protocol):
         """Fire that run's cancellation token (ends even a long model request at once)."""
         ...
 
+    def current_chain_id(self) -> str | None:
+        """The task chain of the message being handled, if any; read from any thread."""
+        ...
+
+    def chain_stopped(self, chain_id: str | None) -> bool:
+        """Whether that chain was closed for this agent (a cascade reached it); O(1)."""
+        ...
+
+    def stop_downstream(self, cancel: Message, chain_id: str | None) -> bool:
+        """Stop the work in `chain_id` (None: the latest this agent set going) downstream of
+        this agent, and tell the person once; False when there was nothing to stop."""
+        ...
+
+    def drop_chain_mail(self, chain_id: str) -> None:
+        """Drop this agent's queued mail of a stopped chain, each drop reported."""
+        ...
+
     def send(self, recipient: ActorAddress, message: Message) -> None:
         """Send as the agent."""
         ...
@@ -120,14 +153,24 @@ class Cancellation:
         self.how_to_read = how_to_read
         #: Give this to the agent's runner; each run gets its own copy through `for_run`.
         self.capability = MailboxCapability(self)
+        #: The cancel that interrupted the latest run, until `take_interrupter` reads it.
+        self._interrupter: Message | None = None
         host.mailbox.watch(self._on_arrival)
 
     # ------------------------------------------------------------------ arrival
     def _on_arrival(self, letter: Letter) -> bool:
-        """Under the mailbox's lock: flag a cancel, stamp it with the run in flight, fire it."""
-        if not is_cancel(letter.message):
+        """Under the mailbox's lock: flag a cancel, stamp it with the run in flight, fire it.
+
+        A cascade's cancel (`stop_chain`) is stamped only when the run in flight works for
+        that chain: a run of another chain goes on.
+        """
+        message = letter.message
+        if not is_cancel(message):
             return False
         run_id = self._host.running_run_id()
+        target = chain_target(message)
+        if target is not None and self._host.current_chain_id() != target:
+            run_id = None
         letter.note = run_id
         if run_id is not None:
             self._host.interrupt_run(run_id)
@@ -142,23 +185,47 @@ class Cancellation:
         """Take every pending cancel; True when one was stamped with `run_id`.
 
         The others were aimed at runs that are over: each is answered as stale and interrupts
-        nothing, so a cancel never carries over to the next run.
+        nothing, so a cancel never carries over to the next run. A stale cascading cancel
+        still stops the work its target set going; a stale cascade's cancel still drops the
+        chain's mail.
         """
         live = False
         for letter in self._host.consume_flagged():
             if run_id is not None and letter.note == run_id:
                 live = True
+                if self._interrupter is None or is_cascading(letter.message):
+                    self._interrupter = letter.message  # a cascading one says the most
             else:
                 self._answer_stale(letter.message)
         return live
 
+    def take_interrupter(self) -> Message | None:
+        """The cancel that interrupted the latest run (None: no cancel did), read once."""
+        interrupter, self._interrupter = self._interrupter, None
+        return interrupter
+
     def _answer_stale(self, message: Message) -> None:
         logger.info("stale cancel %s purged", message.id[:8])
+        target = chain_target(message)
+        if target is not None:
+            self._host.drop_chain_mail(target)
+            return
+        if is_cascading(message) and self._host.stop_downstream(message, None):
+            return
         if isinstance(message, AgentMessage) and message.sender is not None:
             self._host.send(
                 message.sender,
                 AgentMessage(type="notification", content=STALE_STOP, parent_id=message.id),
             )
+
+    # ------------------------------------------------------------------ task chains
+    def current_chain(self) -> str | None:
+        """The task chain of the message the agent is handling (a run starting now works for it)."""
+        return self._host.current_chain_id()
+
+    def chain_closed(self, chain_id: str | None) -> bool:
+        """Whether a cascade closed that chain for this agent: its run must end now."""
+        return chain_id is not None and self._host.chain_stopped(chain_id)
 
     # ------------------------------------------------------------------ arrivals
     def mark(self) -> int:
@@ -183,15 +250,23 @@ class MailboxCapability(AbstractCapability[Any]):
     """
 
     def __init__(
-        self, cancellation: Cancellation, run_id: str | None = None, mark: int = 0
+        self,
+        cancellation: Cancellation,
+        run_id: str | None = None,
+        mark: int = 0,
+        chain_id: str | None = None,
     ) -> None:
         self._cancellation = cancellation
         self._run_id = run_id
         self._mark = mark
+        self._chain_id = chain_id
 
     async def for_run(self, ctx: RunContext[Any]) -> MailboxCapability:
         cancellation = self._cancellation
-        return MailboxCapability(cancellation, ctx.run_id, cancellation.mark())
+        cancellation.take_interrupter()  # what stopped an earlier run is not this run's news
+        return MailboxCapability(
+            cancellation, ctx.run_id, cancellation.mark(), cancellation.current_chain()
+        )
 
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
@@ -199,6 +274,8 @@ class MailboxCapability(AbstractCapability[Any]):
         cancellation = self._cancellation
         run_id = self._run_id or ctx.run_id
         if cancellation.pending() and cancellation.purge(run_id):
+            raise RunInterruptedError(run_id)
+        if cancellation.chain_closed(self._chain_id):  # a cascade closed this run's chain
             raise RunInterruptedError(run_id)
         fresh, self._mark = cancellation.arrivals_since(self._mark)
         if fresh:

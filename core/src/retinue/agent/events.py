@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.chains import ChainStop
 from retinue.tools.commands import CommandDescriptor
 
 
@@ -21,3 +22,33 @@ class RoutingSkippedEvent(BaseModel):
     agent: ActorAddress
     recipient: str
     reason: str
+
+
+class ChainStoppedEvent(BaseModel):
+    """A task chain stopped: a person's `/stop` reached the sub-team, or a loop was found.
+
+    `agent` is the member that stopped it (the `/stop`'s target, or the one whose message
+    the loop detector refused); `stop` says why, for whom and along which path.
+    """
+
+    agent: ActorAddress
+    stop: ChainStop
+
+
+class ChainMessageDroppedEvent(BaseModel):
+    """A queued message of a stopped task chain was dropped instead of getting a turn."""
+
+    agent: ActorAddress
+    chain_id: str
+    message_id: str
+    sender: str | None
+    reason: str
+
+
+class ChainResumedEvent(BaseModel):
+    """A person let a stopped task chain go on (`/continue`, or by writing into it)."""
+
+    agent: ActorAddress
+    stop: ChainStop
+    delivered: int
+    grace: int = 0

@@ -83,6 +83,10 @@ class RoutingAgent(TeamResolver, SkipReporter, Protocol):
 
     def _note_for_model(self, text: str) -> None: ...
 
+    def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None: ...
+
+    def _chain_refusal(self) -> str | None: ...
+
 
 def is_member_name(recipient: str) -> bool:
     """Whether a recipient string names a member rather than a role."""
@@ -156,15 +160,26 @@ def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
 
     The raw text goes out as an `AgentMessage` with the intent the model chose; the
     receiver adds its own reply-protocol line. A recipient that cannot be reached is
-    skipped and reported (`agent._skip`), and the others still go out.
+    skipped and reported (`agent._skip`), and the others still go out. So is a message
+    the team's task chains refuse (`agent._admit`: its chain was stopped, or it makes a
+    loop; see `retinue.agent.cascade`).
     """
     delivered = False
+    closed = agent._chain_refusal() if output.messages else None
     for request in output.messages:
+        if closed is not None:  # the turn's chain was stopped for this agent: hire nobody
+            agent._skip(request.recipient, closed)
+            continue
         recipient, reason = agent._locate(request.recipient)
         if recipient is None:
             agent._skip(request.recipient, reason or NO_SUCH_MEMBER)
             continue
-        agent.send(recipient, AgentMessage(content=request.message, type=request.message_type))
+        message = AgentMessage(content=request.message, type=request.message_type)
+        refusal = agent._admit(recipient, message)
+        if refusal is not None:
+            agent._skip(request.recipient, refusal)
+            continue
+        agent.send(recipient, message)
         delivered = True
     return delivered
 

@@ -10,6 +10,7 @@ from pydantic_ai.messages import ModelMessage
 from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetStatus, TeamUsageLimits
 from retinue.actors.card import AgentCard
+from retinue.actors.chains import LoopLimits
 from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
 from retinue.actors.metadata import TeamMetadata
@@ -54,15 +55,18 @@ class TeamHarness:
         plugin_manager: Any = None,
         ask_timeout: float = 10.0,
         budget: TeamUsageLimits | None = None,
+        loops: LoopLimits | None = None,
         metadata: TeamMetadata | None = None,
     ) -> None:
-        """`budget`: what the whole team may spend (no limit when None); `metadata`: the
-        team's business context."""
+        """`budget`: what the whole team may spend (no limit when None); `loops`: the team's
+        loop-detection thresholds (the defaults, on, when None); `metadata`: the team's
+        business context."""
         # Built first: a metadata template naming a missing key fails before anything starts.
         config = TeamConfig(
             name="@Orchestrator",
             role="Orchestrator",
             budget=budget or TeamUsageLimits(),
+            loops=loops or LoopLimits(),
             metadata=metadata,
         )
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)

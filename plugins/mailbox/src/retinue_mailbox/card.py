@@ -5,8 +5,9 @@
   `consume_mailbox` reports each one as handled), so it does not come back as a turn of its
   own. The tool's answer in the history is the record of that mail.
 * COMMAND — `stop()`: the `/stop` frontends offer. A `/stop` that arrives while a run is in
-  flight is taken by the kernel's cancellation hook before it is ever dispatched, so
-  reaching this command means there was no run to stop, and it says so (in the kernel's
+  flight is taken by the kernel's cancellation hook before it is ever dispatched, and an
+  idle agent's `/stop` first stops the work it handed on (the kernel's cascading stop), so
+  reaching this command means there was nothing to stop, and it says so (in the kernel's
   words, `retinue.agent.NO_RUN_IN_PROGRESS`).
 
 The card tells the kernel, through `how_to_read_mail`, that its agent's model can read its
@@ -99,7 +100,7 @@ class MailboxTool(ToolCard):
         return render_mail([m for m in taken if isinstance(m, AgentMessage)])
 
     def stop(self) -> str:
-        """Stop the run in progress (while one runs, the agent's cancel hook takes /stop)."""
+        """Stop the run in progress and the work it handed on (the kernel does the stopping)."""
         from retinue.agent import NO_RUN_IN_PROGRESS
 
         return NO_RUN_IN_PROGRESS

@@ -1,0 +1,455 @@
+"""`ChainLedger`: what a team knows about its task chains, kept so every check is a count.
+
+Every message carries the id of its task chain (a person's request starts one; whatever an
+agent sends while handling a message inherits that message's chain). The ledger, one per
+team, owned by the orchestrator and read by members through their `Team` view, keeps per
+chain only counts and bounded windows:
+
+* who delegated to whom (a request or an instruction), so a cascading stop finds the
+  sub-team downstream of the member it was sent to without a global registry;
+* which members a stop closed the chain for, so neither their late replies nor their
+  queued mail can restart work (see `stop_downstream`, `is_stopped`);
+* the loop detector's counts: hops, messages per pair, near-identical contents in a row
+  without progress per pair, in a window of `LoopLimits.window` fingerprints.
+
+A chain's record costs the same at hop 5 and hop 5,000: one count per pair of members, a
+window of fixed size, the last few hops for the reported path. The ledger keeps the
+`max_chains` chains most recently active and forgets the oldest, closed or not.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from retinue.actors.address import ActorAddress
+
+__all__ = [
+    "ChainLedger",
+    "ChainStop",
+    "LoopLimits",
+    "content_words",
+    "near_identical",
+]
+
+#: The intents that hand work to the recipient: a stop follows them downstream.
+DELEGATING_INTENTS = frozenset({"request", "instruction"})
+#: How many refused messages a loop-stopped chain keeps for `/continue`.
+MAX_HELD = 16
+#: How many of the latest hops a chain keeps for the path it reports.
+PATH_LENGTH = 8
+#: How many distinct words of a content its fingerprint keeps (the first ones).
+FINGERPRINT_WORDS = 64
+#: How much of a content is read for its fingerprint.
+FINGERPRINT_CHARS = 2000
+
+
+class LoopLimits(BaseModel):
+    """When a task chain counts as a loop and its routing stops (on by default).
+
+    Counted over the messages agents send each other in one chain (messages to a person
+    are not hops). Progress (a content unlike the recent ones, or a run that called a tool)
+    resets the repeat count only; the two caps are hard backstops for a chain that never
+    settles. The defaults let a long chain with progress run: 60 hops between the same two
+    agents with distinct contents pass; two agents thanking each other are stopped at the
+    sixth near-identical message.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    max_hops: int = Field(default=200, ge=1, description="Messages between agents per chain.")
+    max_pair_messages: int = Field(
+        default=100, ge=1, description="Messages between the same two agents per chain."
+    )
+    max_repeats: int = Field(
+        default=4,
+        ge=1,
+        description="Near-identical messages in a row between the same two agents, without "
+        "progress, before the chain is stopped (the next one is refused).",
+    )
+    window: int = Field(
+        default=8, ge=1, le=64, description="Recent messages of a chain a repeat is looked for in."
+    )
+    similarity: float = Field(
+        default=0.8,
+        gt=0.0,
+        le=1.0,
+        description="Share of words two contents must have in common to be near-identical.",
+    )
+    max_chains: int = Field(
+        default=1024, ge=1, description="Chains remembered; the least recently active go first."
+    )
+
+
+class ChainStop(BaseModel):
+    """Why a chain stopped: a person's `/stop` (`cancel`) or the loop detector (`loop`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chain_id: str
+    kind: Literal["cancel", "loop"]
+    reason: str
+    #: The members it is closed for (a loop closes it for everyone in it).
+    members: tuple[str, ...] = ()
+    #: The latest hops, oldest first (`@A`, `@B`, `@A`, ...); `truncated` when longer.
+    path: tuple[str, ...] = ()
+    truncated: bool = False
+    #: Who stopped it: the person's proxy for a `/stop`, the sender refused for a loop.
+    by: str | None = None
+
+    def render_path(self) -> str:
+        """`@A → @B → @A → ...`: the latest hops, marked when the chain was longer."""
+        if not self.path:
+            return "(no hops)"
+        head = "... → " if self.truncated else ""
+        return head + " → ".join(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """The ledger's answer to a message an agent is about to route."""
+
+    allowed: bool
+    reason: str | None = None
+    #: Set only on the message that stopped the chain: whoever routes it tells the person.
+    stop: ChainStop | None = None
+    #: The chain is stopped as a loop: keep the refused message for `/continue` (`hold`).
+    hold: bool = False
+
+
+_MENTION = re.compile(r"@\S+")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """A content's fingerprint: its first distinct words, case-folded, names left out.
+
+    Bounded by `FINGERPRINT_WORDS` and `FINGERPRINT_CHARS`, so comparing two costs the same
+    whatever was written. Member names (`@Beta`) are dropped: "Thanks, @Alpha!" and
+    "Thanks, @Beta!" are the same words.
+    """
+    text = _MENTION.sub(" ", text[:FINGERPRINT_CHARS]).casefold()
+    return frozenset(islice(dict.fromkeys(_WORD.findall(text)), FINGERPRINT_WORDS))
+
+
+def near_identical(a: frozenset[str], b: frozenset[str], threshold: float) -> bool:
+    """Whether two fingerprints share at least `threshold` of their words (Jaccard)."""
+    if not a and not b:
+        return True
+    return len(a & b) >= threshold * len(a | b)
+
+
+class _Track:
+    """One chain's record; every field is bounded by the team's size or a constant."""
+
+    __slots__ = (
+        "delegations",
+        "grace",
+        "held",
+        "hops",
+        "members",
+        "pairs",
+        "path",
+        "repeats",
+        "stop",
+        "stopped",
+        "window",
+    )
+
+    def __init__(self, window: int) -> None:
+        self.members: dict[str, ActorAddress] = {}
+        self.delegations: dict[str, set[str]] = {}
+        self.hops = 0
+        self.pairs: dict[tuple[str, str], int] = {}
+        self.repeats: dict[tuple[str, str], int] = {}
+        self.window: deque[frozenset[str]] = deque(maxlen=window)
+        self.path: deque[str] = deque(maxlen=PATH_LENGTH)
+        self.grace = 0
+        self.stop: ChainStop | None = None
+        #: Members a `/stop` closed the chain for (a loop stop closes it for everyone).
+        self.stopped: set[str] = set()
+        self.held: list[Any] = []
+
+    def closed_for(self, name: str) -> bool:
+        stop = self.stop
+        if stop is None:
+            return False
+        return stop.kind == "loop" or name in self.stopped
+
+    def reset_counts(self, window: int) -> None:
+        self.hops = 0
+        self.pairs.clear()
+        self.repeats.clear()
+        self.window = deque(maxlen=window)
+        self.path.clear()
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+class ChainLedger:
+    """The team's record of its task chains: delegations, stops and loop counts.
+
+    Safe from any thread (members route from their own threads, the cancellation hook
+    reads it on the model loop); every method holds one lock for a bounded amount of work,
+    except the two a person's command calls (`latest_delegated`, `stopped_chains_of`),
+    which look through the remembered chains.
+    """
+
+    def __init__(self, limits: LoopLimits | None = None) -> None:
+        self._limits = limits if limits is not None else LoopLimits()
+        self._tracks: OrderedDict[str, _Track] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def limits(self) -> LoopLimits:
+        """The loop thresholds in force."""
+        return self._limits
+
+    @limits.setter
+    def limits(self, limits: LoopLimits) -> None:
+        with self._lock:
+            self._limits = limits
+            while len(self._tracks) > limits.max_chains:
+                self._tracks.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._tracks)
+
+    def _track(self, chain_id: str) -> _Track:
+        """The chain's record, made the most recently active; the oldest one is forgotten."""
+        tracks = self._tracks
+        track = tracks.get(chain_id)
+        if track is None:
+            track = tracks[chain_id] = _Track(self._limits.window)
+            if len(tracks) > self._limits.max_chains:
+                tracks.popitem(last=False)
+        else:
+            tracks.move_to_end(chain_id)
+        return track
+
+    # ------------------------------------------------------------------ routing
+    def admit(
+        self,
+        chain_id: str,
+        sender: ActorAddress,
+        recipient: ActorAddress,
+        intent: str,
+        content: str,
+        *,
+        progress: bool = False,
+    ) -> Admission:
+        """Record a message an agent is about to route, and say whether it may go.
+
+        Refused when the chain is closed for its sender or recipient (a message to a
+        person still goes out of a loop-stopped chain), or when this message makes the
+        chain a loop (then `stop` says why, once). Constant work per message: a few counts
+        and at most `window` fingerprint comparisons.
+        """
+        words = content_words(content)
+        with self._lock:
+            track = self._track(chain_id)
+            if track.closed_for(sender.name) or track.closed_for(recipient.name):
+                if _is_loop(track) and recipient.is_user_proxy:
+                    return Admission(True)  # a person can never feed a loop; they hear it
+                return Admission(False, _closed_reason(track), hold=_is_loop(track))
+            track.members.setdefault(sender.name, sender)
+            track.members.setdefault(recipient.name, recipient)
+            if intent in DELEGATING_INTENTS and not recipient.is_user_proxy:
+                track.delegations.setdefault(sender.name, set()).add(recipient.name)
+            if recipient.is_user_proxy or sender.is_user_proxy:
+                return Admission(True)  # a person's words and answers to a person are no hops
+            return self._count(chain_id, track, sender, recipient, words=words, progress=progress)
+
+    def _count(
+        self,
+        chain_id: str,
+        track: _Track,
+        sender: ActorAddress,
+        recipient: ActorAddress,
+        *,
+        words: frozenset[str],
+        progress: bool,
+    ) -> Admission:
+        if track.grace > 0:  # let through after `/continue N`: counting starts afresh after
+            track.grace -= 1
+            track.path.append(sender.name)
+            return Admission(True)
+        limits = self._limits
+        pair = _pair(sender.name, recipient.name)
+        track.hops += 1
+        track.pairs[pair] = count = track.pairs.get(pair, 0) + 1
+        repeated = any(near_identical(words, seen, limits.similarity) for seen in track.window)
+        track.window.append(words)
+        stalled = repeated and not progress
+        repeats = track.repeats[pair] = track.repeats.get(pair, 0) + 1 if stalled else 0
+        track.path.append(sender.name)
+        if not limits.enabled:
+            return Admission(True)
+        reason = None
+        if repeats > limits.max_repeats:
+            reason = (
+                f"{repeats + 1} near-identical messages in a row between {pair[0]} and "
+                f"{pair[1]} with no progress (the limit is {limits.max_repeats + 1})"
+            )
+        elif count > limits.max_pair_messages:
+            reason = (
+                f"{count} messages between {pair[0]} and {pair[1]} in one chain "
+                f"(the limit is {limits.max_pair_messages})"
+            )
+        elif track.hops > limits.max_hops:
+            reason = f"{track.hops} hops in one chain (the limit is {limits.max_hops})"
+        if reason is None:
+            return Admission(True)
+        path = (*track.path, recipient.name)
+        stop = ChainStop(
+            chain_id=chain_id,
+            kind="loop",
+            reason=reason,
+            members=tuple(n for n, a in track.members.items() if not a.is_user_proxy),
+            path=path[-PATH_LENGTH:],
+            truncated=track.hops + 1 > PATH_LENGTH,
+            by=sender.name,
+        )
+        track.stop = stop
+        return Admission(False, _closed_reason(track), stop, hold=True)
+
+    def hold(self, chain_id: str, message: Any) -> bool:
+        """Keep a refused message of a loop-stopped chain for `/continue`; False when full."""
+        with self._lock:
+            track = self._tracks.get(chain_id)
+            if track is None or track.stop is None or len(track.held) >= MAX_HELD:
+                return False
+            track.held.append(message)
+            return True
+
+    # ------------------------------------------------------------------ stops
+    def stop_downstream(
+        self, chain_id: str, member: ActorAddress, *, by: str | None, include_member: bool
+    ) -> list[ActorAddress]:
+        """Close the chain for `member` and everyone it delegated to, transitively.
+
+        Returns the agents closed for (`member` first), or an empty list, closing nothing,
+        when nobody is downstream and `include_member` is False. One step under the lock: a
+        delegation routed meanwhile either made it into the set or is refused.
+        """
+        with self._lock:
+            track = self._track(chain_id)
+            reached = [member.name]
+            seen = {member.name}
+            for name in reached:  # breadth first; grows while it is read
+                for target in sorted(track.delegations.get(name, ())):
+                    if target not in seen:
+                        seen.add(target)
+                        reached.append(target)
+            if len(reached) == 1 and not include_member:
+                return []
+            track.members.setdefault(member.name, member)
+            track.stopped.update(reached)
+            # A stop supersedes a loop stop: the person has decided what happens to it.
+            track.stop = ChainStop(
+                chain_id=chain_id,
+                kind="cancel",
+                reason=f"stopped by {by or 'an operator'}",
+                members=tuple(sorted(track.stopped)),
+                by=by,
+            )
+            return [track.members[name] for name in reached if name in track.members]
+
+    def is_stopped(self, chain_id: str | None, name: str) -> bool:
+        """Whether a `/stop` closed the chain for the member called `name` (O(1)).
+
+        Such a member's runs of the chain end and its mail of the chain is dropped. A loop
+        stop is not one: it refuses routing only (`admit`), and a message already
+        delivered is handled as usual, its output held for `/continue`.
+        """
+        if chain_id is None:
+            return False
+        with self._lock:
+            track = self._tracks.get(chain_id)
+            return (
+                track is not None
+                and track.stop is not None
+                and track.stop.kind == "cancel"
+                and name in track.stopped
+            )
+
+    def stop_of(self, chain_id: str) -> ChainStop | None:
+        """Why the chain is stopped, or None while it is open (or forgotten)."""
+        with self._lock:
+            track = self._tracks.get(chain_id)
+            return track.stop if track is not None else None
+
+    def reopen(self, chain_id: str, *, grace: int = 0) -> tuple[ChainStop | None, list[Any]]:
+        """Open a stopped chain again with fresh counts; its held messages, for delivery.
+
+        `grace` messages then pass before the loop detector looks again. Returns the stop
+        that was lifted (None: the chain was open) and the messages it held, oldest first.
+        """
+        with self._lock:
+            track = self._tracks.get(chain_id)
+            if track is None or track.stop is None:
+                return None, []
+            lifted, held = track.stop, track.held
+            track.stop = None
+            track.stopped = set()
+            track.held = []
+            track.reset_counts(self._limits.window)
+            track.grace = max(0, grace)
+            return lifted, held
+
+    # ------------------------------------------------------------------ a person's commands
+    def latest_delegated(self, name: str) -> str | None:
+        """The most recently active chain in which `name` delegated and that is open for it."""
+        with self._lock:
+            for chain_id in reversed(self._tracks):
+                track = self._tracks[chain_id]
+                if track.delegations.get(name) and not track.closed_for(name):
+                    return chain_id
+        return None
+
+    def stopped_chains_of(self, name: str) -> list[str]:
+        """The stopped chains `name` took part in, most recently active first."""
+        with self._lock:
+            return [
+                chain_id
+                for chain_id in reversed(self._tracks)
+                if (track := self._tracks[chain_id]).stop is not None
+                and (name in track.members or name in track.stopped)
+            ]
+
+    def footprint(self, chain_id: str) -> dict[str, int]:
+        """How much the ledger keeps for a chain, entry by entry (for tests and diagnostics)."""
+        with self._lock:
+            track = self._tracks.get(chain_id)
+            if track is None:
+                return {}
+            return {
+                "members": len(track.members),
+                "delegations": sum(len(v) for v in track.delegations.values()),
+                "pairs": len(track.pairs),
+                "repeats": len(track.repeats),
+                "window": len(track.window),
+                "path": len(track.path),
+                "held": len(track.held),
+            }
+
+
+def _closed_reason(track: _Track) -> str:
+    stop = track.stop
+    assert stop is not None
+    if stop.kind == "loop":
+        return f"this task chain was stopped as a loop: {stop.reason}. A person can /continue it"
+    return f"this task chain was {stop.reason}"
+
+
+def _is_loop(track: _Track) -> bool:
+    return track.stop is not None and track.stop.kind == "loop"
