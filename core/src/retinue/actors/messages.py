@@ -32,6 +32,10 @@ class Message(BaseModel):
     chain_id: str | None = None
     timestamp: datetime = Field(default_factory=_now)
 
+    def log_text(self) -> str:
+        """What a log line shows of this message: its kind (subclasses add their text)."""
+        return type(self).__name__
+
 
 class SentMessage(Message):
     """Told to the orchestrator for every delivery: the transcript subscribers see."""

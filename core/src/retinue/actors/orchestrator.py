@@ -18,6 +18,7 @@ from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.errors import log_failure
 from retinue.actors.messages import Message, StartMessage, StopMessage
 from retinue.actors.names import check_member_name
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -174,27 +175,32 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             gone = self._members.pop(sender.agent_id, None)
             if gone is not None:
                 self._publish(members=self.directory.members.evolve(drop=[gone.address.name]))
+                level = logging.DEBUG if self.system.shutting_down else logging.INFO
+                logger.log(level, "%s left the team", gone.address.name)
         elif isinstance(message, StartMessage) and sender is not None:
             member = self._members.get(sender.agent_id)
             if member is not None and member.parent is None:
                 self._members[sender.agent_id] = member.model_copy(
                     update={"parent": message.parent}
                 )
+            hirer = message.parent
+            if hirer is not None and hirer != self.myAddress:
+                logger.info("%s hired %s (%s)", hirer.name, sender.name, sender.role)
         self._window.append(message)
         for sink in self._sinks:
             try:
                 sink.record(message)
-            except Exception:
-                logger.exception("sink %r failed to record a message", sink)
+            except Exception as exc:
+                log_failure(logger, f"sink {sink!r} failed to record a message", exc)
         for subscriber in list(self._subscribers):
             try:
                 subscriber.on_message(message)
-            except Exception:
-                logger.exception("subscriber %r failed", subscriber)
+            except Exception as exc:
+                log_failure(logger, f"subscriber {subscriber!r} failed", exc)
 
     def on_stop(self) -> None:
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()
-            except Exception:
-                logger.exception("subscriber %r failed to stop", subscriber)
+            except Exception as exc:
+                log_failure(logger, f"subscriber {subscriber!r} failed to stop", exc)
