@@ -94,7 +94,10 @@ class StartMessage(Message):
 
 
 class StopMessage(Message):
-    """An actor stopped and left its team."""
+    """An actor stopped and left its team; `shutdown`: because its whole system shut down
+    (not fired, not failed), which a console need not announce."""
+
+    shutdown: bool = False
 
 
 class StartFailedMessage(Message):

@@ -175,7 +175,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             gone = self._members.pop(sender.agent_id, None)
             if gone is not None:
                 self._publish(members=self.directory.members.evolve(drop=[gone.address.name]))
-                level = logging.DEBUG if self.system.shutting_down else logging.INFO
+                level = logging.DEBUG if message.shutdown else logging.INFO
                 logger.log(level, "%s left the team", gone.address.name)
         elif isinstance(message, StartMessage) and sender is not None:
             member = self._members.get(sender.agent_id)
