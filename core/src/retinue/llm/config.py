@@ -96,8 +96,17 @@ class ModelConfig(PlainData):
     @model_validator(mode="before")
     @classmethod
     def _from_model_string(cls, data: Any) -> Any:
-        # a field typed ModelConfig takes a model string too: `model_cfg="openai:gpt-4.1"`
-        return parse_model_string(data) if isinstance(data, str) else data
+        # a field typed ModelConfig takes a model string too: `model_cfg="openai:gpt-4.1"`,
+        # and so does `model` without a `provider`: {model="openai-chat:m", base_url=...}
+        if isinstance(data, str):
+            return parse_model_string(data)
+        if (
+            isinstance(data, dict)
+            and "provider" not in data
+            and _names_a_provider(data.get("model"))
+        ):
+            return {**data, **parse_model_string(data["model"])}
+        return data
 
     @field_validator("provider", mode="before")
     @classmethod
@@ -153,6 +162,14 @@ def parse_model_string(text: str) -> dict[str, str]:
     if provider == "function" and _FUNCTION_PATH.match(model) is None:
         raise ValueError(f"model string {text!r}: expected 'function:package.module:function'")
     return {"provider": provider, "model": model.strip(), **fields}
+
+
+def _names_a_provider(model: Any) -> bool:
+    """Whether a `model` value is a model string naming one of our providers."""
+    if not isinstance(model, str):
+        return False
+    provider, _, rest = model.strip().partition(":")
+    return model.strip() == "test" or (provider in PROVIDERS and bool(rest))
 
 
 def _bad_model_string(text: str, provider: str | None) -> str:
