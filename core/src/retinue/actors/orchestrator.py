@@ -153,9 +153,23 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         return self.directory.profile(role)
 
     # ------------------------------------------------------------------ observation
-    def subscribe(self, subscriber: EventSubscriber) -> None:
-        """Add an observer of every recorded message."""
+    def subscribe(self, subscriber: EventSubscriber, replay: bool = False) -> None:
+        """Add an observer of every recorded message.
+
+        `replay=True` first hands it the recent window (`get_messages()`), in order: a
+        subscriber added after the team started misses nothing the window still holds,
+        and sees nothing twice.
+        """
+        if replay:
+            for message in list(self._window):
+                self._tell_subscriber(subscriber, message)
         self._subscribers.append(subscriber)
+
+    def _tell_subscriber(self, subscriber: EventSubscriber, message: Message) -> None:
+        try:
+            subscriber.on_message(message)
+        except Exception as exc:
+            log_failure(logger, f"subscriber {subscriber!r} failed", exc)
 
     def unsubscribe(self, subscriber: EventSubscriber) -> None:
         """Remove an observer."""
@@ -193,10 +207,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             except Exception as exc:
                 log_failure(logger, f"sink {sink!r} failed to record a message", exc)
         for subscriber in list(self._subscribers):
-            try:
-                subscriber.on_message(message)
-            except Exception as exc:
-                log_failure(logger, f"subscriber {subscriber!r} failed", exc)
+            self._tell_subscriber(subscriber, message)
 
     def on_stop(self) -> None:
         for subscriber in self._subscribers:

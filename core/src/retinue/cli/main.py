@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from retinue.cli import chat, run
+
 
 def _demo(args: argparse.Namespace) -> int:
     from retinue.cli.demo import run_demo
@@ -38,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("plugins", help="list the installed plugins and their cards").set_defaults(
         run=_plugins
     )
+    run.register(commands)
+    chat.register(commands)
     return parser
 
 

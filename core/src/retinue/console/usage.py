@@ -19,9 +19,14 @@ def usage_table(usage: Mapping[str, AgentUsageSummary]) -> Table:
     A cost is `?` where the model's price is unknown (scripted models, most local ones);
     the total's cost sums the known ones, and says so with a `+` when some were unknown.
     """
-    table = Table(title="usage", title_justify="left", show_edge=False, pad_edge=False)
+    table = Table(
+        title="usage (tokens: input, output, total)",
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+    )
     table.add_column("agent")
-    for column in ("runs", "requests", "input tokens", "output tokens", "total tokens", "cost"):
+    for column in ("runs", "requests", "input", "output", "total", "cost"):
         table.add_column(column, justify="right")
     total = AgentUsageSummary()
     unknown = False
