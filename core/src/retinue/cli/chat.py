@@ -6,9 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from retinue.cli import launch
-from retinue.cli.drive import add_drive_arguments, drive
-from retinue.cli.logs import add_logging_arguments
+from retinue.cli.options import add_drive_arguments, add_logging_arguments
 
 MODEL_ENV = "RETINUE_MODEL"
 
@@ -54,6 +52,9 @@ def register(commands: Any) -> None:
 
 
 def chat_command(args: argparse.Namespace) -> int:
+    from retinue.cli import launch
+    from retinue.cli.drive import drive
+
     text = args.model or os.environ.get(MODEL_ENV)
     if not text:
         error = launch.LaunchError(
@@ -78,6 +79,7 @@ def chat_team(name: str, person: str, system: str | None) -> Any:
     from retinue.actors.card import AgentCard
     from retinue.agent.agent import BaseAgent
     from retinue.agent.config import AgentConfig
+    from retinue.cli import launch
     from retinue.llm.prompt import PromptTemplate
     from retinue.teamfile import TeamFile, TeamSettings
     from retinue.teamfile.schema import member_name

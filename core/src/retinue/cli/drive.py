@@ -15,8 +15,9 @@ from rich.text import Text
 
 from retinue.actors.subscriber import EventSubscriber
 from retinue.cli import launch
-from retinue.cli.logs import level_of, setup_logging
+from retinue.cli.logs import setup_logging
 from retinue.cli.oneshot import PersonInbox, run_once
+from retinue.cli.options import level_of
 from retinue.cli.session import PlainReader, Session, interact
 from retinue.console import Console, JsonTranscript
 from retinue.llm.config import ModelConfig
@@ -80,22 +81,3 @@ def _through(console: Console) -> Callable[[str, int], None]:
         console.print(Text(line, style="red" if level >= logging.WARNING else "dim"))
 
     return write
-
-
-def add_drive_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of a driven team: timeouts."""
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=600.0,
-        metavar="SECONDS",
-        help="how long the team may work on a --message, or on a line read from a pipe, "
-        "before the command gives up waiting (default: 600)",
-    )
-    parser.add_argument(
-        "--shutdown-timeout",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="how long the team may take to stop when the session ends (default: 10)",
-    )

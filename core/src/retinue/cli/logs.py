@@ -8,37 +8,9 @@ and prompt instead of tearing through them.
 
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
 from collections.abc import Callable
-
-LEVELS = ("debug", "info", "warning", "error")
-
-
-def add_logging_arguments(parser: argparse.ArgumentParser) -> None:
-    """`-v/--verbose` (repeatable) and `--log-level`."""
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="count",
-        default=0,
-        help="show more: texts in full and tool calls; with it retinue's log at INFO "
-        "(what the team does), -vv at DEBUG (tracebacks too)",
-    )
-    parser.add_argument(
-        "--log-level",
-        choices=LEVELS,
-        type=str.lower,
-        help="the level of retinue's log on stderr (default: warning, or as -v says)",
-    )
-
-
-def level_of(args: argparse.Namespace) -> int:
-    """The level `--log-level` or `-v` asks for."""
-    if args.log_level is not None:
-        return int(getattr(logging, args.log_level.upper()))
-    return {0: logging.WARNING, 1: logging.INFO}.get(args.verbose, logging.DEBUG)
 
 
 def _ours(record: logging.LogRecord) -> bool:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from retinue.cli import launch
-from retinue.cli.drive import add_drive_arguments, drive
-from retinue.cli.logs import add_logging_arguments
+from retinue.cli.options import add_drive_arguments, add_logging_arguments
 
 DESCRIPTION = """\
 Start the team a team file describes and talk to it as its person.
@@ -63,10 +62,12 @@ def register(commands: Any) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from retinue.cli import launch
+    from retinue.cli.drive import drive
     from retinue.teamfile import TeamFileError, load_team_file
 
     if args.json and args.message is None:
-        print("retinue run: --json needs --message", flush=True)
+        print("retinue run: --json needs --message", file=sys.stderr)
         return launch.BAD_INPUT
     try:
         model = launch.parse_model(args.model)
