@@ -59,7 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PluginError as exc:
         print(f"retinue: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the output's reader left (`retinue ... | head`): end quietly
+        _silence_stdout()
+        return 1
     return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush raises nothing more."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

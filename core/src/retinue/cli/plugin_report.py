@@ -142,8 +142,7 @@ def describe_card(cls: type[ToolCard]) -> CardInfo:
         )
         or [],
         commands=_read(problems, "commands", lambda: _commands(card)) or [],
-        context_sections=_read(problems, "context", lambda: list(card.get_context_states()))
-        or [],
+        context_sections=_read(problems, "context", lambda: list(card.get_context_states())) or [],
         system_prompts=_read(problems, "system prompt", lambda: _prompts(card)) or [],
         problems=problems,
     )

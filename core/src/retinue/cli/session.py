@@ -126,9 +126,10 @@ class Session:
     def member_names(self) -> str:
         return ", ".join(m.name for m in self.members() if not m.is_user_proxy) or "none"
 
-    def stop_work(self, announce: bool = False) -> list[str]:
-        """Send `/stop` to every agent with a run in flight; the names stopped."""
-        working = self.console.tracker.working()
+    def stop_work(self, working: list[str] | None = None, announce: bool = False) -> list[str]:
+        """Send `/stop` to every agent with a run in flight (or to `working`); their names."""
+        if working is None:
+            working = self.console.tracker.working()
         for name in working:
             member = self.member(name)
             if member is not None:
@@ -191,11 +192,12 @@ def interact(session: Session, reader: Reader, settle: float | None = None) -> i
             interrupts += 1
             if interrupts > 1:
                 break
-            stopped = session.stop_work()
-            if stopped:
-                note(f"stopping {', '.join(stopped)}; Ctrl-C again to quit")
+            working = session.console.tracker.working()
+            if working:  # said first: the stop's effects print as soon as it is sent
+                note(f"stopping {', '.join(working)}; Ctrl-C again to quit")
             else:
                 note("nothing is running; Ctrl-C again (or /quit, Ctrl-D) to quit")
+            session.stop_work(working)
             continue
         except TimeoutError as exc:
             note(str(exc), style="red")

@@ -151,6 +151,8 @@ class JsonTranscript(EventSubscriber):
     def __init__(self, file: IO[str] | None = None, verbose: bool = False) -> None:
         self._file = file
         self.verbose = verbose
+        #: Set when the reader went away; nothing is written after it.
+        self.closed = False
         self._lock = threading.Lock()
 
     def on_message(self, message: Message) -> None:
@@ -162,6 +164,11 @@ class JsonTranscript(EventSubscriber):
         """Write one object of the caller's own (the command's final `result`, say)."""
         text = json.dumps(line, ensure_ascii=False, default=repr)
         with self._lock:
+            if self.closed:
+                return
             out = self._file if self._file is not None else sys.stdout
-            out.write(text + "\n")
-            out.flush()
+            try:
+                out.write(text + "\n")
+                out.flush()
+            except BrokenPipeError:  # the reader is gone (`| head`): nothing more to say
+                self.closed = True
