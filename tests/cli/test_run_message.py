@@ -34,7 +34,7 @@ def test_the_product_team_as_json_lines(retinue: Run, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
-    assert all(COMMON_KEYS <= set(line) for line in lines[:-1])
+    assert all(set(line) >= COMMON_KEYS for line in lines[:-1])
     messages = [line for line in lines if line["record"] == "message"]
     assert messages[0]["sender"] == "@Human" and messages[0]["recipient"] == "@Manager"
     assert messages[0]["intent"] == "request" and messages[0]["content"] == "a photo renamer"
