@@ -74,6 +74,7 @@ def run_command(args: argparse.Namespace) -> int:
         spec = load_team_file(args.team_file)
     except launch.LaunchError as error:
         return launch.report(error, "run")
-    except TeamFileError as error:
-        return launch.report(launch.LaunchError(str(error).splitlines()), "run")
+    except TeamFileError as error:  # its lines name the file, as `retinue check` prints them
+        print(error, file=sys.stderr)
+        return launch.BAD_INPUT
     return drive(spec, model, args, "run")

@@ -29,13 +29,15 @@ from retinue.actors.messages import (
     StopMessage,
 )
 from retinue.actors.subscriber import EventSubscriber
-from retinue.agent.events import RoutingSkippedEvent
+from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
 from retinue.console.text import clean, shorten
 from retinue.console.tracker import TeamTracker
 from retinue.console.usage import usage_table
 from retinue.llm.events import (
+    LlmUsageEvent,
+    ModelMessageEvent,
     RunFinishedEvent,
     RunStartedEvent,
     ToolCallEvent,
@@ -49,6 +51,9 @@ INTENT_STYLES = {
     "notification": "blue",
     "acknowledgment": "dim",
 }
+
+#: Events whose news is shown another way: the status line, a run's end, `/help`.
+_SHOWN_OTHERWISE = (RunStartedEvent, ModelMessageEvent, LlmUsageEvent, CommandsAnnouncedEvent)
 
 #: Runs ending so are shown without `verbose`; the others are news elsewhere (a completed
 #: run's messages, an interrupted run's notice to the person, a failed turn's notice).
@@ -201,7 +206,7 @@ class Console(EventSubscriber):
             )
         if isinstance(event, RunFinishedEvent):
             return self._run_finished(event)
-        if not self.verbose or isinstance(event, RunStartedEvent):
+        if not self.verbose or isinstance(event, _SHOWN_OTHERWISE):
             return None
         if isinstance(event, ToolCallEvent):
             args = event.args if isinstance(event.args, str) else repr(event.args or {})
