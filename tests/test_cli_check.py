@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import retinue
 from retinue.cli.main import main
-from retinue.plugins import describe_plugins, get_plugin_manager
+from retinue.plugins import default_card_classes, describe_plugins, get_plugin_manager
 from retinue.testing import FOLLOW
 
 GOOD = f"""[team]
@@ -55,8 +55,10 @@ def test_check_a_good_file_summarises_it(tmp_path: Path) -> None:
     file.write_text(GOOD)
     done = retinue_cmd("check", str(file), env={**os.environ, "OPENAI_API_KEY": ""})
     assert done.returncode == 0, done.stderr
+    defaults = ", ".join(card.name for card in default_card_classes(get_plugin_manager()))
     assert done.stdout.splitlines() == [
         "ok: team 'pair', 2 role(s); @Human talks to @Lead (Lead)",
+        f"  every role also gets the default cards: {defaults or 'none installed'}",
         f"  @Lead (Lead, entry): function:{FOLLOW}; routes to: Helper",
         "  @Helper (Helper): openai:gpt-4.1",
         "note: OPENAI_API_KEY is not set; Helper cannot run until it is",

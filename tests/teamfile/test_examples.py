@@ -48,6 +48,18 @@ def test_solo_answers_the_person(seat: type[Seat]) -> None:
     ]
 
 
+def test_the_reference_file_runs_with_every_key_set(seat: type[Seat]) -> None:
+    spec = load_team_file(example("reference"))
+    with spec.start(human_class=seat) as running:
+        assert running.human.name == "@Ada"
+        assert sorted(running.started) == ["Lead", "Researcher"]
+        running.send("what is an actor?")
+        running.wait_idle(30)
+    assert [m.content for m in seat.received] == [
+        "Our researcher says: a finding about 'what is an actor?'"
+    ]
+
+
 def test_the_product_team_plans_builds_reviews_and_reports(
     seat: type[Seat], tmp_path: Path
 ) -> None:

@@ -16,9 +16,10 @@ from retinue import (
     RuntimeConfig,
     RunUsageLimits,
     ToolCard,
+    hookimpl,
 )
 from retinue.agent.config import AgentUsageLimits
-from retinue.plugins import get_plugin_manager, hookimpl
+from retinue.plugins import get_plugin_manager
 from retinue.teamfile import TeamFile, TeamFileError, load_team_file, loads_team_file
 from retinue.teamfile.locate import KeyLocator
 from retinue.testing import FOLLOW
@@ -305,3 +306,26 @@ card = "b"
     assert locate.line_of(("roles", "Lead", "model", "temperature")) == 14
     assert locate.line_of(("roles", "Lead", "tools", 1, "card")) == 19
     assert locate.line_of(("nothing",)) is None
+
+
+def test_a_name_no_member_may_carry_is_refused_at_load() -> None:
+    (line,) = problems_of('[team]\nperson = "A\u202eB"\n[roles.Solo]\n')
+    assert line.startswith("team.person (line 2): a member name may not hold control")
+    (line,) = problems_of('[roles.Solo]\nname = "X\u200bY"\n')
+    assert line.startswith("roles.Solo.name (line 2): a member name may not hold control")
+
+
+def test_a_dumped_role_takes_the_team_model_and_keeps_its_own_paths() -> None:
+    text = '[team]\nmodel = "test"\n[roles.A.config]\nrole = "A"\nname = "@A"\n'
+    assert loads_team_file(text).roles["A"].config.model_cfg == ModelConfig.from_string("test")
+    (line,) = problems_of('[roles.A.config]\nrole = "A"\nmodle_cfg = 1\n')
+    assert line == "roles.A.config.modle_cfg (line 3): unknown key; did you mean 'model_cfg'?"
+
+
+def test_a_role_that_is_not_a_table_is_named_by_its_key() -> None:
+    """A role's key is not mistaken for the name of a class pydantic tried."""
+    (line,) = problems_of('[roles]\nDeveloper = "x"\n')
+    assert line == (
+        "roles.Developer (line 2): input should be a valid dictionary or instance of AgentCard "
+        "(got 'x')"
+    )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from retinue import AgentCard, AgentConfig, BaseAgent, ToolCard
@@ -14,11 +15,29 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "teams"
 INSTALLED = collect_card_classes(get_plugin_manager())
 
 
+def changed_settings(card_class: type[ToolCard]) -> dict[str, Any]:
+    """A value unlike the default for every plain setting, so the trip carries something."""
+    changed: dict[str, Any] = {}
+    for name, field in card_class.model_fields.items():
+        default = field.get_default(call_default_factory=True)
+        if isinstance(default, bool):
+            changed[name] = not default
+        elif isinstance(default, int | float):
+            changed[name] = default + 1
+        elif isinstance(default, str):
+            changed[name] = default + "-changed"
+        elif isinstance(default, Path):
+            changed[name] = default / "changed"
+    return changed
+
+
 @pytest.mark.parametrize("card_class", list(INSTALLED.values()), ids=list(INSTALLED))
 def test_every_installed_card_class_round_trips(card_class: type[ToolCard]) -> None:
-    card = card_class()
-    assert card_class.model_validate(card.model_dump()) == card
-    assert card_class.model_validate_json(card.model_dump_json()) == card
+    card = card_class.model_validate(changed_settings(card_class))
+    assert card != card_class() or not changed_settings(card_class)
+    for each in (card_class(), card):
+        assert card_class.model_validate(each.model_dump()) == each
+        assert card_class.model_validate_json(each.model_dump_json()) == each
     config = AgentConfig(name="@Dev", role="Dev", tools=[card, card_class.name])
     assert AgentConfig.model_validate(config.model_dump()) == config
     again = AgentConfig.model_validate_json(config.model_dump_json())

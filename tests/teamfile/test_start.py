@@ -7,8 +7,16 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from retinue import ActorAddress, ActorSystem, AgentMessage, HumanProxy, ModelConfig, ToolCard
-from retinue.plugins import get_plugin_manager, hookimpl
+from retinue import (
+    ActorAddress,
+    ActorSystem,
+    AgentMessage,
+    HumanProxy,
+    ModelConfig,
+    ToolCard,
+    hookimpl,
+)
+from retinue.plugins import get_plugin_manager
 from retinue.teamfile import RunningTeam, TeamFile, load_team_file, loads_team_file, with_model
 from retinue.testing import FOLLOW
 

@@ -131,13 +131,19 @@ def validation_problems(
 def _field_path(error: Any) -> tuple[str | int, ...]:
     """The error's location without the tags pydantic adds for union members."""
     loc: tuple[str | int, ...] = error["loc"]
-    if loc and _names_a_class(loc[-1]) and error["type"] in _WHOLE_VALUE_ERRORS:
+    if loc and error["type"] in _WHOLE_VALUE_ERRORS and _names_the_class_tried(loc[-1], error):
         loc = loc[:-1]  # `tools.0.ToolCard`: the union member the value was tried as
     return tuple(part for part in loc if not _is_type_tag(part))
 
 
-def _names_a_class(part: str | int) -> bool:
-    return isinstance(part, str) and part[:1].isupper()
+def _names_the_class_tried(part: str | int, error: Any) -> bool:
+    """Whether `part` is the class pydantic tried, not a key that looks like one
+    (`roles.Developer` of a mapping of cards)."""
+    ctx = error.get("ctx") or {}
+    tried = ctx.get("class_name") or ctx.get("class")
+    if tried is None:
+        return isinstance(part, str) and part[:1].isupper()
+    return bool(part == tried)
 
 
 def _is_type_tag(part: str | int) -> bool:

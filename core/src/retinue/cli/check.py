@@ -53,11 +53,14 @@ def run(args: argparse.Namespace) -> int:
 def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
     """What a person checks at a glance: the team, each role's model and cards, the keys."""
     from retinue.llm.models import key_env
+    from retinue.plugins import default_card_classes, get_plugin_manager
 
     entry = spec.entry_role
+    defaults = [card.name for card in default_card_classes(get_plugin_manager())]
     lines = [
         f"ok: team {spec.team.name!r}, {len(spec.roles)} role(s); "
-        f"{spec.team.person_name} talks to {spec.entry_card.config.name} ({entry})"
+        f"{spec.team.person_name} talks to {spec.entry_card.config.name} ({entry})",
+        f"  every role also gets the default cards: {', '.join(defaults) or 'none installed'}",
     ]
     missing: dict[str, list[str]] = {}
     for role, card in zip(spec.roles, spec.cards(model), strict=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from retinue.tools.card import ToolCard
 
 _PROMPT_SHOWN = 200
+T = TypeVar("T")
 
 
 class _Frozen(BaseModel):
@@ -136,24 +137,24 @@ def describe_card(cls: type[ToolCard]) -> CardInfo:
     return CardInfo(
         **base,
         settings=card.model_dump(mode="json"),
-        tools=_read(problems, "tools", lambda: [_tool(tool) for tool in card.get_tools()]) or [],
+        tools=_read(problems, "tools", lambda: [_tool(tool) for tool in card.get_tools()]),
         toolsets=_read(
             problems, "toolsets", lambda: [type(ts).__name__ for ts in card.get_toolsets()]
-        )
-        or [],
-        commands=_read(problems, "commands", lambda: _commands(card)) or [],
-        context_sections=_read(problems, "context", lambda: list(card.get_context_states())) or [],
-        system_prompts=_read(problems, "system prompt", lambda: _prompts(card)) or [],
+        ),
+        commands=_read(problems, "commands", lambda: _commands(card)),
+        context_sections=_read(problems, "context", lambda: list(card.get_context_states())),
+        system_prompts=_read(problems, "system prompt", lambda: _prompts(card)),
         problems=problems,
     )
 
 
-def _read(problems: list[str], channel: str, read: Callable[[], list[Any]]) -> list[Any] | None:
+def _read(problems: list[str], channel: str, read: Callable[[], list[T]]) -> list[T]:
+    """What `read` lists, or nothing and a problem: a card's method may need its agent."""
     try:
         return read()
-    except Exception as exc:  # a card's method may need its agent; the report goes on
+    except Exception as exc:  # the report goes on with the other channels and cards
         problems.append(f"{channel}: {type(exc).__name__}: {exc}")
-        return None
+        return []
 
 
 def _tool(tool: Any) -> ToolInfo:

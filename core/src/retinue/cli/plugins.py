@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from retinue.cli.plugin_report import PluginReport
 
 
 def register(commands: Any) -> None:
@@ -26,12 +29,17 @@ def run(args: argparse.Namespace) -> int:
     from retinue.plugins import collect_card_classes, get_plugin_manager
 
     pm = get_plugin_manager()
-    collect_card_classes(pm)  # one card name from two plugins: an error naming both, exit 1
     reports = describe_installed(pm)
     if args.json:
         json.dump([report.model_dump(mode="json") for report in reports], sys.stdout, indent=2)
         print()
-        return 0
+    else:
+        _print(reports)
+    collect_card_classes(pm)  # one card name from two plugins: after the listing, exit 1
+    return 0
+
+
+def _print(reports: list[PluginReport]) -> None:
     if not reports:
         print("no retinue plugins installed")
     for report in reports:
@@ -47,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
             _line("system prompt", card.system_prompts)
             _line("not readable without an agent", card.problems)
         _line("capabilities", report.capabilities, indent="  ")
-    return 0
 
 
 def _line(label: str, items: list[str], indent: str = "    ") -> None:

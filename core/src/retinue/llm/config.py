@@ -188,9 +188,10 @@ def _bad_model_string(text: str, provider: str | None) -> str:
 
 
 def _provider_of_family(model: str) -> str | None:
-    """The one provider of ours whose known models share this name's family (`gpt`, `claude`).
+    """The provider of ours whose known models share this name's family (`gpt`, `claude`).
 
-    Read from pydantic-ai's list of known model ids, not from a table of our own.
+    Read from pydantic-ai's list of known model ids, not from a table of our own; of several
+    (`openai`, `openai-chat`), the first in `PROVIDERS`.
     """
     from pydantic_ai.models import known_model_names
 

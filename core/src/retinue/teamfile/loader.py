@@ -89,8 +89,9 @@ def loads_team_file(
     try:
         spec = TeamFile.model_validate(data)
     except ConfigError as exc:
-        problems.extend(_from_file_view(p) for p in exc.problems)
-        problems.extend(_from_file_view(p) for p in _cross_problems(data))
+        flat = _flat_roles(raw)
+        problems.extend(_from_file_view(p, flat) for p in exc.problems)
+        problems.extend(_from_file_view(p, flat) for p in _cross_problems(data))
     problems.extend(_unimportable_models(data))
     if problems:
         raise TeamFileError(source, _render(problems, locator))
@@ -116,8 +117,8 @@ def normalize(
 ) -> tuple[dict[str, Any], list[ConfigProblem]]:
     """The `TeamFile` data for a file's tables, and the problems found on the way.
 
-    What cannot be turned (a role that is not a table, an unknown card) is reported and
-    left for the model to report nothing more about.
+    An unknown card is reported here and stood in for, so the model reports nothing more
+    about it; what is not even a table is left as it is for the model to report.
     """
     data = dict(raw)
     problems: list[ConfigProblem] = []
@@ -129,12 +130,14 @@ def normalize(
     data["roles"] = {}
     for role, table in roles.items():
         if not isinstance(table, Mapping):
-            problems.append(
-                ConfigProblem(("roles", role), f"must be a table of the role's keys, got {table!r}")
-            )
+            data["roles"][role] = table  # the model says a role is a table
             continue
         if "config" in table:  # a card's own dump
-            data["roles"][role] = dict(table)
+            card = {"agent_class": DEFAULT_AGENT_CLASS, **table}
+            config = card["config"]
+            if isinstance(config, Mapping) and "model_cfg" not in config and default_model:
+                card["config"] = {**config, "model_cfg": default_model}
+            data["roles"][role] = card
             continue
         card, found = _card_data(role, table, default_model, card_classes)
         problems.extend(found)
@@ -276,10 +279,23 @@ def _unimportable_models(data: Mapping[str, Any]) -> list[ConfigProblem]:
 # -- reporting ---------------------------------------------------------------------------------
 
 
-def _from_file_view(problem: ConfigProblem) -> ConfigProblem:
-    """A problem's path as the file spells it: `roles.Dev.model`, not `...config.model_cfg`."""
+def _flat_roles(raw: Mapping[str, Any]) -> set[str]:
+    """The roles written in the flat shape (not as a card's dump with a `config` table)."""
+    roles = raw.get("roles")
+    if not isinstance(roles, Mapping):
+        return set()
+    return {
+        key for key, table in roles.items() if isinstance(table, Mapping) and "config" not in table
+    }
+
+
+def _from_file_view(problem: ConfigProblem, flat: set[str]) -> ConfigProblem:
+    """A problem's path as the file spells it: `roles.Dev.model`, not `...config.model_cfg`.
+
+    Only for a role written flat; a card's dump is reported with the paths it was written in.
+    """
     path = problem.path
-    if len(path) >= 3 and path[0] == "roles" and path[2] == "config":
+    if len(path) >= 3 and path[0] == "roles" and path[1] in flat and path[2] == "config":
         rest = path[3:]
         if rest and isinstance(rest[0], str):
             rest = (_FIELD_TO_KEY.get(rest[0], rest[0]), *rest[1:])
@@ -287,7 +303,7 @@ def _from_file_view(problem: ConfigProblem) -> ConfigProblem:
     message = problem.message
     if message.startswith("unknown field"):
         message = "unknown key" + message.removeprefix("unknown field")
-        if len(path) == 3 and path[0] == "roles" and isinstance(path[2], str):
+        if len(path) == 3 and path[0] == "roles" and path[1] in flat and isinstance(path[2], str):
             message = "unknown key" + _did_you_mean(path[2], _role_keys())
     return ConfigProblem(path, message)
 

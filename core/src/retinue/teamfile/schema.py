@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from retinue.actors.card import AgentCard
+from retinue.actors.names import check_member_name
 from retinue.actors.validation import ConfigError, ConfigModel, ConfigProblem
 from retinue.llm.config import ModelConfig
 
@@ -53,6 +54,7 @@ class TeamSettings(ConfigModel):
     def _a_name(cls, value: str) -> str:
         if not value.strip().lstrip("@").strip():
             raise ValueError("the person's name must not be empty")
+        check_member_name(member_name(value))
         return value.strip()
 
     @property
@@ -150,6 +152,11 @@ def team_problems(
                     f"is {role!r}, but the table's key names the role {key!r}",
                 )
             )
+        if isinstance(name, str):
+            try:
+                check_member_name(name)
+            except ValueError as exc:
+                problems.append(ConfigProblem(("roles", key, "config", "name"), str(exc)))
         if isinstance(name, str) and isinstance(person, str) and member_name(name) == person:
             problems.append(
                 ConfigProblem(
