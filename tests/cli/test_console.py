@@ -5,11 +5,22 @@ from __future__ import annotations
 import io
 import json
 import logging
+import threading
 
 import pytest
-from retinue import AgentMessage, EventMessage, ModelMessageEvent
+from retinue import (
+    AgentMessage,
+    EventMessage,
+    EventSubscriber,
+    Message,
+    ModelMessageEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+)
 from retinue.console import Console, JsonTranscript
 from retinue.testing import TeamHarness, scripted_card, send_directive
+
+from . import scripts
 
 
 def watch(team: TeamHarness, **options: object) -> tuple[Console, io.StringIO]:
@@ -181,3 +192,33 @@ def test_a_failed_run_is_one_warning_and_its_end_only_at_debug(
     ]
     assert end.levelno == logging.DEBUG
     assert [m.content for m in team.received_by("@Human") if isinstance(m, AgentMessage)]
+
+
+class _Started(EventSubscriber):
+    """Sets `seen` when a run's start is recorded."""
+
+    def __init__(self) -> None:
+        self.seen = threading.Event()
+
+    def on_message(self, message: Message) -> None:
+        if isinstance(message, EventMessage) and isinstance(message.event, RunStartedEvent):
+            self.seen.set()
+
+
+def test_a_run_start_is_recorded_while_the_run_goes_on(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    lead = team.add(scripted_card("Lead", "cli.scripts:held"))
+    console, _ = watch(team)
+    started = _Started()
+    team.orchestrator_proxy.subscribe(started)
+    scripts.RELEASE.clear()
+    try:
+        team.say(lead, "wait for me")
+        assert started.seen.wait(30), "the run's start was not recorded while it ran"
+        assert console.tracker.working() == ["@Lead"]  # the model has not answered yet
+        assert not [e for e in team.events(RunFinishedEvent)]
+    finally:
+        scripts.RELEASE.set()
+    team.wait_idle()
+    assert console.tracker.working() == []
+    assert [m.content for m in team.received_by("@Human")] == ["released"]

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from retinue.actors.subscriber import EventSubscriber
 from retinue.cli import launch
-from retinue.cli.logs import setup_logging
+from retinue.cli.logs import LineHandler, setup_logging
 from retinue.cli.oneshot import PersonInbox, run_once
 from retinue.cli.options import level_of
 from retinue.cli.session import PlainReader, Session, interact
@@ -27,18 +27,29 @@ from retinue.teamfile import TeamFile
 def drive(spec: TeamFile, model: ModelConfig | None, args: argparse.Namespace, command: str) -> int:
     """Start `spec` and run it as `args` ask; the exit status."""
     handler = setup_logging(level_of(args))
+    try:
+        return _drive(spec, model, args, command, handler)
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+def _drive(
+    spec: TeamFile,
+    model: ModelConfig | None,
+    args: argparse.Namespace,
+    command: str,
+    handler: LineHandler,
+) -> int:
     message: str | None = getattr(args, "message", None)
-    as_json: bool = getattr(args, "json", False)
     verbose = args.verbose > 0
-    interactive = message is None
-    on_terminal = interactive and sys.stdin.isatty() and sys.stdout.isatty()
+    on_terminal = message is None and sys.stdin.isatty() and sys.stdout.isatty()
     console: Console | None = None
     transcript: JsonTranscript | None = None
     watchers: list[EventSubscriber] = []
-    if as_json:
+    if getattr(args, "json", False):
         transcript = JsonTranscript(sys.stdout, verbose=verbose)
         watchers.append(transcript)
-    elif not getattr(args, "quiet", False) or interactive:
+    elif message is None or not getattr(args, "quiet", False):
         # with --message the flow goes to stderr, so stdout holds the answers alone
         out = sys.stderr if message is not None else None
         console = Console(file=out, verbose=verbose, status=False if on_terminal else None)
@@ -47,8 +58,6 @@ def drive(spec: TeamFile, model: ModelConfig | None, args: argparse.Namespace, c
     try:
         running = launch.start(spec, model, watchers)
     except launch.LaunchError as error:
-        if console is not None:
-            console.close()
         return launch.report(error, command)
     try:
         if message is not None:
@@ -71,9 +80,9 @@ def drive(spec: TeamFile, model: ModelConfig | None, args: argparse.Namespace, c
         return interact(session, PlainReader(), settle=args.timeout)
     finally:
         running.shutdown(timeout=args.shutdown_timeout)
+        handler.write = None
         if console is not None:
             console.close()
-        handler.write = None
 
 
 def _through(console: Console) -> Callable[[str, int], None]:

@@ -9,7 +9,6 @@ the running work, a second one in a row quits; Ctrl-D quits.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -209,32 +208,8 @@ def interact(session: Session, reader: Reader, settle: float | None = None) -> i
 class PlainReader:
     """Lines from standard input as they come (a pipe, a file, a terminal without a prompt)."""
 
-    def __init__(self, prompt: Callable[[], None] | None = None) -> None:
-        self._prompt = prompt
-
     def read(self) -> str:
-        if self._prompt is not None:
-            self._prompt()
         line = sys.stdin.readline()
         if not line:
             raise EOFError
         return line.rstrip("\n")
-
-
-def words_completer(words: Callable[[], Iterable[str]]) -> object:
-    """A prompt_toolkit completer over `words()`, read afresh at each Tab."""
-    from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.document import Document
-
-    class _Words(Completer):
-        def get_completions(
-            self, document: Document, complete_event: object
-        ) -> Iterable[Completion]:
-            word = document.get_word_before_cursor(WORD=True)
-            if not word:
-                return
-            for candidate in words():
-                if candidate.lower().startswith(word.lower()):
-                    yield Completion(candidate, start_position=-len(word))
-
-    return _Words()
