@@ -48,6 +48,7 @@ def test_a_request_usage_a_stop_mid_run_and_quit(pair: Terminal, fifo: Path) -> 
     assert "@Lead → @Helper  [request] Help with: plan the release" in screen
     assert "@Helper → @Lead  [response] helped with Help with: plan the release" in screen
     assert "@Lead → @Human  [response] Done: helped with" in screen
+    assert "observability" not in pair.seen  # no dependency's banner amid the flow
 
     pair.type("/usage")
     screen = pair.wait_for("usage (tokens")

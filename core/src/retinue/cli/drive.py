@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable
 
@@ -26,6 +27,8 @@ from retinue.teamfile import TeamFile
 
 def drive(spec: TeamFile, model: ModelConfig | None, args: argparse.Namespace, command: str) -> int:
     """Start `spec` and run it as `args` ask; the exit status."""
+    # pydantic-ai's banner about observability would land in the middle of the team's flow
+    os.environ.setdefault("PYDANTIC_AI_NO_BANNER", "1")
     handler = setup_logging(level_of(args))
     try:
         return _drive(spec, model, args, command, handler)
