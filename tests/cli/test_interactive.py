@@ -117,3 +117,18 @@ def test_chat_without_a_team_file(tmp_path: Path) -> None:
         assert chat.wait_exit() == 0
     finally:
         chat.close()
+
+
+def test_a_message_stopped_by_ctrl_c(tmp_path: Path, fifo: Path) -> None:
+    run = Terminal(
+        ["run", str(TEAMS / "pair.toml"), "--message", "hold it"], tmp_path, PAIR_HOLD=str(fifo)
+    )
+    try:
+        run.wait_for("working: @Lead")  # the live status line, on the terminal's stderr
+        run.ctrl_c()
+        run.wait_for("stopping the running work; Ctrl-C again to quit")
+        release(fifo)
+        assert run.wait_exit() == 130
+        assert "Run interrupted." in run.seen  # what reached the person is still printed
+    finally:
+        run.close()

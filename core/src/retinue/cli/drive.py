@@ -67,9 +67,7 @@ def _drive(
             inbox = PersonInbox(running.human)
             running.team.subscribe(inbox, replay=True)
             text = sys.stdin.read() if message == "-" else message
-            return run_once(
-                running, inbox, text, timeout=args.timeout, console=console, transcript=transcript
-            )
+            return run_once(running, inbox, text, timeout=args.timeout, transcript=transcript)
         assert console is not None
         session = Session(running, console)
         console.note(

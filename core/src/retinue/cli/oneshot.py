@@ -1,8 +1,8 @@
 """`--message`: one request, the team until it is idle, the answers, an exit status.
 
 Exit 0 when an answer reached the person, 1 when only failures did (or nothing, or the
-team was still busy at the timeout), 130 when the person pressed Ctrl-C twice. The first
-Ctrl-C stops the running work and waits for the team to settle.
+team was still busy at the timeout), 130 when the person pressed Ctrl-C. The first Ctrl-C
+stops the running work and waits for the team to settle; a second one quits at once.
 """
 
 from __future__ import annotations
@@ -18,21 +18,23 @@ from retinue.actors.subscriber import EventSubscriber
 from retinue.agent.cancel import STOP_COMMAND
 from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
-from retinue.console import Console, JsonTranscript
+from retinue.console import JsonTranscript, TeamTracker
 from retinue.teamfile import RunningTeam
 
 INTERRUPTED = 130
 
 
 class PersonInbox(EventSubscriber):
-    """Every message delivered to the person, in order."""
+    """Every message delivered to the person, in order; and who is working (to stop them)."""
 
     def __init__(self, person: ActorAddress) -> None:
         self.person = person
+        self.tracker = TeamTracker()
         self._lock = threading.Lock()
         self._messages: list[AgentMessage] = []
 
     def on_message(self, message: Message) -> None:
+        self.tracker.add(message)
         if not isinstance(message, SentMessage):
             return
         sent = message.message
@@ -54,12 +56,11 @@ class PersonInbox(EventSubscriber):
             return [m for m in self._messages if isinstance(m, FailureNotice)]
 
 
-def _stop_working(running: RunningTeam, console: Console | None) -> None:
-    working = console.tracker.working() if console is not None else []
-    members = {m.name: m for m in running.members()}
-    targets = [members[n] for n in working if n in members] or [running.entry]
-    for member in targets:
-        running.send(STOP_COMMAND, to=member)
+def _stop_working(running: RunningTeam, tracker: TeamTracker) -> None:
+    for name in tracker.working():
+        member = tracker.member(name)
+        if member is not None:
+            running.send(STOP_COMMAND, to=member)
 
 
 def run_once(
@@ -68,7 +69,6 @@ def run_once(
     text: str,
     *,
     timeout: float,
-    console: Console | None,
     transcript: JsonTranscript | None,
 ) -> int:
     """Send `text`, wait for quiet, report; the exit status."""
@@ -85,17 +85,18 @@ def run_once(
             break
         except KeyboardInterrupt:
             interrupts += 1
+            status = "interrupted"  # what arrived is still printed; the exit says it was cut
             if interrupts > 1:
-                status = "interrupted"
                 break
             print("retinue run: stopping the running work; Ctrl-C again to quit", file=sys.stderr)
-            _stop_working(running, console)
+            _stop_working(running, inbox.tracker)
     answers, failures = inbox.answers(), inbox.failures()
     if status == "answered" and not answers:
         status = "failed" if failures else "unanswered"
     code = {"answered": 0, "interrupted": INTERRUPTED}.get(status, 1)
     if transcript is not None:
         transcript.write(_result(status, code, answers, failures))
+        transcript.close()  # the result is the last line, whatever the shutdown records
     else:
         for failure in failures:
             print(f"retinue run: {failure.content}", file=sys.stderr)

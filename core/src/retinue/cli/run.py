@@ -18,7 +18,7 @@ team down. Ctrl-C stops the running work; twice in a row, it quits.
 
 With --message: send one request, wait until the team is idle, print the answers to the
 person on stdout (the flow goes to stderr) and exit: 0 when an answer came, 1 on a failure,
-no answer or a timeout, 2 when the file, the model or a key is wrong, 130 on Ctrl-C twice.
+no answer or a timeout, 2 when the file, the model or a key is wrong, 130 on Ctrl-C.
 """
 
 

@@ -160,6 +160,11 @@ class JsonTranscript(EventSubscriber):
         if line is not None:
             self.write(line)
 
+    def close(self) -> None:
+        """Write nothing more (what is recorded later is left out)."""
+        with self._lock:
+            self.closed = True
+
     def write(self, line: dict[str, Any]) -> None:
         """Write one object of the caller's own (the command's final `result`, say)."""
         text = json.dumps(line, ensure_ascii=False, default=repr)
