@@ -32,6 +32,10 @@ class Message(BaseModel):
     chain_id: str | None = None
     timestamp: datetime = Field(default_factory=_now)
 
+    def log_text(self) -> str:
+        """What a log line shows of this message: its kind (subclasses add their text)."""
+        return type(self).__name__
+
 
 class SentMessage(Message):
     """Told to the orchestrator for every delivery: the transcript subscribers see."""
@@ -97,7 +101,10 @@ class StartMessage(Message):
 
 
 class StopMessage(Message):
-    """An actor stopped and left its team."""
+    """An actor stopped and left its team; `shutdown`: because its whole system shut down
+    (not fired, not failed), which a console need not announce."""
+
+    shutdown: bool = False
 
 
 class StartFailedMessage(Message):

@@ -13,7 +13,7 @@ from pydantic_ai.capabilities import AbstractCapability
 from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
 from retinue.actors.local_team import OrchestratorTeam
-from retinue.actors.messages import CancelMessage, Message
+from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.team import Team
 from retinue.agent import cascade, routing
 from retinue.agent.budget import (
@@ -44,7 +44,7 @@ from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
-from retinue.llm.events import ToolCallEvent
+from retinue.llm.events import RunStartedEvent, ToolCallEvent
 from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary
@@ -512,7 +512,12 @@ class BaseAgent(FailureHandling):
     def _on_llm_event(self, event: Any) -> None:
         if isinstance(event, ToolCallEvent):
             self._turn_tool_calls += 1
-        self.notify_event(event)
+        # A run's start is news while it runs (a console shows who is working), so it does
+        # not wait in the run's batch of reports.
+        if isinstance(event, RunStartedEvent):
+            self._tell_orchestrator(EventMessage(event=event), flush=True)
+        else:
+            self.notify_event(event)
 
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
         """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown.

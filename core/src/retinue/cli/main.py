@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import check, plugin_commands, plugins
+from retinue.cli import chat, check, plugin_commands, plugins, run
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plugins.register(commands)
     check.register(commands)
+    run.register(commands)
+    chat.register(commands)
     plugin_commands.register(commands)  # last: the kernel's own names are taken first
     return parser
 
@@ -58,7 +60,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PluginError as exc:
         print(f"retinue: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the output's reader left (`retinue ... | head`): end quietly
+        _silence_stdout()
+        return 1
     return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush raises nothing more."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,126 @@
+"""`retinue run TEAM.toml --message`, `--json`, `--model`, and `retinue chat` through a pipe:
+run as a script runs them, to their exit status."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import EXAMPLES, TEAMS, Run
+
+ECHO = "function:retinue.cli.demo_models:echo"
+COMMON_KEYS = {"record", "id", "time", "chain_id", "parent_id", "sender", "recipient"}
+
+
+def no_traceback(text: str) -> None:
+    assert "Traceback" not in text, text
+
+
+def test_an_example_team_answers_one_message_offline(retinue: Run) -> None:
+    done = retinue("run", str(EXAMPLES / "solo.toml"), "--message", "what is an actor?")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "You asked: 'what is an actor?'. (scripted answer)\n"
+    # the flow goes to stderr, so stdout holds the answer alone
+    assert "@Human → @Assistant  [request] what is an actor?" in done.stderr
+
+
+def test_the_product_team_as_json_lines(retinue: Run, tmp_path: Path) -> None:
+    for plugin in ("retinue_team", "retinue_planning", "retinue_workspace"):
+        pytest.importorskip(plugin, reason="the product team hires, plans and writes files")
+    done = retinue(
+        "run", str(EXAMPLES / "product_team.toml"), "--json", "--message", "a photo renamer"
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert all(set(line) >= COMMON_KEYS for line in lines[:-1])
+    messages = [line for line in lines if line["record"] == "message"]
+    assert messages[0]["sender"] == "@Human" and messages[0]["recipient"] == "@Manager"
+    assert messages[0]["intent"] == "request" and messages[0]["content"] == "a photo renamer"
+    assert all(set(m) >= {"type", "intent", "content"} for m in messages)
+    hires = {line["member"]: line["parent"] for line in lines if line["record"] == "start"}
+    assert hires["@Developer"] == "@Manager" and hires["@QA"] == "@Manager"
+    events = {line["event"] for line in lines if line["record"] == "event"}
+    assert {"run_started", "run_finished", "llm_usage", "tool_call"} <= events
+    result = lines[-1]
+    assert result["record"] == "result" and result["status"] == "answered" and result["exit"] == 0
+    (answer,) = result["answers"]
+    assert answer["sender"] == "@Manager" and answer["content"].startswith("Done: the Developer")
+    # the cards really ran: the developer's file is in the team's workspace
+    assert [p.name for p in (tmp_path / "workspace").glob("*/*")] == ["rename_photos.py"]
+
+
+def test_a_failure_exits_non_zero_and_says_why(retinue: Run) -> None:
+    done = retinue("run", str(TEAMS / "pair.toml"), "--message", "fail now")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "@Lead failed on a request from @Human: RuntimeError: the lead's model broke" in (
+        done.stderr
+    )
+    no_traceback(done.stderr)
+    as_json = retinue("run", str(TEAMS / "pair.toml"), "--json", "--message", "fail now")
+    result = json.loads(as_json.stdout.splitlines()[-1])
+    assert as_json.returncode == 1 and result["status"] == "failed"
+    assert "the lead's model broke" in result["failures"][0]["content"]
+
+
+def test_model_overrides_every_role(retinue: Run) -> None:
+    done = retinue("run", str(TEAMS / "pair.toml"), "--model", ECHO, "-q", "--message", "hi")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "You said: hi\n"
+    assert done.stderr == ""  # -q: the answer only
+
+
+def test_a_missing_api_key_is_one_line_naming_the_variable(retinue: Run) -> None:
+    done = retinue("run", str(TEAMS / "pair.toml"), "--model", "openai:gpt-4.1", "-m", "hi")
+    assert done.returncode == 2
+    no_traceback(done.stderr)
+    (line,) = done.stderr.splitlines()
+    try:
+        import openai  # noqa: F401
+    except ImportError:
+        assert "pip install 'retinue[openai]'" in line
+    else:
+        assert "set the OPENAI_API_KEY environment variable" in line
+    assert "(roles Lead, Helper)" in line
+
+
+def test_bad_input_is_named_in_one_line_each(retinue: Run, tmp_path: Path) -> None:
+    bad_model = retinue("run", str(TEAMS / "pair.toml"), "--model", "gpt", "-m", "hi")
+    assert bad_model.returncode == 2 and bad_model.stderr.startswith("retinue run: --model: ")
+    assert len(bad_model.stderr.splitlines()) == 1
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[team]\nentry = "Nobody"\n\n[roles.A]\ndescription = "a"\n')
+    bad_file = retinue("run", str(broken), "-m", "hi")
+    assert bad_file.returncode == 2
+    assert "team.entry" in bad_file.stderr and "Nobody" in bad_file.stderr
+    no_traceback(bad_model.stderr + bad_file.stderr)
+    no_message = retinue("run", str(TEAMS / "pair.toml"), "--json")
+    assert no_message.returncode == 2 and "--json needs --message" in no_message.stderr
+
+
+def test_verbose_logs_what_the_team_does(retinue: Run) -> None:
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
+    done = retinue("run", str(TEAMS / "pair.toml"), "-v", "--message", "plan it")
+    assert done.returncode == 0, done.stderr
+    log = done.stderr
+    assert "info: @Human -> @Lead [request] plan it" in log
+    assert "info: @Lead hired @Helper (Helper)" in log
+    assert "info: @Lead: run " in log and " completed: 1 request, " in log
+    no_traceback(log)
+
+
+def test_chat_reads_lines_from_a_pipe(retinue: Run) -> None:
+    done = retinue("chat", "--model", ECHO, input="hello there\n/usage\n")
+    assert done.returncode == 0, done.stderr
+    assert "@Assistant → @Human  [response] You said: hello there" in done.stdout
+    assert "usage (tokens" in done.stdout and "@Assistant" in done.stdout.split("usage", 1)[1]
+
+
+def test_chat_needs_a_model_and_says_where_to_give_it(retinue: Run) -> None:
+    done = retinue("chat")
+    assert done.returncode == 2
+    assert "--model" in done.stderr and "RETINUE_MODEL" in done.stderr
+    from_env = retinue("chat", input="hi\n", RETINUE_MODEL=ECHO)
+    assert from_env.returncode == 0 and "You said: hi" in from_env.stdout
