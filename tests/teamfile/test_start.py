@@ -17,7 +17,14 @@ from retinue import (
     hookimpl,
 )
 from retinue.plugins import collect_card_classes, get_plugin_manager
-from retinue.teamfile import RunningTeam, TeamFile, load_team_file, loads_team_file, with_model
+from retinue.teamfile import (
+    RunningTeam,
+    TeamFile,
+    TeamFileError,
+    load_team_file,
+    loads_team_file,
+    with_model,
+)
 from retinue.testing import FOLLOW
 
 TWO_ROLES = f"""
@@ -111,6 +118,39 @@ def test_start_with_a_model_runs_every_role_on_it(seat: type[Seat]) -> None:
         running.send("send @Ada response: played on the override")
         running.wait_idle(30)
     assert [m.content for m in seat.received] == ["played on the override"]
+
+
+def test_the_team_table_sets_the_budget_the_loop_limits_and_the_metadata() -> None:
+    settings = """
+[team.budget]
+request_limit = 7
+cost_limit_usd = 1.5
+
+[team.loops]
+max_repeats = 2
+
+[team.metadata]
+values = { company = "Acme" }
+template = "You work at $company."
+"""
+    spec = loads_team_file(TWO_ROLES.replace('entry = "Lead"\n', 'entry = "Lead"\n' + settings))
+    assert TeamFile.model_validate(spec.model_dump()) == spec
+    with spec.start() as running:
+        status = running.team.get_budget_status()
+        assert (status.limits.request_limit, status.limits.cost_limit_usd) == (7, 1.5)
+        assert running.team.get_loop_limits().max_repeats == 2
+        assert running.team.get_metadata().values == {"company": "Acme"}
+
+
+def test_a_metadata_template_naming_a_missing_value_is_a_problem_of_the_file() -> None:
+    text = TWO_ROLES.replace(
+        'entry = "Lead"\n',
+        'entry = "Lead"\n\n[team.metadata]\nvalues = { a = "1" }\ntemplate = "$b"\n',
+    )
+    with pytest.raises(TeamFileError) as caught:
+        loads_team_file(text)
+    (line,) = caught.value.problems
+    assert line.startswith("team.metadata") and "$b" in line
 
 
 def test_a_system_handed_in_keeps_running_after_the_team_stops() -> None:

@@ -108,9 +108,7 @@ def start_team(
     seat = human_class if human_class is not None else HumanProxy
     orchestrator: ActorAddress | None = None
     try:
-        orchestrator = system.createActor(
-            Orchestrator, BaseConfig(name=ORCHESTRATOR_NAME, role="Orchestrator")
-        )
+        orchestrator = system.createActor(Orchestrator, spec.team.team_config(ORCHESTRATOR_NAME))
         team: Any = system.proxy_ask(orchestrator, Orchestrator)
         cards = {card.role: card for card in spec.cards(model)}
         team.register_agent_profiles(list(cards.values()))

@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from retinue.actors.budget import TeamUsageLimits
 from retinue.actors.card import AgentCard
+from retinue.actors.chains import LoopLimits
+from retinue.actors.config import TeamConfig
+from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import check_member_name
 from retinue.actors.validation import ConfigError, ConfigModel, ConfigProblem
 from retinue.llm.config import ModelConfig
@@ -37,7 +41,9 @@ class TeamSettings(ConfigModel):
     `entry` is the role the person's messages go to (needed when the file has more than
     one role); `start` names further roles to start at launch (every other role is only
     hired when a member asks for it). `model` is the default of every role that names none.
-    A new team-wide setting is one field here (`[team.budget]`, `[team.loops]`).
+    `budget`, `loops` and `metadata` are the orchestrator's `TeamConfig` settings (what the
+    whole team may spend, when a chain counts as a loop, the business context every system
+    prompt gets). A new team-wide setting is one field here.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -48,6 +54,19 @@ class TeamSettings(ConfigModel):
     entry: str | None = None
     start: list[str] = Field(default_factory=list)
     model: ModelConfig | None = None
+    budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
+    loops: LoopLimits = Field(default_factory=LoopLimits)
+    metadata: TeamMetadata | None = None
+
+    def team_config(self, name: str) -> TeamConfig:
+        """The orchestrator's config: its name and these team-wide settings."""
+        return TeamConfig(
+            name=name,
+            role="Orchestrator",
+            budget=self.budget,
+            loops=self.loops,
+            metadata=self.metadata,
+        )
 
     @field_validator("person")
     @classmethod
