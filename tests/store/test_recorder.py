@@ -24,7 +24,7 @@ from retinue.testing import PingTool, TeamHarness, scripted_card
 
 CONVERSATION = (
     "call ping\n"
-    "send Developer request: send @Manager response: plan ready\n"
+    "send @Developer request: send @Manager response: plan ready\n"
     "send @Human response: asked the Developer"
 )
 
@@ -39,8 +39,9 @@ def team(store: Store) -> Iterator[TeamHarness]:
 
 
 def converse(team: TeamHarness) -> None:
-    team.register(scripted_card("Developer"))
+    """The human asks @Manager, who calls a tool and asks @Developer, who answers."""
     manager = team.add(scripted_card("Manager", routes_to=["Developer"], tools=[PingTool()]))
+    team.add(scripted_card("Developer"))
     team.say(manager, CONVERSATION)
     team.wait_idle()
 
@@ -104,10 +105,10 @@ def test_checkpoints_cards_and_the_roster_are_in_the_record(
     starts = [m for m in decoded(store, team.team_id, ["StartMessage"])]
     developer = next(m for m in starts if m.sender and m.sender.name == "@Developer")
     assert isinstance(developer, StartMessage) and developer.parent is not None
-    assert developer.parent.name == "@Manager"  # who hired whom
+    assert developer.parent == team.orchestrator  # who started it
     cards = decoded(store, team.team_id, ["ProfilesRegisteredMessage"])
     roles = [card.config.role for m in cards for card in getattr(m, "cards", [])]
-    assert roles == ["Developer", "Manager"]
+    assert roles == ["Manager", "Developer"]
 
 
 class _StoreWatcher(EventSubscriber):
@@ -141,7 +142,7 @@ def test_retention_prunes_telemetry_as_the_team_runs_and_keeps_what_resume_reads
     team = TeamHarness(store=store)
     try:
         converse(team)
-        team.say(team.start("Developer"), "send @Human response: hello")
+        team.say(team.add(scripted_card("Tester")), "send @Human response: hello")
         team.wait_idle()
         records = list(store.read(team.team_id))
         seen = team.recorder.messages

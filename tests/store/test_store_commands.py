@@ -24,11 +24,11 @@ def recorded(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     path = tmp_path / "team.sqlite"
     team = TeamHarness(store=str(path))
     try:
-        team.register(scripted_card("Developer"))
         manager = team.add(scripted_card("Manager", routes_to=["Developer"]))
+        team.add(scripted_card("Developer"))
         team.say(
             manager,
-            "send Developer request: send @Manager response: plan ready\n"
+            "send @Developer request: send @Manager response: plan ready\n"
             "send @Human response: asked the \x1b[31mDeveloper\x1b[0m",
         )
         team.wait_idle()
@@ -65,7 +65,7 @@ def test_log_prints_who_wrote_to_whom_with_intent_and_text(
     out = capsys.readouterr().out
     assert "\n    send @Human response:" in out  # a text's further lines are indented
     lines = [line.split("] ", 1)[1] for line in out.splitlines() if line.startswith("[")]
-    assert lines[0].startswith("@Human → @Manager (request): send Developer request:")
+    assert lines[0].startswith("@Human → @Manager (request): send @Developer request:")
     assert lines[1:] == [
         "@Manager → @Developer (request): send @Manager response: plan ready",
         "@Manager → @Human (response): asked the \\x1b[31mDeveloper\\x1b[0m",  # escaped

@@ -24,9 +24,11 @@ import sys
 import threading
 import types
 from collections.abc import Mapping
-from typing import Any, Union, get_args, get_origin
+from datetime import datetime
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import to_json
 
 from retinue.actors.messages import Message
 
@@ -98,7 +100,7 @@ def encode(message: BaseModel) -> str:
     """The record's JSON for `message` (a `Message`, or any pydantic model)."""
     dumped = message.model_dump(mode="json")
     _tag(message, dumped, None)
-    return json.dumps(dumped, separators=(",", ":"), ensure_ascii=False)
+    return to_json(dumped).decode()
 
 
 def decode(text: str | bytes) -> Message:
@@ -121,36 +123,98 @@ def _type_name(value: BaseModel) -> str:
     return registry.name_of(type(value))
 
 
-def _declared(annotation: Any, cls: type[Any]) -> bool:
-    """Whether a field of this annotation rebuilds `cls` without being told (no tag needed)."""
-    if annotation is cls:
-        return True
+def _declared_class(annotation: Any) -> Any:
+    """The one class a field of this annotation rebuilds untold (`X`, `X | None`), or None."""
+    if isinstance(annotation, type):
+        return annotation
     origin = get_origin(annotation)
     if origin is Union or origin is types.UnionType:
         args = [a for a in get_args(annotation) if a is not type(None)]
-        return args == [cls]
-    return False
+        if len(args) == 1 and isinstance(args[0], type):
+            return args[0]
+    return None
 
 
-def _tag(value: Any, dumped: Any, annotation: Any) -> None:
+#: Annotations of fields that never hold a model.
+_LEAF_TYPES: frozenset[Any] = frozenset({str, int, float, bool, type(None), bytes, datetime})
+
+
+class _Plan(NamedTuple):
+    """How to walk a model class: the fields that may hold a model, each with the class its
+    annotation names (or None) and whether a value of exactly that class can be skipped
+    (a class of plain fields: nothing to tag in it); `nested`: any such field at all."""
+
+    fields: tuple[tuple[str, Any, bool], ...]
+    nested: bool
+
+
+_PLANS: dict[type[BaseModel], _Plan] = {}
+
+
+def _leaf(annotation: Any) -> bool:
+    if annotation in _LEAF_TYPES:
+        return True
+    origin = get_origin(annotation)
+    if origin is Union or origin is types.UnionType:
+        return all(_leaf(arg) for arg in get_args(annotation))
+    return origin is Literal
+
+
+def _plan(cls: type[BaseModel]) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        _PLANS[cls] = _Plan(fields=(), nested=False)  # a class that holds itself: no loop
+        walked = []
+        for name, info in cls.model_fields.items():
+            if _leaf(info.annotation):
+                continue
+            declared = _declared_class(info.annotation)
+            plain = (
+                isinstance(declared, type)
+                and issubclass(declared, BaseModel)
+                and not _plan(declared).nested
+            )
+            walked.append((name, declared, plain))
+        extra = cls.model_config.get("extra") == "allow"
+        plan = _Plan(fields=tuple(walked), nested=bool(walked) or extra)
+        _PLANS[cls] = plan
+    return plan
+
+
+def _tag(value: Any, dumped: Any, declared: Any) -> None:
+    """Add `TAG` to each dumped model whose class its field does not name (in place)."""
     if isinstance(value, BaseModel):
-        if not isinstance(dumped, dict):
-            return
-        if annotation is None or not _declared(annotation, type(value)):
-            dumped[TAG] = _type_name(value)
-        for name, info in type(value).model_fields.items():
-            if name in dumped:
-                _tag(getattr(value, name, None), dumped[name], info.annotation)
-        for name, extra in (value.model_extra or {}).items():  # an unknown type's fields
-            if name in dumped:
-                _tag(extra, dumped[name], None)
-    elif isinstance(value, list | tuple) and isinstance(dumped, list):
-        for item, item_dumped in zip(value, dumped, strict=False):
-            _tag(item, item_dumped, None)
+        if isinstance(dumped, dict):
+            _tag_model(value, dumped, declared)
+    elif isinstance(value, list | tuple):
+        if isinstance(dumped, list):
+            for item, item_dumped in zip(value, dumped, strict=False):
+                if isinstance(item, BaseModel | list | tuple | Mapping):
+                    _tag(item, item_dumped, None)
     elif isinstance(value, Mapping) and isinstance(dumped, dict):
         for key, item in value.items():
-            if isinstance(key, str) and key in dumped:
+            if isinstance(item, BaseModel | list | tuple | Mapping) and key in dumped:
                 _tag(item, dumped[key], None)
+
+
+def _tag_model(value: BaseModel, dumped: dict[str, Any], declared: Any) -> None:
+    cls = type(value)
+    if cls is not declared:
+        dumped[TAG] = _type_name(value)
+    plan = _plan(cls)
+    if not plan.nested:
+        return
+    fields = value.__dict__
+    for name, field_class, plain in plan.fields:
+        item = fields.get(name)
+        if item is None or (plain and type(item) is field_class):
+            continue
+        sub = dumped.get(name)
+        if sub is not None:
+            _tag(item, sub, field_class)
+    for name, extra in (value.__pydantic_extra__ or {}).items():  # an unknown type's
+        if name in dumped:
+            _tag(extra, dumped[name], None)
 
 
 def _untag(data: Any, top: bool = False) -> Any:
