@@ -9,22 +9,25 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from retinue import SentMessage
 from retinue.actors.record_codec import decode
-from retinue.store import SQLiteStore
+from retinue.store import open_store
 
 HERE = Path(__file__).parent
 #: How many committed sends the test waits to hear of before it kills the team.
 SENDS_BEFORE_KILL = 40
 
 
-def test_a_team_killed_with_sigkill_leaves_every_reported_send_in_a_consistent_file(
-    tmp_path: Path,
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_team_killed_with_sigkill_leaves_every_reported_send_in_a_consistent_record(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
 ) -> None:
     path = tmp_path / "team.sqlite"
+    where = str(path) if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
     env = {**os.environ, "PYTHONPATH": str(HERE)}
     process = subprocess.Popen(
-        [sys.executable, str(HERE / "crash_team.py"), str(path)],
+        [sys.executable, str(HERE / "crash_team.py"), where],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -49,12 +52,13 @@ def test_a_team_killed_with_sigkill_leaves_every_reported_send_in_a_consistent_f
     reported += [line.split()[1] for line in rest.splitlines() if line.startswith("sent ")]
     assert len(reported) >= SENDS_BEFORE_KILL, errors[-2000:]
 
-    raw = sqlite3.connect(path)
-    try:
-        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    finally:
-        raw.close()
-    store = SQLiteStore(path, create=False)
+    if kind == "sqlite":
+        raw = sqlite3.connect(path)
+        try:
+            assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        finally:
+            raw.close()
+    store = open_store(where, create=False)
     try:
         (team,) = store.list_teams()
         records = list(store.read(team.team_id))

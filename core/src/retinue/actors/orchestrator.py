@@ -40,6 +40,8 @@ _TRAILING_NUMBER = re.compile(r"\d+$")
 
 #: How many recent messages an orchestrator keeps in memory unless configured otherwise.
 DEFAULT_WINDOW = 1000
+#: Most messages one group commit holds while more reports keep arriving.
+MAX_GROUP = 500
 
 
 class OrchestratorConfig(BaseConfig):
@@ -99,7 +101,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                 team_id=me.team_id,
             )
         )
-        self.after_mailbox_item()
+        self._commit()
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -241,7 +243,14 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._unannounced.append(message)
 
     def after_mailbox_item(self) -> None:
-        """Group commit: flush the sinks once per mailbox item, then tell the subscribers."""
+        """Group commit: once nothing more is queued (or a group is full), flush the sinks,
+        then tell the subscribers. A busy team's reports commit together, an idle one's at
+        once: a team that is idle has its whole record committed and announced."""
+        pending = len(self._unannounced)
+        if pending and (pending >= MAX_GROUP or not self.mailbox.qsize()):
+            self._commit()
+
+    def _commit(self) -> None:
         if not self._unannounced:
             return
         for sink in self._sinks:
@@ -260,7 +269,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def on_stop(self) -> None:
         me = self.myAddress
         self._observe(StopMessage(sender=me, recipient=me, team_id=me.team_id))
-        self.after_mailbox_item()
+        self._commit()
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()

@@ -12,9 +12,10 @@ described in `retinue.store.records`; its `data` is `record_codec.encode(message
 - anything else: kind = its class name, actor_id the reporter's.
 
 The orchestrator's own start and stop are recorded too (actor id = team id). Group commit:
-records collect while the orchestrator handles one mailbox item (a report or a
-`ReportBatch`: one actor turn's burst) and `flush` appends them as one batch, before the
-item counts as done and before subscribers hear of them.
+records collect while the orchestrator handles its mailbox items (a report, or a
+`ReportBatch`: one actor turn's burst) and `flush` appends them as one batch once no more
+items are queued (or `MAX_GROUP` messages are held), before the last item counts as done
+and before subscribers hear of them.
 """
 
 from __future__ import annotations
