@@ -22,7 +22,7 @@ from benchmarks.cases.pingpong import CONTEXT_LENGTH, WINDOW
 from benchmarks.measure import BenchTeam, agent_card, intervals, median, settled_rss_kb
 from benchmarks.suite import Case, CaseResult, Scale, Table, Target, ratio
 
-HOPS: dict[str, int] = {"full": 2000, "quick": 600, "tiny": 12}
+HOPS: dict[str, int] = {"full": 2000, "quick": 400, "tiny": 12}
 REPEATS: dict[str, int] = {"full": 3, "quick": 2, "tiny": 1}
 RAM_CHECKPOINTS: dict[str, list[int]] = {
     "full": [2500, 5000, 7500, 10000],

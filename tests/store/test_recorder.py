@@ -14,10 +14,11 @@ from retinue import (
     EventMessage,
     EventSubscriber,
     Message,
+    Orchestrator,
+    OrchestratorConfig,
     SentMessage,
     StartMessage,
 )
-from retinue.actors.orchestrator import Orchestrator, OrchestratorConfig
 from retinue.actors.record_codec import decode
 from retinue.store import MemoryStore, Record, Retention, SQLiteStore, Store, StoreError
 from retinue.testing import PingTool, TeamHarness, scripted_card

@@ -36,7 +36,7 @@ from retinue.actors.messages import (
 )
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
-from retinue.actors.orchestrator import Orchestrator, TeamMember
+from retinue.actors.orchestrator import Orchestrator, OrchestratorConfig, TeamMember
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -69,6 +69,7 @@ __all__ = [
     "Message",
     "MessageSink",
     "Orchestrator",
+    "OrchestratorConfig",
     "OrchestratorTeam",
     "Runtime",
     "SelfAskError",

@@ -257,7 +257,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def after_mailbox_item(self) -> None:
         """Runs in the actor's thread after each mailbox item, before it counts as done.
 
-        The orchestrator commits its record here (group commit per report batch). Must not
+        The orchestrator commits its record here (group commit). Must not
         raise; the base actor does nothing.
         """
 

@@ -3,7 +3,7 @@
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
 either changes, so members read the team without asking (see `retinue.actors.team`). With a
 store (`ActorSystem(store=...)`) it records everything it observes through a `Recorder`,
-committing once per mailbox item before subscribers hear of it (see docs/record.md).
+committing in groups (`after_mailbox_item`) before subscribers hear of it (docs/record.md).
 """
 
 from __future__ import annotations
