@@ -3,7 +3,7 @@
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
 either changes, so members read the team without asking (see `retinue.actors.team`). With a
 store (`ActorSystem(store=...)`) it records everything it observes through a `Recorder`,
-committing in groups (`after_mailbox_item`) before subscribers hear of it (docs/record.md).
+committing in groups (`_after_item`) before subscribers hear of it (docs/record.md).
 """
 
 from __future__ import annotations
@@ -242,7 +242,19 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                 logger.exception("sink %r failed to record a message", sink)
         self._unannounced.append(message)
 
-    def after_mailbox_item(self) -> None:
+    def on_receive(self, message: Any) -> Any:
+        """Each mailbox item, then the group commit (`_after_item`) before it counts as done."""
+        tracker = self._system.tracker
+        tracker.add()  # the commit is owed work too: wait_idle returns after it
+        try:
+            return super().on_receive(message)
+        finally:
+            try:
+                self._after_item()
+            finally:
+                tracker.done()
+
+    def _after_item(self) -> None:
         """Group commit: once nothing more is queued (or a group is full), flush the sinks,
         then tell the subscribers. A busy team's reports commit together, an idle one's at
         once: a team that is idle has its whole record committed and announced."""

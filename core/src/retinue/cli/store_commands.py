@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import Any
 
 from retinue.store import Record, Store, StoreError, TeamInfo, open_store
 
@@ -244,6 +244,7 @@ def _iso(stamp: float | None) -> str | None:
     return None if stamp is None else datetime.fromtimestamp(stamp, UTC).isoformat()
 
 
-def _fail(exc: StoreError, stream: IO[str] | None = None) -> int:
-    print(f"retinue: {exc}", file=stream or sys.stderr)
+def _fail(exc: StoreError) -> int:
+    """One line on stderr naming the store and the problem; exit status 1."""
+    print(f"retinue: {exc}", file=sys.stderr)
     return 1
