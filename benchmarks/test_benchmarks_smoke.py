@@ -25,6 +25,7 @@ EXPECTED = {
     "memory",
     "team_size",
     "planning",
+    "record",
 }
 CASES = discover()
 

@@ -9,6 +9,9 @@ from retinue.actors.chains import LoopLimits
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.validation import ConfigModel
 
+#: How many recent messages an orchestrator keeps in memory unless configured otherwise.
+DEFAULT_WINDOW = 1000
+
 
 class BaseConfig(ConfigModel):
     """Name and role of an actor; subclasses add their own fields.
@@ -36,7 +39,11 @@ class TeamConfig(BaseConfig):
     `budget`: what every member together may spend (no limit by default); `loops`: when a
     task chain counts as a loop and its routing stops (on by default); `metadata`: the
     team's business context. A team file's `[team.budget]`, `[team.loops]`, `[team.metadata]`.
+    `window_size`: how many recent messages the orchestrator keeps in memory
+    (`get_messages`); the full record goes to the store.
     """
+
+    window_size: int = Field(default=DEFAULT_WINDOW, ge=0)
 
     budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
     loops: LoopLimits = Field(default_factory=LoopLimits)

@@ -6,6 +6,9 @@ owns the team's budget counter, which members charge directly (see `retinue.acto
 and holds the team's `ChainLedger` (stops and loop counts per task chain), which members reach
 through the same view. Its config may be a `TeamConfig`, whose `loops` set the ledger's
 thresholds.
+With a store (`ActorSystem(store=...)`) it records everything it observes through a
+`Recorder`, committing in groups (`_after_item`) before subscribers hear of it
+(docs/record.md).
 """
 
 from __future__ import annotations
@@ -28,11 +31,20 @@ from retinue.actors.budget import (
 )
 from retinue.actors.card import AgentCard
 from retinue.actors.chains import ChainLedger, LoopLimits
-from retinue.actors.config import BaseConfig, BaseState, TeamConfig
+from retinue.actors.config import DEFAULT_WINDOW, BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import log_failure
-from retinue.actors.messages import EventMessage, Message, StartMessage, StopMessage
+from retinue.actors.loader import qualified_name
+from retinue.actors.messages import (
+    EventMessage,
+    Message,
+    ProfilesRegisteredMessage,
+    StartMessage,
+    StopMessage,
+)
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import check_member_name
+from retinue.actors.recorder import Recorder
+from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
 from retinue.frozen import FrozenMap
@@ -40,6 +52,9 @@ from retinue.frozen import FrozenMap
 logger = logging.getLogger(__name__)
 
 _TRAILING_NUMBER = re.compile(r"\d+$")
+
+#: Most messages one group commit holds while more reports keep arriving.
+MAX_GROUP = 500
 
 
 class TeamMember(BaseModel):
@@ -61,28 +76,46 @@ class TeamMember(BaseModel):
 class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
-    config_class = TeamConfig
+    config_class: ClassVar[type[BaseConfig]] = TeamConfig
     starts_team: ClassVar[bool] = True
-    #: How many recent messages stay in memory; the full record goes to the sinks.
-    window_size: ClassVar[int] = 1000
 
     def __init__(self, config: BaseConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
+        window = config.window_size if isinstance(config, TeamConfig) else DEFAULT_WINDOW
         self._members: dict[str, TeamMember] = {}
         #: Members read the latest directory here; only this actor's thread publishes.
         self.directory_board = DirectoryBoard()
         self._taken_names: set[str] = {self.myAddress.name}
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
-        self._window: deque[Message] = deque(maxlen=self.window_size)
         limits = config.budget if isinstance(config, TeamConfig) else None
         #: The team's budget: members charge it directly, from their own threads.
         self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
         if isinstance(config, TeamConfig) and config.metadata is not None:
             self.set_metadata(config.metadata)
-        loops = config.loops if isinstance(config, TeamConfig) else LoopLimits()
+        loops = config.loops if isinstance(config, TeamConfig) else None
         #: The team's task chains: stops and loop counts; members read it from any thread.
         self.chain_ledger = ChainLedger(loops)
+        self._window: deque[Message] = deque(maxlen=window)
+        self._unannounced: list[Message] = []  # observed, for subscribers after the commit
+        store = self._system.store
+        if store is not None:  # raises a StoreError here: the team does not start unrecorded
+            metadata = {"orchestrator": qualified_name(type(self)), "name": config.name}
+            self.add_sink(Recorder(store, self.myAddress.team_id or "", metadata))
+
+    def on_start(self) -> None:
+        """The team's first record: the orchestrator itself, what it was built from."""
+        me = self.myAddress
+        self._observe(
+            StartMessage(
+                config=redact_credentials(self.config),
+                actor_class=qualified_name(type(self)),
+                sender=me,
+                recipient=me,
+                team_id=me.team_id,
+            )
+        )
+        self._commit()
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -187,6 +220,15 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                 raise ValueError("an AgentCard needs config.role to be registered")
         put: dict[str, AgentCard] = {card.role: card for card in cards}
         self._publish(profiles=self.directory.profiles.evolve(put=put))
+        me = self.myAddress
+        self._observe(
+            ProfilesRegisteredMessage(
+                cards=[redact_credentials(card) for card in cards],
+                sender=me,
+                recipient=me,
+                team_id=me.team_id,
+            )
+        )
 
     def get_agent_profiles(self) -> list[AgentCard]:
         """Every registered role blueprint."""
@@ -275,16 +317,55 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             hirer = message.parent
             if hirer is not None and hirer != self.myAddress:
                 logger.info("%s hired %s (%s)", hirer.name, sender.name, sender.role)
+        self._observe(message)
+
+    def _observe(self, message: Message) -> None:
+        """Window it, hand it to the sinks; subscribers hear of it after the commit."""
         self._window.append(message)
         for sink in self._sinks:
             try:
                 sink.record(message)
             except Exception as exc:
                 log_failure(logger, f"sink {sink!r} failed to record a message", exc)
-        for subscriber in list(self._subscribers):
-            self._tell_subscriber(subscriber, message)
+        self._unannounced.append(message)
+
+    def on_receive(self, message: Any) -> Any:
+        """Each mailbox item, then the group commit (`_after_item`) before it counts as done."""
+        tracker = self._system.tracker
+        tracker.add()  # the commit is owed work too: wait_idle returns after it
+        try:
+            return super().on_receive(message)
+        finally:
+            try:
+                self._after_item()
+            finally:
+                tracker.done()
+
+    def _after_item(self) -> None:
+        """Group commit: once nothing more is queued (or a group is full), flush the sinks,
+        then tell the subscribers. A busy team's reports commit together, an idle one's at
+        once: a team that is idle has its whole record committed and announced."""
+        pending = len(self._unannounced)
+        if pending and (pending >= MAX_GROUP or not self.mailbox.qsize()):
+            self._commit()
+
+    def _commit(self) -> None:
+        if not self._unannounced:
+            return
+        for sink in self._sinks:
+            try:
+                sink.flush()
+            except Exception as exc:
+                log_failure(logger, f"sink {sink!r} failed to flush", exc)
+        messages, self._unannounced = self._unannounced, []
+        for message in messages:
+            for subscriber in list(self._subscribers):
+                self._tell_subscriber(subscriber, message)
 
     def on_stop(self) -> None:
+        me = self.myAddress
+        self._observe(StopMessage(sender=me, recipient=me, team_id=me.team_id))
+        self._commit()
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()

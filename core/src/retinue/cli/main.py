@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import chat, check, plugin_commands, plugins, run
+from retinue.cli import chat, check, plugin_commands, plugins, run, store_commands
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.register(commands)
     run.register(commands)
     chat.register(commands)
+    store_commands.register(commands)
     plugin_commands.register(commands)  # last: the kernel's own names are taken first
     return parser
 

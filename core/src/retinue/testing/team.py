@@ -54,13 +54,15 @@ class TeamHarness:
         *,
         plugin_manager: Any = None,
         ask_timeout: float = 10.0,
+        store: Any = None,
         budget: TeamUsageLimits | None = None,
         loops: LoopLimits | None = None,
         metadata: TeamMetadata | None = None,
     ) -> None:
         """`budget`: what the whole team may spend (no limit when None); `loops`: the team's
         loop-detection thresholds (the defaults, on, when None); `metadata`: the team's
-        business context."""
+        business context; `store`: where the team is recorded (a `retinue.store.Store`, a path
+        or a URL)."""
         # Built first: a metadata template naming a missing key fails before anything starts.
         config = TeamConfig(
             name="@Orchestrator",
@@ -69,7 +71,9 @@ class TeamHarness:
             loops=loops or LoopLimits(),
             metadata=metadata,
         )
-        self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
+        self.system = ActorSystem(
+            ask_timeout=ask_timeout, plugin_manager=plugin_manager, store=store
+        )
         self.orchestrator = self.system.createActor(Orchestrator, config)
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)
         self.recorder = Recorder()
