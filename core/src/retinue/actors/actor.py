@@ -166,7 +166,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             runtime.unregister(self.myAddress.agent_id)
             self._system._forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
-                self._tell_orchestrator(StopMessage())
+                self._tell_orchestrator(StopMessage(at_shutdown=self._system.shutting_down))
             with self._accept_lock:
                 owed, self._stops_owed = self._stops_owed, 0
             self._system.tracker.done(owed)

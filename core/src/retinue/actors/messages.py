@@ -90,7 +90,13 @@ class StartMessage(Message):
 
 
 class StopMessage(Message):
-    """An actor stopped and left its team."""
+    """An actor stopped and left its team.
+
+    `at_shutdown` marks a stop the system's shutdown caused: the member did not leave the
+    team, its process ended, so a resume brings it back (a fired member stays gone).
+    """
+
+    at_shutdown: bool = False
 
 
 class StartFailedMessage(Message):
