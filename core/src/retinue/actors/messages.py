@@ -46,7 +46,13 @@ class EventMessage(Message):
 
 
 class HandledMessage(Message):
-    """A message was consumed without its own turn (purged cancel, absorbed mail)."""
+    """The message `message_id` was handled: its turn ended, or it was consumed without one
+    (a purged cancel, mail read mid-run).
+
+    Reported after everything its turn did, so the record reads: a delivered message with a
+    `HandledMessage` was handled once and for all; one without was not, and a resume
+    delivers it again.
+    """
 
     message_id: str
 

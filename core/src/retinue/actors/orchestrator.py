@@ -25,6 +25,7 @@ from retinue.frozen import FrozenMap
 
 logger = logging.getLogger(__name__)
 
+
 class TeamMember(BaseModel):
     """One roster line: who, which role, who hired them, and whether they are busy now."""
 
