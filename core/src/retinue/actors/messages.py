@@ -88,11 +88,17 @@ class StateChangedMessage(Message):
 
 
 class StartMessage(Message):
-    """An actor started; `config` is what it was built from, `parent` who created it."""
+    """An actor started; `config` is what it was built from, `parent` who created it.
+
+    `member` is False for an actor that reports to the team without being a member of it
+    (the planning board): the record keeps it and a resume restarts it, the roster never
+    lists it.
+    """
 
     config: SerializeAsAny[BaseModel]
     actor_class: str
     parent: ActorAddress | None = None
+    member: bool = True
 
 
 class StopMessage(Message):
