@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from retinue.cli import resume
+
 
 def _demo(args: argparse.Namespace) -> int:
     from retinue.cli.demo import run_demo
@@ -38,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("plugins", help="list the installed plugins and their cards").set_defaults(
         run=_plugins
     )
+    resume.register(commands)
     return parser
 
 
