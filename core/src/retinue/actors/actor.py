@@ -279,7 +279,15 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             return None
         finally:
             self._busy = None
+            self.after_mailbox_item()
             self._system.tracker.done()
+
+    def after_mailbox_item(self) -> None:
+        """Runs in the actor's thread after each mailbox item, before it counts as done.
+
+        The orchestrator commits its record here (group commit per report batch). Must not
+        raise; the base actor does nothing.
+        """
 
     def _member(self, path: str) -> Any:
         """The attribute at a dotted `path` (`command_registry.descriptors`), for proxies."""

@@ -123,6 +123,13 @@ class StartFailedMessage(Message):
     exception_value: str
 
 
+class ProfilesRegisteredMessage(Message):
+    """Recorded by the orchestrator: these role blueprints became hireable (credentials
+    redacted). A later card for the same role replaces the earlier, as in the directory."""
+
+    cards: list[SerializeAsAny[BaseModel]]
+
+
 class DeadLetterEvent(BaseModel):
     """A message could not be delivered because its recipient was not running."""
 

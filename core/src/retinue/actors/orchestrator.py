@@ -1,7 +1,9 @@
 """`Orchestrator`: one per team — roster, role profiles, subscribers, a window of messages.
 
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
-either changes, so members read the team without asking (see `retinue.actors.team`).
+either changes, so members read the team without asking (see `retinue.actors.team`). With a
+store (`ActorSystem(store=...)`) it records everything it observes through a `Recorder`,
+committing once per mailbox item before subscribers hear of it (see docs/record.md).
 """
 
 from __future__ import annotations
@@ -10,21 +12,38 @@ import logging
 from collections import deque
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.messages import Message, StartMessage, StopMessage
+from retinue.actors.loader import qualified_name
+from retinue.actors.messages import (
+    Message,
+    ProfilesRegisteredMessage,
+    StartMessage,
+    StopMessage,
+)
 from retinue.actors.names import MemberNames
+from retinue.actors.recorder import Recorder
+from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
 from retinue.frozen import FrozenMap
 
 logger = logging.getLogger(__name__)
 
+#: How many recent messages an orchestrator keeps in memory unless configured otherwise.
+DEFAULT_WINDOW = 1000
+
+
+class OrchestratorConfig(BaseConfig):
+    """An orchestrator's settings; `window_size`: how many recent messages stay in memory
+    (`get_messages`); the full record goes to the store."""
+
+    window_size: int = Field(default=DEFAULT_WINDOW, ge=0)
 
 class TeamMember(BaseModel):
     """One roster line: who, which role, who hired them, and whether they are busy now."""
@@ -46,18 +65,37 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     """The team's registry and observer; never asks an agent anything, so it cannot deadlock."""
 
     starts_team: ClassVar[bool] = True
-    #: How many recent messages stay in memory; the full record goes to the sinks.
-    window_size: ClassVar[int] = 1000
+    config_class: ClassVar[type[BaseConfig]] = OrchestratorConfig
 
     def __init__(self, config: BaseConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
+        window = config.window_size if isinstance(config, OrchestratorConfig) else DEFAULT_WINDOW
         self._members: dict[str, TeamMember] = {}
         #: Members read the latest directory here; only this actor's thread publishes.
         self.directory_board = DirectoryBoard()
         self._names = MemberNames(reserved=[self.myAddress.name])
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
-        self._window: deque[Message] = deque(maxlen=self.window_size)
+        self._window: deque[Message] = deque(maxlen=window)
+        self._unannounced: list[Message] = []  # observed, for subscribers after the commit
+        store = self._system.store
+        if store is not None:  # raises a StoreError here: the team does not start unrecorded
+            metadata = {"orchestrator": qualified_name(type(self)), "name": config.name}
+            self.add_sink(Recorder(store, self.myAddress.team_id or "", metadata))
+
+    def on_start(self) -> None:
+        """The team's first record: the orchestrator itself, what it was built from."""
+        me = self.myAddress
+        self._observe(
+            StartMessage(
+                config=redact_credentials(self.config),
+                actor_class=qualified_name(type(self)),
+                sender=me,
+                recipient=me,
+                team_id=me.team_id,
+            )
+        )
+        self.after_mailbox_item()
 
     # ------------------------------------------------------------------ team
     def createActor(
@@ -138,6 +176,15 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                 raise ValueError("an AgentCard needs config.role to be registered")
         put: dict[str, AgentCard] = {card.role: card for card in cards}
         self._publish(profiles=self.directory.profiles.evolve(put=put))
+        me = self.myAddress
+        self._observe(
+            ProfilesRegisteredMessage(
+                cards=[redact_credentials(card) for card in cards],
+                sender=me,
+                recipient=me,
+                team_id=me.team_id,
+            )
+        )
 
     def get_agent_profiles(self) -> list[AgentCard]:
         """Every registered role blueprint."""
@@ -177,19 +224,39 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                 self._members[sender.agent_id] = member.model_copy(
                     update={"parent": message.parent}
                 )
+        self._observe(message)
+
+    def _observe(self, message: Message) -> None:
+        """Window it, hand it to the sinks; subscribers hear of it after the commit."""
         self._window.append(message)
         for sink in self._sinks:
             try:
                 sink.record(message)
             except Exception:
                 logger.exception("sink %r failed to record a message", sink)
-        for subscriber in list(self._subscribers):
+        self._unannounced.append(message)
+
+    def after_mailbox_item(self) -> None:
+        """Group commit: flush the sinks once per mailbox item, then tell the subscribers."""
+        if not self._unannounced:
+            return
+        for sink in self._sinks:
             try:
-                subscriber.on_message(message)
+                sink.flush()
             except Exception:
-                logger.exception("subscriber %r failed", subscriber)
+                logger.exception("sink %r failed to flush", sink)
+        messages, self._unannounced = self._unannounced, []
+        for message in messages:
+            for subscriber in list(self._subscribers):
+                try:
+                    subscriber.on_message(message)
+                except Exception:
+                    logger.exception("subscriber %r failed", subscriber)
 
     def on_stop(self) -> None:
+        me = self.myAddress
+        self._observe(StopMessage(sender=me, recipient=me, team_id=me.team_id))
+        self.after_mailbox_item()
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()

@@ -22,8 +22,17 @@ class EventSubscriber:
 
 @runtime_checkable
 class MessageSink(Protocol):
-    """Where the full record goes (the event store); the orchestrator keeps only a window."""
+    """Where the full record goes (the event store); the orchestrator keeps only a window.
+
+    `record` is called for each message in order, `flush` after each item of the
+    orchestrator's mailbox (one report, or a `ReportBatch`: one actor turn's burst): a sink
+    commits there, before the item counts as done and before subscribers hear of it.
+    """
 
     def record(self, message: Message) -> None:
-        """Persist one message."""
+        """Take one message (held until `flush`, or persisted at once)."""
+        ...
+
+    def flush(self) -> None:
+        """Make everything taken so far durable."""
         ...

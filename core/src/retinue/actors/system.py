@@ -11,6 +11,7 @@ import concurrent.futures
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import pykka
@@ -42,6 +43,7 @@ from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.shutdown import stop_all
 from retinue.actors.validation import check_timeout
+from retinue.store import Store, open_store
 
 T = TypeVar("T")
 
@@ -76,9 +78,23 @@ class _ReplyBridge:
 class ActorSystem(Runtime):
     """The runtime for one or more teams of actors in this process (implements `Runtime`)."""
 
-    def __init__(self, *, ask_timeout: float = 30.0, plugin_manager: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        ask_timeout: float = 30.0,
+        plugin_manager: Any = None,
+        store: Store | str | Path | None = None,
+    ) -> None:
         #: Seconds an ask waits for its answer: above 0 and finite, or every ask would fail.
         self.ask_timeout = check_timeout("ActorSystem", "ask_timeout", ask_timeout)
+        #: Where every team of this system is recorded (None: nowhere). A path or URL given
+        #: here is opened now (a `StoreError` if it cannot be) and closed at shutdown.
+        self.store: Store | None = None
+        self._owns_store = False
+        if store is not None and not isinstance(store, Store):
+            self.store, self._owns_store = open_store(store), True
+        else:
+            self.store = store
         #: The pluggy manager agents of this system take their cards from; None: discover.
         self.plugin_manager = plugin_manager
         self.tracker = runtime.WorkTracker()
@@ -373,7 +389,10 @@ class ActorSystem(Runtime):
             actors = list(self._actors.values())
             if not actors:
                 self._all_stopped.set()
-        return stop_all(actors, self.tracker, self._all_stopped, deadline)
+        stopped = stop_all(actors, self.tracker, self._all_stopped, deadline)
+        if self._owns_store and self.store is not None and stopped:
+            self.store.close()  # one still running may yet record: left open then
+        return stopped
 
 
 def _refuse_self_ask(actor: Actor[Any, Any], method: str) -> None:

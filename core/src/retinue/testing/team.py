@@ -46,8 +46,13 @@ class Recorder(EventSubscriber):
 class TeamHarness:
     """An orchestrator, a `@Human`, and helpers to drive and read the team."""
 
-    def __init__(self, *, plugin_manager: Any = None, ask_timeout: float = 10.0) -> None:
-        self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=plugin_manager)
+    def __init__(
+        self, *, plugin_manager: Any = None, ask_timeout: float = 10.0, store: Any = None
+    ) -> None:
+        #: `store`: where the team is recorded (a `retinue.store.Store`, a path or a URL).
+        self.system = ActorSystem(
+            ask_timeout=ask_timeout, plugin_manager=plugin_manager, store=store
+        )
         self.orchestrator = self.system.createActor(
             Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
         )

@@ -1,0 +1,43 @@
+"""The team record's storage: the `Store` protocol, its records and three stores.
+
+This layer sits just above `actors` in docs/architecture.md's table (it imports nothing of
+retinue's other layers): it stores records, each a message the recorder
+(`retinue.actors.recorder`) already turned into JSON. See docs/record.md.
+
+    from retinue.store import open_store
+    store = open_store("team.sqlite")          # or ":memory:", or "postgresql://..."
+    system = ActorSystem(store=store)         # every team of the system is recorded
+
+`PostgresStore` is imported from `retinue.store.postgres` (it needs `retinue[postgres]`).
+"""
+
+from retinue.store.memory import MemoryStore
+from retinue.store.opening import open_store
+from retinue.store.protocol import (
+    APPLICATION,
+    SCHEMA_VERSION,
+    SchemaVersionError,
+    Store,
+    StoreError,
+)
+from retinue.store.records import MemberInfo, Record, TeamInfo
+from retinue.store.retention import DEFAULT_TELEMETRY, KEEP_ALL, PROTECTED_KINDS, Retention
+from retinue.store.sqlite import SQLiteStore
+
+__all__ = [
+    "APPLICATION",
+    "DEFAULT_TELEMETRY",
+    "KEEP_ALL",
+    "PROTECTED_KINDS",
+    "SCHEMA_VERSION",
+    "MemberInfo",
+    "MemoryStore",
+    "Record",
+    "Retention",
+    "SQLiteStore",
+    "SchemaVersionError",
+    "Store",
+    "StoreError",
+    "TeamInfo",
+    "open_store",
+]

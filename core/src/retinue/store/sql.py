@@ -1,0 +1,167 @@
+"""The SQL both database stores share: the tables, the statements, how a batch is written.
+
+Tables (the same in SQLite and PostgreSQL; the names start with `retinue_` so a record can
+live in a database that holds other things):
+
+- `retinue_meta(key, value)`: `application` = `retinue`, `schema_version` = `1`.
+- `retinue_teams(team_id, created, metadata, last_position, last_activity, requests,
+  input_tokens, output_tokens, cost_usd)`: one row per team, its summary.
+- `retinue_records(<RECORD_COLUMNS>)`, primary key `(team_id, position)`: the streams;
+  an index on `(team_id, kind, position)` serves reads by kind and pruning.
+- `retinue_snapshots(team_id, actor_id, position)`: where each actor's latest checkpoint is.
+- `retinue_members(team_id, actor_id, name, started, stopped)`: who was started, who stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from retinue.store.protocol import Batch
+from retinue.store.records import RECORD_COLUMNS, record_row
+
+META = "retinue_meta"
+TABLES = (
+    "retinue_meta",
+    "retinue_teams",
+    "retinue_records",
+    "retinue_snapshots",
+    "retinue_members",
+)
+
+#: `{real}`, `{text}`, `{int}` are the dialect's column types.
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS retinue_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS retinue_teams ("
+    " team_id TEXT PRIMARY KEY, created {real} NOT NULL, metadata TEXT NOT NULL,"
+    " last_position {int} NOT NULL DEFAULT 0, last_activity {real},"
+    " requests {int} NOT NULL DEFAULT 0, input_tokens {int} NOT NULL DEFAULT 0,"
+    " output_tokens {int} NOT NULL DEFAULT 0, cost_usd {real} NOT NULL DEFAULT 0)",
+    "CREATE TABLE IF NOT EXISTS retinue_records ("
+    " team_id TEXT NOT NULL, position {int} NOT NULL, kind TEXT NOT NULL, type TEXT NOT NULL,"
+    " message_id TEXT NOT NULL, actor_id TEXT, sender TEXT, recipient TEXT, parent_id TEXT,"
+    " chain_id TEXT, timestamp {real} NOT NULL, requests {int} NOT NULL,"
+    " input_tokens {int} NOT NULL, output_tokens {int} NOT NULL, cost_usd {real} NOT NULL,"
+    " data TEXT NOT NULL, PRIMARY KEY (team_id, position)){records_suffix}",
+    "CREATE INDEX IF NOT EXISTS retinue_records_kind ON retinue_records (team_id, kind, position)",
+    "CREATE TABLE IF NOT EXISTS retinue_snapshots ("
+    " team_id TEXT NOT NULL, actor_id TEXT NOT NULL, position {int} NOT NULL,"
+    " PRIMARY KEY (team_id, actor_id))",
+    "CREATE TABLE IF NOT EXISTS retinue_members ("
+    " team_id TEXT NOT NULL, actor_id TEXT NOT NULL, name TEXT NOT NULL,"
+    " started {int} NOT NULL, stopped {int}, PRIMARY KEY (team_id, actor_id))",
+)
+
+TEAM_COLUMNS = (
+    "team_id, created, metadata, last_position, last_activity, requests, input_tokens,"
+    " output_tokens, cost_usd"
+)
+_COLUMNS = ", ".join(RECORD_COLUMNS)
+_R_COLUMNS = ", ".join(f"r.{c}" for c in RECORD_COLUMNS)
+
+
+class Statements:
+    """The statements in one dialect: `p` is its parameter marker (`?` or `%s`)."""
+
+    def __init__(self, p: str) -> None:
+        marks = ", ".join([p] * len(RECORD_COLUMNS))
+        self.insert_record = f"INSERT INTO retinue_records ({_COLUMNS}) VALUES ({marks})"
+        self.upsert_snapshot = (
+            "INSERT INTO retinue_snapshots (team_id, actor_id, position)"
+            f" VALUES ({p}, {p}, {p}) ON CONFLICT (team_id, actor_id)"
+            " DO UPDATE SET position = excluded.position"
+        )
+        self.upsert_member = (
+            "INSERT INTO retinue_members (team_id, actor_id, name, started, stopped)"
+            f" VALUES ({p}, {p}, {p}, {p}, NULL) ON CONFLICT (team_id, actor_id)"
+            " DO UPDATE SET name = excluded.name, started = excluded.started, stopped = NULL"
+        )
+        self.stop_member = (
+            f"UPDATE retinue_members SET stopped = {p} WHERE team_id = {p} AND actor_id = {p}"
+        )
+        self.update_team = (
+            f"UPDATE retinue_teams SET last_position = {p},"
+            f" last_activity = CASE WHEN last_activity IS NULL OR last_activity < {p}"
+            f"  THEN {p} ELSE last_activity END,"
+            f" requests = requests + {p}, input_tokens = input_tokens + {p},"
+            f" output_tokens = output_tokens + {p}, cost_usd = cost_usd + {p}"
+            f" WHERE team_id = {p}"
+        )
+        self.insert_team = (
+            f"INSERT INTO retinue_teams (team_id, created, metadata) VALUES ({p}, {p}, {p})"
+        )
+        self.select_team = f"SELECT {TEAM_COLUMNS} FROM retinue_teams WHERE team_id = {p}"
+        self.select_teams = f"SELECT {TEAM_COLUMNS} FROM retinue_teams ORDER BY created, team_id"
+        self.alive_members = (
+            f"SELECT name FROM retinue_members WHERE team_id = {p} AND stopped IS NULL"
+            " ORDER BY started"
+        )
+        self.select_members = (
+            "SELECT actor_id, name, started, stopped FROM retinue_members"
+            f" WHERE team_id = {p} ORDER BY started"
+        )
+        self.select_page = (
+            f"SELECT {_COLUMNS} FROM retinue_records WHERE team_id = {p} AND position > {p}"
+            f" ORDER BY position LIMIT {p}"
+        )
+        self.select_snapshots = (
+            f"SELECT {_R_COLUMNS} FROM retinue_snapshots s JOIN retinue_records r"
+            " ON r.team_id = s.team_id AND r.position = s.position"
+            f" WHERE s.team_id = {p} ORDER BY r.position"
+        )
+        self.prune_checkpoints = (
+            f"DELETE FROM retinue_records WHERE team_id = {p} AND kind = 'StateChangedMessage'"
+            " AND position NOT IN"
+            f" (SELECT position FROM retinue_snapshots WHERE team_id = {p})"
+        )
+        self.delete_team = [
+            f"DELETE FROM {table} WHERE team_id = {p}" for table in TABLES if table != META
+        ]
+
+    def page_with_kinds(self, p: str, count: int) -> str:
+        marks = ", ".join([p] * count)
+        return (
+            f"SELECT {_COLUMNS} FROM retinue_records WHERE team_id = {p} AND position > {p}"
+            f" AND kind IN ({marks}) ORDER BY position LIMIT {p}"
+        )
+
+    def prune_telemetry(self, p: str, count: int) -> str:
+        """Delete all but the newest N (the last parameter) telemetry records of a team."""
+        marks = ", ".join([p] * count)
+        return (
+            f"DELETE FROM retinue_records WHERE team_id = {p} AND kind IN ({marks})"
+            " AND position NOT IN (SELECT position FROM retinue_records"
+            f"  WHERE team_id = {p} AND kind IN ({marks}) ORDER BY position DESC LIMIT {p})"
+        )
+
+
+def batch_parameters(
+    team_id: str, batch: Batch
+) -> tuple[
+    list[tuple[Any, ...]],
+    list[tuple[Any, ...]],
+    list[tuple[Any, ...]],
+    list[tuple[Any, ...]],
+    tuple[Any, ...],
+]:
+    """The rows a batch writes: records, snapshots, started, stopped, and the team update."""
+    records = [record_row(r) for r in batch.records]
+    snapshots = [(team_id, actor, r.position) for actor, r in batch.snapshots.items()]
+    started = [(team_id, actor, name, pos) for actor, (name, pos) in batch.started.items()]
+    stopped = [(pos, team_id, actor) for actor, pos in batch.stopped.items()]
+    last = batch.last_activity or 0.0
+    team = (
+        batch.last_position,
+        last,
+        last,
+        batch.requests,
+        batch.input_tokens,
+        batch.output_tokens,
+        batch.cost_usd,
+        team_id,
+    )
+    return records, snapshots, started, stopped, team
+
+
+def kinds_tuple(kinds: Iterable[str] | None) -> tuple[str, ...] | None:
+    return None if kinds is None else tuple(sorted(set(kinds)))
