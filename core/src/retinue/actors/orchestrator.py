@@ -45,6 +45,7 @@ class OrchestratorConfig(BaseConfig):
 
     window_size: int = Field(default=DEFAULT_WINDOW, ge=0)
 
+
 class TeamMember(BaseModel):
     """One roster line: who, which role, who hired them, and whether they are busy now."""
 

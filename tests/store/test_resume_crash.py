@@ -25,7 +25,7 @@ from retinue.resume import TeamResumedEvent
 from retinue.store import Store, open_store
 
 HERE = Path(__file__).parent
-DRIVER = HERE / "crash_run.py"
+DRIVER = HERE / "resume_run.py"
 WAIT = 60.0
 
 
@@ -120,8 +120,8 @@ def check_completed_once(store: Store, team_id: str, owed: str) -> None:
     assert set(starts.values()) == {2}
 
 
-def test_a_killed_team_resumes_from_its_sqlite_file_in_a_new_process(tmp_path: Path) -> None:
-    where = str(tmp_path / "team.sqlite")
+def kill_and_resume(where: str) -> None:
+    """The must-show: killed mid-conversation, resumed by the API in a new process."""
     team_id = start_and_kill(where)
     with open_store(where, create=False) as store:
         owed = check_killed_mid_conversation(store, team_id)
@@ -138,6 +138,14 @@ def test_a_killed_team_resumes_from_its_sqlite_file_in_a_new_process(tmp_path: P
     assert done.stdout.splitlines()[-1] == "DONE @Human, @Manager, @Worker"
     with open_store(where, create=False) as store:
         check_completed_once(store, team_id, owed)
+
+
+def test_a_killed_team_resumes_from_its_sqlite_file_in_a_new_process(tmp_path: Path) -> None:
+    kill_and_resume(str(tmp_path / "team.sqlite"))
+
+
+def test_a_killed_team_resumes_from_postgresql_in_a_new_process(fresh_postgres: str) -> None:
+    kill_and_resume(fresh_postgres)
 
 
 def test_retinue_resume_continues_a_killed_team_from_the_command_line(tmp_path: Path) -> None:

@@ -1,14 +1,14 @@
 """Runs the crash-resume team in a process of its own (the tests kill and resume it).
 
-    python crash_run.py start STORE      # prints TEAM <id>, then BLOCKED once mid-conversation
-    python crash_run.py resume STORE ID  # resumes the team, lets it finish, prints DONE
+python resume_run.py start STORE      # prints TEAM <id>, then BLOCKED once mid-conversation
+python resume_run.py resume STORE ID  # resumes the team, lets it finish, prints DONE
 """
 
 from __future__ import annotations
 
 import sys
 
-import crash_scripts
+import resume_scripts
 from retinue import (
     ActorSystem,
     AgentCard,
@@ -33,7 +33,7 @@ def card(role: str, routes_to: list[str] | None = None) -> AgentCard:
         config=AgentConfig(
             name=f"@{role}",
             role=role,
-            model_cfg=ModelConfig(provider="function", model=f"crash_scripts:{role.lower()}"),
+            model_cfg=ModelConfig(provider="function", model=f"resume_scripts:{role.lower()}"),
         ),
         routes_to=routes_to or [],
     )
@@ -45,18 +45,22 @@ def start(where: str) -> None:
         Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
     )
     print(f"TEAM {orchestrator.team_id}", flush=True)
-    system.ask(orchestrator, "register_agent_profiles", [card("Manager", ["Worker"]), card("Worker")])
-    human = system.ask(orchestrator, "createActor", HumanProxy, BaseConfig(name="@Human", role="Human"))
+    system.ask(
+        orchestrator, "register_agent_profiles", [card("Manager", ["Worker"]), card("Worker")]
+    )
+    human = system.ask(
+        orchestrator, "createActor", HumanProxy, BaseConfig(name="@Human", role="Human")
+    )
     manager = system.ask(orchestrator, "createActor", BaseAgent, card("Manager").get_config_copy())
     system.proxy_ask(human, HumanProxy).send(manager, AgentMessage(content="count the stars"))
-    if not crash_scripts.REACHED.wait(TIMEOUT):
+    if not resume_scripts.REACHED.wait(TIMEOUT):
         raise SystemExit("the worker was never reached")
     # The orchestrator commits each report before it takes the next one: once this ask is
     # answered, everything reported before it is in the store.
     system.ask(orchestrator, "get_directory")
     print("BLOCKED", flush=True)
-    crash_scripts.REACHED.clear()
-    crash_scripts.REACHED.wait()  # until killed
+    resume_scripts.REACHED.clear()
+    resume_scripts.REACHED.wait()  # until killed
 
 
 def resume(where: str, team_id: str) -> None:

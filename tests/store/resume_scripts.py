@@ -1,4 +1,4 @@
-"""Scripted models of the crash-resume tests, importable by path (`crash_scripts:worker`).
+"""Scripted models of the crash-resume tests, importable by path (`resume_scripts:worker`).
 
 The Manager hands the person's request to a Worker it hires and reports the result back;
 the Worker answers. With `RETINUE_CRASH_BLOCK` set, the Worker's model never answers: it
