@@ -128,6 +128,7 @@ def kill_and_resume(where: str) -> None:
 
     done = subprocess.run(
         [sys.executable, str(DRIVER), "resume", where, team_id],
+        check=False,
         capture_output=True,
         text=True,
         env=env(),
@@ -156,6 +157,7 @@ def test_retinue_resume_continues_a_killed_team_from_the_command_line(tmp_path: 
 
     done = subprocess.run(
         [sys.executable, "-m", "retinue.cli.main", "resume", team_id, "--store", where],
+        check=False,
         capture_output=True,
         text=True,
         env=env(),
