@@ -141,6 +141,9 @@ def _tag(value: Any, dumped: Any, annotation: Any) -> None:
         for name, info in type(value).model_fields.items():
             if name in dumped:
                 _tag(getattr(value, name, None), dumped[name], info.annotation)
+        for name, extra in (value.model_extra or {}).items():  # an unknown type's fields
+            if name in dumped:
+                _tag(extra, dumped[name], None)
     elif isinstance(value, list | tuple) and isinstance(dumped, list):
         for item, item_dumped in zip(value, dumped, strict=False):
             _tag(item, item_dumped, None)
@@ -173,7 +176,10 @@ def _untag(data: Any, top: bool = False) -> Any:
 
 
 def _unknown(name: str, fields: dict[str, Any]) -> BaseModel:
-    try:
-        return UnknownMessage.model_validate({**fields, "type_name": name})
-    except ValidationError:
-        return UnknownPayload.model_validate({**fields, "type_name": name})
+    """A message's stand-in when the fields are a message's (an id, a time), else a payload's."""
+    if "id" in fields and "timestamp" in fields:
+        try:
+            return UnknownMessage.model_validate({**fields, "type_name": name})
+        except ValidationError:
+            pass
+    return UnknownPayload.model_validate({**fields, "type_name": name})

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import resume
+from retinue.cli import resume, store_commands
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("plugins", help="list the installed plugins and their cards").set_defaults(
         run=_plugins
     )
+    store_commands.register(commands)
     resume.register(commands)
     return parser
 
