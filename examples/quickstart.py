@@ -8,7 +8,6 @@ Run it with `python examples/quickstart.py`. README.md shows this file; keep the
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import (
-    ActorAddress,
     ActorSystem,
     AgentCard,
     AgentConfig,
@@ -20,6 +19,7 @@ from retinue import (
     Orchestrator,
     PromptTemplate,
 )
+from retinue.console import Console
 from retinue.testing import incoming, send
 
 
@@ -42,19 +42,13 @@ def model(function: str) -> ModelConfig:
     return ModelConfig(provider="function", model=f"{__name__}:{function}")
 
 
-class Console(HumanProxy):
-    """The person's seat: print what the team sends them."""
-
-    def on_agent_message(self, message: AgentMessage, sender: ActorAddress | None) -> None:
-        print(f"{sender.name if sender else '?'} -> @Human [{message.type}] {message.content}")
-
-
 def main() -> None:
     system = ActorSystem()
     orchestrator = system.createActor(
         Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
     )
     team = system.proxy_ask(orchestrator, Orchestrator)
+    team.subscribe(Console())  # print the team's flow as it happens
     manager_card = AgentCard(
         description="Project manager who delegates to specialists",
         agent_class=BaseAgent,
@@ -72,7 +66,7 @@ def main() -> None:
         config=AgentConfig(name="@Developer", role="Developer", model_cfg=model("developer")),
     )
     team.register_agent_profiles([manager_card, developer_card])
-    human = team.createActor(Console, BaseConfig(name="@Human", role="Human"))
+    human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
     manager_address = team.createActor(BaseAgent, manager_card.get_config_copy())
 
     system.proxy_tell(human, HumanProxy).send(

@@ -264,3 +264,71 @@ def test_a_real_provider_gets_pydantic_ais_model_with_our_url_and_key(
         assert str(model.client.base_url) == base_url
     if key is not None:
         assert model.client.api_key == key
+
+
+# ---------------------------------------------------------------- model strings
+
+
+@pytest.mark.parametrize(
+    ("text", "provider", "model", "base_url"),
+    [
+        ("openai:gpt-4.1", "openai", "gpt-4.1", None),
+        ("anthropic:claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5", None),
+        ("ollama:llama3.2", "ollama", "llama3.2", None),
+        (
+            "openai-chat:my-model@http://127.0.0.1:8000/v1",
+            "openai-chat",
+            "my-model",
+            "http://127.0.0.1:8000/v1",
+        ),
+        ("openai-chat:m@https://user:pw@gpu/v1", "openai-chat", "m", "https://user:pw@gpu/v1"),
+        ("function:tests.llm.scripted:echo", "function", "tests.llm.scripted:echo", None),
+        ("test", "test", "test", None),
+        ("  test  ", "test", "test", None),
+    ],
+)
+def test_model_strings_parse(text: str, provider: str, model: str, base_url: str | None) -> None:
+    config = ModelConfig.from_string(text)
+    assert (config.provider, config.model, config.base_url) == (provider, model, base_url)
+    assert ModelConfig.from_string(config.as_string().replace("***", "pw")) == config
+
+
+def test_a_model_string_takes_the_other_fields() -> None:
+    config = ModelConfig.from_string("openai:gpt-4.1", temperature=0.2, api_key_env="MY_KEY")
+    assert config == ModelConfig(
+        provider="openai", model="gpt-4.1", temperature=0.2, api_key_env="MY_KEY"
+    )
+
+
+def test_a_field_typed_model_config_takes_a_model_string() -> None:
+    from retinue.agent.config import AgentConfig
+
+    config = AgentConfig(role="Dev", model_cfg="anthropic:claude-sonnet-4-5")  # type: ignore[arg-type]
+    assert config.model_cfg == ModelConfig(provider="anthropic", model="claude-sonnet-4-5")
+    assert ModelConfig.model_validate("ollama:llama3.2").provider == "ollama"
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("gpt-4.1", "did you mean 'openai:gpt-4.1'?"),
+        ("claude-sonnet-4-5", "did you mean 'anthropic:claude-sonnet-4-5'?"),
+        ("opneai:gpt-4.1", "unknown provider 'opneai'; expected"),
+        ("opneai:gpt-4.1", "did you mean 'openai:gpt-4.1'?"),
+        ("openai:", "expected 'provider:model'"),
+        ("", "expected 'provider:model'"),
+        ("function:not a path", "expected 'function:package.module:function'"),
+    ],
+)
+def test_a_bad_model_string_is_one_line_naming_the_forms(text: str, hint: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        ModelConfig.from_string(text)
+    message = one_line(exc)
+    assert hint in message
+    assert message.startswith(f"model string {text!r}")
+
+
+def test_a_model_string_builds_the_model_pydantic_ai_infers() -> None:
+    assert isinstance(build_model(ModelConfig.from_string("test")), TestModel)
+    function_model = build_model(ModelConfig.from_string("function:tests.llm.scripted:echo"))
+    assert isinstance(function_model, FunctionModel)

@@ -60,8 +60,8 @@ def test_who_is_alive_when_the_record_ends() -> None:
         start(ORCHESTRATOR),
         *(start(who) for who in (stays, fired, shut, back)),
         StopMessage(sender=fired, recipient=ORCHESTRATOR),  # fired: gone
-        StopMessage(sender=shut, recipient=ORCHESTRATOR, at_shutdown=True),  # the process ended
-        StopMessage(sender=back, recipient=ORCHESTRATOR, at_shutdown=False),
+        StopMessage(sender=shut, recipient=ORCHESTRATOR, shutdown=True),  # the process ended
+        StopMessage(sender=back, recipient=ORCHESTRATOR, shutdown=False),
         start(back),  # started again (an earlier resume): alive
     )
 

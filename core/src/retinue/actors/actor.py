@@ -21,7 +21,12 @@ from pydantic import BaseModel
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.errors import HandlerAbortedError, describe_error, format_traceback
+from retinue.actors.errors import (
+    HandlerAbortedError,
+    describe_error,
+    format_traceback,
+    log_failure,
+)
 from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import (
     ErrorMessage,
@@ -194,7 +199,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             runtime.unregister(self.myAddress.agent_id)
             self._system._forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
-                self._tell_orchestrator(StopMessage(at_shutdown=self._system.shutting_down))
+                self._tell_orchestrator(StopMessage(shutdown=self._system.shutting_down))
             with self._accept_lock:
                 owed, self._stops_owed = self._stops_owed, 0
             self._system.tracker.done(owed)
@@ -437,14 +442,13 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         While the system shuts down everything is DEBUG: an interrupted turn is a clean end.
         """
         level = logging.DEBUG if self._system.shutting_down else logging.WARNING
-        logger.log(level, "%s: %s", what, describe_error(exc))
-        logger.debug("traceback of the failure above (%s)", what, exc_info=exc)
+        log_failure(logger, what, exc, level)
 
     def _safe_notify_if_changed(self) -> None:
         try:
             self.notify_if_changed()
-        except Exception:
-            logger.exception("%s could not publish its state", self.myAddress.name)
+        except Exception as exc:
+            log_failure(logger, f"{self.myAddress.name} could not publish its state", exc)
 
     def _report_error(self, exc: BaseException, message: Message | None) -> None:
         self._tell_orchestrator(
@@ -488,7 +492,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         stamped = self.stamp(recipient, message)
         self._system.route(self.orchestrator, stamped)
 
-    def _tell_orchestrator(self, message: Message) -> None:
+    def _tell_orchestrator(self, message: Message, flush: bool = False) -> None:
+        """Report to the orchestrator; held in the open batch if any, unless `flush` sends the
+        batch so far now (with this report last: the record keeps its order)."""
         target = self.orchestrator
         if target is None:
             return
@@ -502,6 +508,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         buffer = self._report_buffer
         if buffer is not None and threading.get_ident() == self._thread_ident:
             buffer.append(message)
+            if flush:
+                self._report_buffer = []
+                self._system.post(target, ReportBatch(reports=tuple(buffer)))
         else:
             self._system.post(target, message)
 

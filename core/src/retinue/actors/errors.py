@@ -1,7 +1,8 @@
-"""Errors raised by the actor runtime."""
+"""Errors raised by the actor runtime, and how a failure is described in one line."""
 
 from __future__ import annotations
 
+import logging
 import traceback
 
 
@@ -61,10 +62,30 @@ def describe_error(exc: BaseException, limit: int = CAUSE_LIMIT) -> str:
     return one_line(text, limit)
 
 
+#: Control characters (terminal escapes among them) shown as `?` in a line for people.
+_CONTROLS = {code: "?" for code in [*range(0x20), *range(0x7F, 0xA0)]}
+
+
 def one_line(text: str, limit: int = CAUSE_LIMIT) -> str:
-    """`text` with its whitespace runs collapsed to single spaces, cut to `limit` characters."""
+    """`text` with its whitespace runs collapsed to single spaces, cut to `limit` characters.
+
+    Control characters become `?`: a line a person reads on a terminal must not carry a
+    terminal escape written by a model or a tool.
+    """
     flat = " ".join(text[: limit * 4].split())  # never split megabytes to keep a few hundred
+    flat = flat.translate(_CONTROLS)
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def log_failure(
+    log: logging.Logger, what: str, exc: BaseException, level: int = logging.ERROR
+) -> None:
+    """`what: Type: message` as one line at `level`; the traceback at DEBUG only.
+
+    A log read by a person gets one line per failure; whoever debugs turns DEBUG on.
+    """
+    log.log(level, "%s: %s", what, describe_error(exc))
+    log.debug("traceback of the failure above (%s)", what, exc_info=exc)
 
 
 def format_traceback(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:

@@ -20,6 +20,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from retinue.actors.errors import log_failure
+
 __all__ = ["Letter", "Mailbox"]
 
 logger = logging.getLogger(__name__)
@@ -162,6 +164,6 @@ def _flags(watcher: Watcher, letter: Letter) -> bool:
     (the letter is queued all the same: a put must never fail half-way)."""
     try:
         return watcher(letter)
-    except Exception:
-        logger.exception("the mailbox watcher failed on %r; the letter is not flagged", letter)
+    except Exception as exc:
+        log_failure(logger, f"the mailbox watcher failed on {letter!r}; not flagged", exc)
         return False

@@ -32,6 +32,10 @@ class Message(BaseModel):
     chain_id: str | None = None
     timestamp: datetime = Field(default_factory=_now)
 
+    def log_text(self) -> str:
+        """What a log line shows of this message: its kind (subclasses add their text)."""
+        return type(self).__name__
+
 
 class SentMessage(Message):
     """Told to the orchestrator for every delivery: the transcript subscribers see."""
@@ -102,13 +106,14 @@ class StartMessage(Message):
 
 
 class StopMessage(Message):
-    """An actor stopped and left its team.
+    """An actor stopped and left its team; `shutdown`: because its whole system shut down
+    (not fired, not failed), which a console need not announce.
 
-    `at_shutdown` marks a stop the system's shutdown caused: the member did not leave the
-    team, its process ended, so a resume brings it back (a fired member stays gone).
+    A member stopped by a shutdown did not leave the team, its process ended: a resume
+    brings it back (a fired member stays gone).
     """
 
-    at_shutdown: bool = False
+    shutdown: bool = False
 
 
 class StartFailedMessage(Message):

@@ -19,6 +19,7 @@ from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.errors import log_failure
 from retinue.actors.loader import qualified_name
 from retinue.actors.messages import (
     Message,
@@ -196,9 +197,23 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         return self.directory.profile(role)
 
     # ------------------------------------------------------------------ observation
-    def subscribe(self, subscriber: EventSubscriber) -> None:
-        """Add an observer of every recorded message."""
+    def subscribe(self, subscriber: EventSubscriber, replay: bool = False) -> None:
+        """Add an observer of every recorded message.
+
+        `replay=True` first hands it the recent window (`get_messages()`), in order: a
+        subscriber added after the team started misses nothing the window still holds,
+        and sees nothing twice.
+        """
+        if replay:
+            for message in list(self._window):
+                self._tell_subscriber(subscriber, message)
         self._subscribers.append(subscriber)
+
+    def _tell_subscriber(self, subscriber: EventSubscriber, message: Message) -> None:
+        try:
+            subscriber.on_message(message)
+        except Exception as exc:
+            log_failure(logger, f"subscriber {subscriber!r} failed", exc)
 
     def unsubscribe(self, subscriber: EventSubscriber) -> None:
         """Remove an observer."""
@@ -219,12 +234,17 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             if gone is not None:
                 self._names.release(gone.address.name)
                 self._publish(members=self.directory.members.evolve(drop=[gone.address.name]))
+                level = logging.DEBUG if message.shutdown else logging.INFO
+                logger.log(level, "%s left the team", gone.address.name)
         elif isinstance(message, StartMessage) and sender is not None:
             member = self._members.get(sender.agent_id)
             if member is not None and member.parent is None:
                 self._members[sender.agent_id] = member.model_copy(
                     update={"parent": message.parent}
                 )
+            hirer = message.parent
+            if hirer is not None and hirer != self.myAddress:
+                logger.info("%s hired %s (%s)", hirer.name, sender.name, sender.role)
         self._observe(message)
 
     def _observe(self, message: Message) -> None:
@@ -233,8 +253,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         for sink in self._sinks:
             try:
                 sink.record(message)
-            except Exception:
-                logger.exception("sink %r failed to record a message", sink)
+            except Exception as exc:
+                log_failure(logger, f"sink {sink!r} failed to record a message", exc)
         self._unannounced.append(message)
 
     def after_mailbox_item(self) -> None:
@@ -244,15 +264,12 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         for sink in self._sinks:
             try:
                 sink.flush()
-            except Exception:
-                logger.exception("sink %r failed to flush", sink)
+            except Exception as exc:
+                log_failure(logger, f"sink {sink!r} failed to flush", exc)
         messages, self._unannounced = self._unannounced, []
         for message in messages:
             for subscriber in list(self._subscribers):
-                try:
-                    subscriber.on_message(message)
-                except Exception:
-                    logger.exception("subscriber %r failed", subscriber)
+                self._tell_subscriber(subscriber, message)
 
     def on_stop(self) -> None:
         me = self.myAddress
@@ -261,5 +278,5 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()
-            except Exception:
-                logger.exception("subscriber %r failed to stop", subscriber)
+            except Exception as exc:
+                log_failure(logger, f"subscriber {subscriber!r} failed to stop", exc)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
+from retinue.actors.errors import log_failure
 from retinue.actors.exit import ended_by, join_at_exit
 
 if TYPE_CHECKING:
@@ -45,8 +46,8 @@ def stop_all(
     for actor in actors:  # then unblock whatever each one waits on
         try:
             actor.on_system_shutdown()
-        except Exception:
-            logger.exception("%s failed to prepare for shutdown", actor.myAddress.name)
+        except Exception as exc:
+            log_failure(logger, f"{actor.myAddress.name} failed to prepare for shutdown", exc)
     all_stopped.wait(max(0.0, deadline - time.monotonic()))
     running = [a for a in actors if not _ended_by(a, deadline)]
     if running:

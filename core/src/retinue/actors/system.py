@@ -8,6 +8,7 @@ the proxies (`proxies`), dead letters (`dead_letters`) and the shutdown procedur
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import sys
 import threading
 import time
@@ -46,6 +47,8 @@ from retinue.actors.validation import check_timeout
 from retinue.store import Store, open_store
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 #: Messages that report to the orchestrator rather than converse; they get no `SentMessage`.
 _REPORTS = (SentMessage, EventMessage, StartMessage)
@@ -222,6 +225,9 @@ class ActorSystem(Runtime):
             self.post(orchestrator, report)
         if not self.post(recipient, message):
             self.dead_letter(message.sender, recipient, message)
+        elif logger.isEnabledFor(logging.INFO) and not isinstance(message, _REPORTS):
+            sender = message.sender.name if message.sender is not None else "outside"
+            logger.info("%s -> %s %s", sender, recipient.name, message.log_text())
 
     def send(
         self, recipient: ActorAddress, message: Message, sender: ActorAddress | None = None

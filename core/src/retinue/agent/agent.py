@@ -28,6 +28,7 @@ from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.routing_check import RecipientCheckCapability
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError
+from retinue.llm.events import RunStartedEvent
 from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary
@@ -385,7 +386,12 @@ class BaseAgent(FailureHandling):
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
-        self.notify_event(event)
+        # A run's start is news while it runs (a console shows who is working), so it does
+        # not wait in the run's batch of reports.
+        if isinstance(event, RunStartedEvent):
+            self._tell_orchestrator(EventMessage(event=event), flush=True)
+        else:
+            self.notify_event(event)
 
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
         """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown.

@@ -20,8 +20,9 @@ class HumanProxy(UserProxy):
         self.on_agent_message(message, sender)
 
     def on_agent_message(self, message: AgentMessage, sender: ActorAddress | None) -> None:
-        """Where a message for the person lands; the base class only logs it."""
-        logger.info(
+        """Where a message for the person lands; the base class only logs it (at DEBUG: the
+        delivery is logged at INFO already)."""
+        logger.debug(
             "%s <- %s (%s): %s",
             self.myAddress.name,
             sender.name if sender else "outside",

@@ -52,3 +52,9 @@ def qa(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """Answers with the risks it sees."""
     got = incoming(messages)
     return send(info, (got.sender, "response", "risks: bad input paths; unclear errors"))
+
+
+def echo(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answers whoever wrote by quoting them: an offline partner for `retinue chat`."""
+    got = incoming(messages)
+    return send(info, (got.sender, "response", f"You said: {got.content}"))

@@ -1,4 +1,4 @@
-"""The `retinue` command."""
+"""The `retinue` command; each subcommand lives in a module of its own with a `register`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import resume, store_commands
+from retinue.cli import chat, check, plugins, resume, run, store_commands
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -16,38 +16,44 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plugins(args: argparse.Namespace) -> int:
-    from retinue.plugins import collect_card_classes, describe_plugins, get_plugin_manager
+def _version() -> str:
+    """`retinue X (pydantic-ai Y, Python Z)`: what a bug report needs first."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    pm = get_plugin_manager()
-    infos = describe_plugins(pm)
-    if not infos:
-        print("no retinue plugins installed")
-    for info in infos:
-        cards = ", ".join(info.cards) or "no cards"
-        print(f"{info.name:<12} {info.distribution or '?'} {info.version or ''}  ({cards})")
-    collect_card_classes(pm)  # one card name from two plugins: an error naming both, exit 1
-    return 0
+    import retinue
+
+    try:
+        pydantic_ai = version("pydantic-ai-slim")
+    except PackageNotFoundError:
+        pydantic_ai = "?"
+    python = ".".join(str(part) for part in sys.version_info[:3])
+    return f"retinue {retinue.__version__} (pydantic-ai {pydantic_ai}, Python {python})"
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command's arguments; unknown commands and arguments are argparse errors."""
     parser = argparse.ArgumentParser(prog="retinue", description="Teams of LLM agents as actors.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=_version())
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("demo", help="run a small team offline on scripted models").set_defaults(
         run=_demo
     )
-    commands.add_parser("plugins", help="list the installed plugins and their cards").set_defaults(
-        run=_plugins
-    )
+    plugins.register(commands)
+    check.register(commands)
+    run.register(commands)
+    chat.register(commands)
     store_commands.register(commands)
     resume.register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `retinue` command."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the `retinue` command; alone, it prints its help."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     from retinue.plugins import PluginError
 
     try:
@@ -55,7 +61,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PluginError as exc:
         print(f"retinue: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the output's reader left (`retinue ... | head`): end quietly
+        _silence_stdout()
+        return 1
     return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush raises nothing more."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

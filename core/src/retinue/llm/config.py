@@ -7,13 +7,14 @@ checked for shape only, and imports happen when the model is built (`retinue.llm
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
 from retinue.actors.redaction import redact_text
-from retinue.actors.validation import MAX_TIMEOUT_SECONDS
+from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError
 from retinue.llm._data import PlainData
 
 Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
@@ -23,6 +24,15 @@ MAX_TEMPERATURE = 2.0
 
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _FUNCTION_PATH = re.compile(rf"^({_DOTTED}):({_DOTTED})$")
+# `model@http://host/v1`: the first `@` followed by a URL (a model name or the URL's own
+# credentials may hold another `@`).
+_AT_URL = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
+
+MODEL_STRING_FORMS = (
+    "'provider:model' (openai:gpt-4.1, anthropic:claude-sonnet-4-5, ollama:llama3.2), "
+    "'openai-chat:model@http://host:port/v1', 'function:package.module:function' or 'test'"
+)
+"""What `ModelConfig.from_string` accepts, as its errors name it."""
 
 
 def parse_function_path(path: str) -> tuple[str, str]:
@@ -58,6 +68,46 @@ class ModelConfig(PlainData):
     max_tokens: int | None = Field(default=None, gt=0)
     context_length: int | None = Field(default=None, gt=0)
 
+    @classmethod
+    def from_string(cls, text: str, **fields: Any) -> ModelConfig:
+        """The config a model string names; `fields` set the rest (`temperature=0.2`, ...).
+
+        The one parser for team files, `--model` and code. The string is pydantic-ai's model
+        id, `provider:model` (split by pydantic-ai's own `parse_model_id`), optionally with
+        `@base_url` for an OpenAI-compatible server; `function:package.module:function` names
+        a scripted model and `test` pydantic-ai's TestModel. A bad string raises one line
+        naming the forms expected, with the closest known model id when there is one.
+        """
+        try:
+            parsed = parse_model_string(text)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return cls.model_validate({**parsed, **fields})
+
+    def as_string(self) -> str:
+        """The model string `from_string` reads back into this provider, model and URL."""
+        text = "test" if self.provider == "test" and self.model == "test" else self.model_id()
+        return f"{text}@{redact_text(self.base_url)}" if self.base_url else text
+
+    def model_id(self) -> str:
+        """`provider:model`, the id pydantic-ai knows the model by."""
+        return f"{self.provider}:{self.model}"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_model_string(cls, data: Any) -> Any:
+        # a field typed ModelConfig takes a model string too: `model_cfg="openai:gpt-4.1"`,
+        # and so does `model` without a `provider`: {model="openai-chat:m", base_url=...}
+        if isinstance(data, str):
+            return parse_model_string(data)
+        if (
+            isinstance(data, dict)
+            and "provider" not in data
+            and _names_a_provider(data.get("model"))
+        ):
+            return {**data, **parse_model_string(data["model"])}
+        return data
+
     @field_validator("provider", mode="before")
     @classmethod
     def _known_provider(cls, value: Any) -> Any:
@@ -91,6 +141,69 @@ class ModelConfig(PlainData):
     def model_key(self) -> tuple[str | None, ...]:
         """What identifies the shared model object (sampling settings are per agent)."""
         return (self.provider, self.model, self.base_url, self.api_key_env, self.stream_function)
+
+
+def parse_model_string(text: str) -> dict[str, str]:
+    """`provider`, `model` and maybe `base_url` from a model string, or one-line `ValueError`."""
+    from pydantic_ai.models import parse_model_id
+
+    if not isinstance(text, str):
+        raise ValueError(f"a model string is text, got {type(text).__name__}")
+    stripped = text.strip()
+    if stripped == "test":
+        return {"provider": "test", "model": "test"}
+    fields: dict[str, str] = {}
+    match = _AT_URL.match(stripped)
+    if match is not None:
+        stripped, fields["base_url"] = match.group("model"), match.group("url")
+    provider, model = parse_model_id(stripped)
+    if not provider or not model or not model.strip() or provider not in PROVIDERS:
+        raise ValueError(_bad_model_string(text, provider))
+    if provider == "function" and _FUNCTION_PATH.match(model) is None:
+        raise ValueError(f"model string {text!r}: expected 'function:package.module:function'")
+    return {"provider": provider, "model": model.strip(), **fields}
+
+
+def _names_a_provider(model: Any) -> bool:
+    """Whether a `model` value is a model string naming one of our providers."""
+    if not isinstance(model, str):
+        return False
+    provider, _, rest = model.strip().partition(":")
+    return model.strip() == "test" or (provider in PROVIDERS and bool(rest))
+
+
+def _bad_model_string(text: str, provider: str | None) -> str:
+    """One line: what was given, the forms expected, and the likely id when one is clear."""
+    given = text.strip()
+    if provider and provider not in PROVIDERS:
+        message = (
+            f"model string {text!r}: unknown provider {provider!r}; expected {MODEL_STRING_FORMS}"
+        )
+        close = difflib.get_close_matches(provider, PROVIDERS, n=1)
+        model = given.split(":", 1)[1]
+        return f"{message}; did you mean '{close[0]}:{model}'?" if close and model else message
+    message = f"model string {text!r}: expected {MODEL_STRING_FORMS}"
+    family = _provider_of_family(given) if given and provider is None else None
+    return f"{message}; did you mean '{family}:{given}'?" if family else message
+
+
+def _provider_of_family(model: str) -> str | None:
+    """The one provider of ours whose known models share this name's family (`gpt`, `claude`).
+
+    Read from pydantic-ai's list of known model ids, not from a table of our own.
+    """
+    from pydantic_ai.models import known_model_names
+
+    family = re.split(r"[-.:/\d]", model, maxsplit=1)[0].casefold()
+    if not family:
+        return None
+    found = []
+    for name in known_model_names():
+        provider, _, known = name.partition(":")
+        head = re.split(r"[-.:/\d]", known, maxsplit=1)[0].casefold()
+        if provider in PROVIDERS and head == family and provider not in found:
+            found.append(provider)
+    return min(found, key=PROVIDERS.index) if found else None  # `openai` before `openai-chat`
 
 
 EndStrategy = Literal["early", "graceful", "exhaustive"]

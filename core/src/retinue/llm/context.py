@@ -25,6 +25,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 
+from retinue.actors.errors import log_failure
 from retinue.llm import history
 from retinue.llm.config import CompactionConfig
 from retinue.llm.events import (
@@ -196,8 +197,9 @@ class ContextManager:
         assert self.summariser is not None
         try:
             summary = await self.summariser(result.dropped, run_id)
-        except Exception:
-            logger.warning("summary failed; compacting to the window instead", exc_info=True)
+        except Exception as exc:
+            what = "summary failed; compacting to the window instead"
+            log_failure(logger, what, exc, logging.WARNING)
             return result
         note = ModelRequest(
             parts=[UserPromptPart(content=f"{history.SUMMARY_MARKER}\n\n{summary}")]
@@ -265,5 +267,5 @@ def emit_safely(sink: Callable[[Any], None], event: Any) -> None:
     """Hand an event to the sink; a failing sink is logged, never raised into a turn."""
     try:
         sink(event)
-    except Exception:
-        logger.exception("event sink failed on %s", type(event).__name__)
+    except Exception as exc:
+        log_failure(logger, f"event sink failed on {type(event).__name__}", exc)

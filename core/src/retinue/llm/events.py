@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_serializer
 
+from retinue.actors.errors import log_failure
+
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
 
@@ -146,8 +148,9 @@ def message_to_data(message: ModelMessage) -> dict[str, Any]:
             [message], mode="json", fallback=repr, warnings=False
         )
         return data[0]  # type: ignore[no-any-return]
-    except Exception:
-        logger.warning("could not serialize a model message; keeping its repr", exc_info=True)
+    except Exception as exc:
+        what = "could not serialize a model message; keeping its repr"
+        log_failure(logger, what, exc, logging.WARNING)
         return {"kind": "unserializable", "repr": repr(message)}
 
 

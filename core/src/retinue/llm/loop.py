@@ -28,6 +28,8 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+from retinue.actors.errors import log_failure
+
 T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
@@ -105,8 +107,8 @@ class ModelLoop:
         while not self._stopping and not self._loop.is_closed():
             try:
                 self._loop.run_forever()
-            except BaseException:  # a callback raised past asyncio: keep serving every run
-                logger.exception("a callback on the model loop raised; the loop goes on")
+            except BaseException as exc:  # a callback raised past asyncio: keep serving runs
+                log_failure(logger, "a callback on the model loop raised; the loop goes on", exc)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:

@@ -76,6 +76,19 @@ def build_model(model_cfg: ModelConfig) -> Model:
         ) from None
 
 
+def key_env(model_cfg: ModelConfig) -> str | None:
+    """The environment variable this config's API key is read from; None when it needs none.
+
+    A self-hosted server (`base_url` without `api_key_env`) may need none: its key is
+    optional, so it is not named here.
+    """
+    if model_cfg.api_key_env is not None:
+        return model_cfg.api_key_env
+    if model_cfg.base_url is not None:
+        return None
+    return _KEY_ENV_FOR_PROVIDER.get(model_cfg.provider)
+
+
 def _api_key(model_cfg: ModelConfig) -> str | None:
     """The key from the configured environment variable; one clear line when it is required."""
     env = model_cfg.api_key_env or _KEY_ENV_FOR_PROVIDER.get(model_cfg.provider)

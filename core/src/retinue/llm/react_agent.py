@@ -9,6 +9,7 @@ ends, reports what happened as serializable events, and can be interrupted from 
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, cast
@@ -43,6 +44,7 @@ from retinue.llm.run_report import (
     committed,
     compaction_event,
     finished_event,
+    log_finished,
     message_events,
     run_error,
 )
@@ -52,6 +54,8 @@ from retinue.llm.usage import AgentUsageSummary, UsageLedger
 __all__ = ["ReactAgent", "render_system_block"]
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 
 class ReactAgent:
@@ -212,6 +216,7 @@ class ReactAgent:
             self._runs[state.run_id] = state
         try:
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
+            logger.info("%s: run %s started", self.name, state.run_id[:8])
             before = self.context.messages
             run_prompt = self.context.take_prompt(prompt)
             try:
@@ -299,7 +304,11 @@ class ReactAgent:
         if state.compacted:
             self._emit(compaction_event(self.name, state.run_id, messages))
         error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
-        self._emit(finished_event(self.name, state.run_id, error))
+        finished = finished_event(self.name, state.run_id, error)
+        self._emit(finished)
+        with self._lock:
+            usage = self._usage.run_summary(state.run_id)
+        log_finished(finished, usage)
         if error is not None:
             raise error
         return outcome.output

@@ -8,6 +8,7 @@ this history. pydantic-ai's endings are named here in this layer's errors.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 
 from pydantic_ai.exceptions import RunCancelled, RunTimedOut, UsageLimitExceeded
@@ -24,6 +25,9 @@ from retinue.llm.events import (
     message_to_data,
 )
 from retinue.llm.run_parts import Outcome, RunState, status_of, usage_event
+from retinue.llm.usage import RunUsageSummary
+
+logger = logging.getLogger(__name__)
 
 
 def committed(
@@ -106,4 +110,36 @@ def finished_event(agent_name: str, run_id: str, error: BaseException | None) ->
         run_id=run_id,
         status=status_of(error),
         error=None if error is None else f"{type(error).__name__}: {error}",
+    )
+
+
+def describe_usage(usage: RunUsageSummary | None) -> str:
+    """`2 requests, 340 tokens (300 in, 40 out), $0.0012`: a run's cost in a log line."""
+    if usage is None:
+        return "usage unknown"
+    plural = "request" if usage.requests == 1 else "requests"
+    text = (
+        f"{usage.requests} {plural}, {usage.total_tokens} tokens "
+        f"({usage.input_tokens} in, {usage.output_tokens} out)"
+    )
+    return text if usage.cost_usd is None else f"{text}, ${usage.cost_usd:.4f}"
+
+
+def log_finished(event: RunFinishedEvent, usage: RunUsageSummary | None) -> None:
+    """One INFO line for how a run ended, with what it cost.
+
+    A failed or timed-out run is only DEBUG here: the turn it belonged to fails with it, and
+    that failure is logged once, as a WARNING naming the cause.
+    """
+    level = logging.DEBUG if event.status in ("failed", "timeout") else logging.INFO
+    if not logger.isEnabledFor(level):
+        return
+    how = event.status if event.error is None else f"{event.status} ({event.error})"
+    logger.log(
+        level,
+        "%s: run %s %s: %s",
+        event.agent_name,
+        (event.run_id or "?")[:8],
+        how,
+        describe_usage(usage),
     )

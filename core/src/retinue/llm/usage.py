@@ -145,6 +145,11 @@ class UsageLedger:
                     tally.total_tokens += event.total_tokens
                     tally.cost_usd = _add_cost(tally.cost_usd, event.cost_usd)
 
+    def run_summary(self, run_id: str) -> RunUsageSummary | None:
+        """The usage of one run, while its breakdown is kept."""
+        run = self._runs.get(run_id)
+        return run.model_copy() if run is not None else None
+
     def summary(self, by_run: bool = False) -> AgentUsageSummary:
         """The totals, with the per-run breakdown (of the runs kept) when asked for."""
         result = self._totals.model_copy()

@@ -8,8 +8,8 @@ store's snapshot), and the messages delivered but never handled.
 The rules, each from the record alone:
 
 - **Alive**: an actor with a `StartMessage` and no later `StopMessage`, or whose last stop
-  says the system's shutdown caused it (`at_shutdown`): its process ended, it did not leave.
-  A fired member (a stop without `at_shutdown`) stays gone. The orchestrator is the team.
+  says the system's shutdown caused it (`shutdown`): its process ended, it did not leave.
+  A fired member (a stop without `shutdown`) stays gone. The orchestrator is the team.
 - **Handled**: a delivered message (a `SentMessage`) with a `HandledMessage` for its id. An
   actor reports that after everything its turn did (checkpoint, sends, errors), and the
   orchestrator commits what it observed in that order, so a record cut short anywhere never
@@ -139,7 +139,7 @@ class _Folder:
         elif isinstance(message, StopMessage) and actor_id is not None:
             actor = self.actors.get(actor_id)
             if actor is not None:
-                actor.alive = message.at_shutdown
+                actor.alive = message.shutdown
         elif isinstance(message, SentMessage):
             delivered = message.message
             self.delivered[delivered.id] = delivered

@@ -172,7 +172,8 @@ def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Sn
             "expected str or Mapping[str, str]"
         )
     except Exception as exc:
-        logger.warning("context provider %r could not be read", name, exc_info=True)
+        logger.warning("context provider %r could not be read: %s", name, type(exc).__name__)
+        logger.debug("traceback of context provider %r", name, exc_info=exc)
         return _Failure(exc)
 
 

@@ -1,0 +1,99 @@
+"""`retinue chat`: one agent and the person, no team file (like `llm chat`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from retinue.cli.options import add_drive_arguments, add_logging_arguments
+
+MODEL_ENV = "RETINUE_MODEL"
+
+DESCRIPTION = f"""\
+Chat with one agent in the terminal, on the same console as `retinue run`.
+
+The model is --model, else the {MODEL_ENV} environment variable. A real model needs its
+provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY); offline, use a scripted model:
+--model function:retinue.cli.demo_models:echo answers every message by quoting it, and
+--model test is pydantic-ai's TestModel (it calls every tool and answers with made-up data).
+"""
+
+PROMPT = (
+    "You are {name}, an assistant in a chat with {person}. Answer each of their messages "
+    "with one response to {person}: clear, direct and no longer than it needs to be."
+)
+
+
+def register(commands: Any) -> None:
+    """Add `chat` to the command's subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "chat",
+        help="chat with one agent, no team file needed",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--model",
+        metavar="STRING",
+        help=f"the model (default: ${MODEL_ENV}): openai:gpt-4.1, anthropic:claude-sonnet-4-5, "
+        "ollama:llama3.2, openai-chat:NAME@URL, function:package.module:fn, test",
+    )
+    parser.add_argument(
+        "-s", "--system", metavar="PROMPT", help="the agent's instructions instead of the default"
+    )
+    parser.add_argument(
+        "--name", default="Assistant", help="the agent's name and role (default: Assistant)"
+    )
+    parser.add_argument("--person", default="Human", help="your name in the chat (default: Human)")
+    add_drive_arguments(parser)
+    add_logging_arguments(parser)
+    parser.set_defaults(run=chat_command)
+
+
+def chat_command(args: argparse.Namespace) -> int:
+    from retinue.cli import launch
+    from retinue.cli.drive import drive
+
+    text = args.model or os.environ.get(MODEL_ENV)
+    if not text:
+        error = launch.LaunchError(
+            [
+                f"no model: pass --model STRING or set {MODEL_ENV} (for example openai:gpt-4.1; "
+                "offline: function:retinue.cli.demo_models:echo)"
+            ]
+        )
+        return launch.report(error, "chat")
+    try:
+        model = launch.parse_model(text, "--model" if args.model else MODEL_ENV)
+        spec = chat_team(args.name, args.person, args.system)
+    except launch.LaunchError as error:
+        return launch.report(error, "chat")
+    return drive(spec, model, args, "chat")
+
+
+def chat_team(name: str, person: str, system: str | None) -> Any:
+    """The one-role team a chat runs (its model is given at start)."""
+    from pydantic import ValidationError
+
+    from retinue.actors.card import AgentCard
+    from retinue.agent.agent import BaseAgent
+    from retinue.agent.config import AgentConfig
+    from retinue.cli import launch
+    from retinue.llm.prompt import PromptTemplate
+    from retinue.teamfile import TeamFile, TeamSettings
+    from retinue.teamfile.schema import member_name
+
+    role = name.strip().lstrip("@") or "Assistant"
+    template = system or PROMPT.format(name=member_name(role), person=member_name(person))
+    try:
+        card = AgentCard(
+            description="the person's chat partner",
+            agent_class=BaseAgent,
+            config=AgentConfig(
+                name=member_name(role), role=role, prompt=PromptTemplate(template=template)
+            ),
+        )
+        return TeamFile(team=TeamSettings(name="chat", person=person), roles={role: card})
+    except (ValidationError, ValueError) as exc:
+        raise launch.LaunchError([line for line in str(exc).splitlines() if line.strip()]) from None

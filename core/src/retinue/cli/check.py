@@ -1,0 +1,80 @@
+"""`retinue check TEAM.toml`: validate a team file without running it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from retinue.llm.config import ModelConfig
+    from retinue.teamfile import TeamFile
+
+
+def register(commands: Any) -> None:
+    """Add the `check` subcommand to the `retinue` command's subparsers."""
+    parser = commands.add_parser(
+        "check",
+        help="validate a team file without running it",
+        description="Validate a team file: its TOML, every key, every model string, every "
+        "card named (against the installed ones) and every scripted model's import. Prints "
+        "one line per problem and exits with status 1 when there is one.",
+    )
+    parser.add_argument("team_file", metavar="TEAM.toml", help="the team file to check")
+    parser.add_argument(
+        "--model", metavar="STRING", help="check it as `retinue run --model STRING` would run it"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from retinue.llm.config import ModelConfig
+    from retinue.llm.errors import ConfigError
+    from retinue.teamfile import TeamFileError, load_team_file
+
+    model: ModelConfig | None = None
+    try:
+        spec = load_team_file(args.team_file)
+    except TeamFileError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.model is not None:
+        try:
+            model = ModelConfig.from_string(args.model)
+        except ConfigError as exc:
+            print(f"--model: {exc}", file=sys.stderr)
+            return 1
+    for line in summary(spec, model):
+        print(line)
+    return 0
+
+
+def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
+    """What a person checks at a glance: the team, each role's model and cards, the keys."""
+    from retinue.llm.models import key_env
+
+    entry = spec.entry_role
+    lines = [
+        f"ok: team {spec.team.name!r}, {len(spec.roles)} role(s); "
+        f"{spec.team.person_name} talks to {spec.entry_card.config.name} ({entry})"
+    ]
+    missing: dict[str, list[str]] = {}
+    for role, card in zip(spec.roles, spec.cards(model), strict=True):
+        config = card.config
+        model_cfg = getattr(config, "model_cfg", None)
+        tools = [t if isinstance(t, str) else t.name for t in getattr(config, "tools", [])]
+        marks = [role]
+        marks += ["entry"] if role == entry else []
+        marks += ["started"] if role in spec.team.start else []
+        shown = model_cfg.as_string() if model_cfg is not None else "no model"
+        line = f"  {config.name} ({', '.join(marks)}): {shown}"
+        line += f"; cards: {', '.join(tools)}" if tools else ""
+        line += f"; routes to: {', '.join(card.routes_to)}" if card.routes_to else ""
+        lines.append(line)
+        env = key_env(model_cfg) if model_cfg is not None else None
+        if env is not None and not os.environ.get(env):
+            missing.setdefault(env, []).append(role)
+    for env, roles in missing.items():
+        lines.append(f"note: {env} is not set; {', '.join(roles)} cannot run until it is")
+    return lines

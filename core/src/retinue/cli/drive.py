@@ -1,0 +1,83 @@
+"""Driving a started team from the command: interactively, or one `--message`.
+
+Shared by `retinue run` and `retinue chat`: which watchers are subscribed (the console, the
+JSON transcript, the person's inbox), where the log goes, which reader the session gets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable
+
+from rich.text import Text
+
+from retinue.actors.subscriber import EventSubscriber
+from retinue.cli import launch
+from retinue.cli.logs import setup_logging
+from retinue.cli.oneshot import PersonInbox, run_once
+from retinue.cli.options import level_of
+from retinue.cli.session import PlainReader, Session, interact
+from retinue.console import Console, JsonTranscript
+from retinue.llm.config import ModelConfig
+from retinue.teamfile import TeamFile
+
+
+def drive(spec: TeamFile, model: ModelConfig | None, args: argparse.Namespace, command: str) -> int:
+    """Start `spec` and run it as `args` ask; the exit status."""
+    handler = setup_logging(level_of(args))
+    message: str | None = getattr(args, "message", None)
+    as_json: bool = getattr(args, "json", False)
+    verbose = args.verbose > 0
+    interactive = message is None
+    on_terminal = interactive and sys.stdin.isatty() and sys.stdout.isatty()
+    console: Console | None = None
+    transcript: JsonTranscript | None = None
+    watchers: list[EventSubscriber] = []
+    if as_json:
+        transcript = JsonTranscript(sys.stdout, verbose=verbose)
+        watchers.append(transcript)
+    elif not getattr(args, "quiet", False) or interactive:
+        # with --message the flow goes to stderr, so stdout holds the answers alone
+        out = sys.stderr if message is not None else None
+        console = Console(file=out, verbose=verbose, status=False if on_terminal else None)
+        watchers.append(console)
+        handler.write = _through(console)
+    try:
+        running = launch.start(spec, model, watchers)
+    except launch.LaunchError as error:
+        if console is not None:
+            console.close()
+        return launch.report(error, command)
+    try:
+        if message is not None:
+            inbox = PersonInbox(running.human)
+            running.team.subscribe(inbox, replay=True)
+            text = sys.stdin.read() if message == "-" else message
+            return run_once(
+                running, inbox, text, timeout=args.timeout, console=console, transcript=transcript
+            )
+        assert console is not None
+        session = Session(running, console)
+        console.note(
+            f"team {spec.team.name}: {running.human.name} talking to {running.entry.name}; "
+            "/help for commands, /quit to leave"
+        )
+        if on_terminal:
+            from retinue.cli.terminal import interact_in_terminal
+
+            return interact_in_terminal(session, running.human.name)
+        return interact(session, PlainReader(), settle=args.timeout)
+    finally:
+        running.shutdown(timeout=args.shutdown_timeout)
+        if console is not None:
+            console.close()
+        handler.write = None
+
+
+def _through(console: Console) -> Callable[[str, int], None]:
+    def write(line: str, level: int) -> None:
+        console.print(Text(line, style="red" if level >= logging.WARNING else "dim"))
+
+    return write

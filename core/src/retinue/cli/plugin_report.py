@@ -1,0 +1,185 @@
+"""What the installed plugins give an agent, as plain data (what `retinue plugins` prints).
+
+A card is described from an unbound instance of its class with default settings: what its
+channels offer by name (tools, commands with their usage, context sections, system prompt
+text). A channel that can only be read by a bound card is described as such rather than
+failing the report; so is a card whose class cannot be built with its defaults.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+from pydantic import BaseModel, ConfigDict, Field
+
+from retinue.agent.config import AgentConfig
+from retinue.plugins.collect import (
+    CAPABILITIES_HOOK,
+    capabilities_from,
+    cards_by_plugin,
+    describe_plugins,
+    plugin_hooks,
+)
+from retinue.plugins.manager import PluginError
+from retinue.tools.commands import CommandRegistry
+
+if TYPE_CHECKING:
+    from retinue.tools.card import ToolCard
+
+_PROMPT_SHOWN = 200
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ToolInfo(_Frozen):
+    """A tool the model may call."""
+
+    name: str
+    description: str = ""
+
+
+class CommandInfo(_Frozen):
+    """A slash command an operator may type."""
+
+    name: str
+    usage: str = Field(description="How to type it, e.g. `/hire_member <role> [name=…]`.")
+    description: str = ""
+
+
+class CardInfo(_Frozen):
+    """One card class: its name, whether every agent gets it, and what it serves."""
+
+    name: str
+    card_class: str
+    default: bool = Field(description="Given to every agent that does not configure it.")
+    description: str = ""
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="The card's settings with their defaults."
+    )
+    tools: list[ToolInfo] = Field(default_factory=list)
+    toolsets: list[str] = Field(default_factory=list, description="Whole toolsets, by class.")
+    commands: list[CommandInfo] = Field(default_factory=list)
+    context_sections: list[str] = Field(default_factory=list)
+    system_prompts: list[str] = Field(
+        default_factory=list, description="Text added to the system prompt (shortened)."
+    )
+    problems: list[str] = Field(
+        default_factory=list, description="Channels that could not be read without an agent."
+    )
+
+
+class PluginReport(_Frozen):
+    """One plugin: where it comes from, its cards, its hooks and its capabilities."""
+
+    name: str
+    module: str | None
+    distribution: str | None
+    version: str | None
+    hooks: list[str]
+    cards: list[CardInfo]
+    capabilities: list[str] = Field(
+        default_factory=list,
+        description="The pydantic-ai capabilities it gives an agent of the default config.",
+    )
+
+
+def describe_installed(pm: pluggy.PluginManager) -> list[PluginReport]:
+    """Every active plugin, in registration order, with its cards described in full."""
+    cards = {id(plugin): found for plugin, found in cards_by_plugin(pm)}
+    plugins = {name: plugin for name, plugin in pm.list_name_plugin() if plugin is not None}
+    capabilities: dict[str, list[str]] = {}
+    for source in plugin_hooks(pm, CAPABILITIES_HOOK):
+        name = pm.get_name(source.plugin) or ""
+        try:
+            found = capabilities_from([(source.label, source)], AgentConfig())
+            capabilities[name] = [type(capability).__name__ for _, capability in found]
+        except PluginError as exc:
+            capabilities[name] = [f"(failed: {exc})"]
+    reports: list[PluginReport] = []
+    for info in describe_plugins(pm):
+        plugin = plugins.get(info.name)
+        reports.append(
+            PluginReport(
+                name=info.name,
+                module=info.module,
+                distribution=info.distribution,
+                version=info.version,
+                hooks=info.hooks,
+                cards=[describe_card(cls) for cls in cards.get(id(plugin), [])],
+                capabilities=capabilities.get(info.name, []),
+            )
+        )
+    return reports
+
+
+def describe_card(cls: type[ToolCard]) -> CardInfo:
+    """What one card class offers, read from an unbound card with default settings."""
+    from retinue.actors.loader import qualified_name
+
+    doc = inspect.getdoc(cls) or ""
+    base = {
+        "name": cls.name,
+        "card_class": qualified_name(cls),
+        "default": bool(cls.default),
+        "description": doc.strip().splitlines()[0] if doc.strip() else "",
+    }
+    try:
+        card = cls()
+    except Exception as exc:  # a card with required settings: describe the class alone
+        return CardInfo(**base, problems=[f"cannot be built with its defaults: {exc}"])
+    problems: list[str] = []
+    return CardInfo(
+        **base,
+        settings=card.model_dump(mode="json"),
+        tools=_read(problems, "tools", lambda: [_tool(tool) for tool in card.get_tools()]) or [],
+        toolsets=_read(
+            problems, "toolsets", lambda: [type(ts).__name__ for ts in card.get_toolsets()]
+        )
+        or [],
+        commands=_read(problems, "commands", lambda: _commands(card)) or [],
+        context_sections=_read(problems, "context", lambda: list(card.get_context_states())) or [],
+        system_prompts=_read(problems, "system prompt", lambda: _prompts(card)) or [],
+        problems=problems,
+    )
+
+
+def _read(problems: list[str], channel: str, read: Callable[[], list[Any]]) -> list[Any] | None:
+    try:
+        return read()
+    except Exception as exc:  # a card's method may need its agent; the report goes on
+        problems.append(f"{channel}: {type(exc).__name__}: {exc}")
+        return None
+
+
+def _tool(tool: Any) -> ToolInfo:
+    name = getattr(tool, "name", None) or getattr(tool, "__name__", type(tool).__name__)
+    description = getattr(tool, "description", None) or inspect.getdoc(tool) or ""
+    first = description.strip().splitlines()[0] if description.strip() else ""
+    return ToolInfo(name=str(name), description=first)
+
+
+def _commands(card: ToolCard) -> list[CommandInfo]:
+    registry = CommandRegistry()
+    for command in card.get_commands():
+        registry.register(command, owner=card.name)
+    return [
+        CommandInfo(name=d.name, usage=d.usage, description=d.description)
+        for d in registry.descriptors()
+    ]
+
+
+def _prompts(card: ToolCard) -> list[str]:
+    texts: list[str] = []
+    for prompt in card.get_system_prompts():
+        text = prompt if isinstance(prompt, str) else f"(computed by {_callable_name(prompt)})"
+        texts.append(text if len(text) <= _PROMPT_SHOWN else text[: _PROMPT_SHOWN - 1] + "…")
+    return texts
+
+
+def _callable_name(fn: Callable[[], str]) -> str:
+    return getattr(fn, "__qualname__", None) or type(fn).__name__

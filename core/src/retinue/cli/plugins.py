@@ -1,0 +1,55 @@
+"""`retinue plugins [--json]`: what the installed plugins give an agent."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    """Add the `plugins` subcommand to the `retinue` command's subparsers."""
+    parser = commands.add_parser(
+        "plugins",
+        help="list the installed plugins, their cards, tools, commands and capabilities",
+        description="List the installed plugins: distributions with versions, their cards "
+        "(default or not) with tools, commands, context sections and system prompt text, "
+        "and the capabilities they add.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from retinue.cli.plugin_report import describe_installed
+    from retinue.plugins import collect_card_classes, get_plugin_manager
+
+    pm = get_plugin_manager()
+    collect_card_classes(pm)  # one card name from two plugins: an error naming both, exit 1
+    reports = describe_installed(pm)
+    if args.json:
+        json.dump([report.model_dump(mode="json") for report in reports], sys.stdout, indent=2)
+        print()
+        return 0
+    if not reports:
+        print("no retinue plugins installed")
+    for report in reports:
+        cards = ", ".join(card.name for card in report.cards) or "no cards"
+        print(f"{report.name:<12} {report.distribution or '?'} {report.version or ''}  ({cards})")
+        for card in report.cards:
+            default = "default" if card.default else "opt-in"
+            print(f"  card {card.name} ({default}): {card.description}")
+            _line("tools", [tool.name for tool in card.tools])
+            _line("commands", [command.usage for command in card.commands])
+            _line("context", card.context_sections)
+            _line("toolsets", card.toolsets)
+            _line("system prompt", card.system_prompts)
+            _line("not readable without an agent", card.problems)
+        _line("capabilities", report.capabilities, indent="  ")
+    return 0
+
+
+def _line(label: str, items: list[str], indent: str = "    ") -> None:
+    if items:
+        print(f"{indent}{label}: {', '.join(items)}")

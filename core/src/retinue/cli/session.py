@@ -1,0 +1,240 @@
+"""The interactive session: what the person types, and what it does to the team.
+
+A line is said to the entry agent; `@Name text` says it to that member (`@Name /command`
+too). The command's own slash commands are `/help`, `/usage`, `/stop` and `/quit`; any
+other `/command` goes to the entry agent, whose command registry answers it. Ctrl-C stops
+the running work, a second one in a row quits; Ctrl-D quits.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from rich.table import Table
+
+from retinue.actors.address import ActorAddress
+from retinue.agent.cancel import STOP_COMMAND
+from retinue.console import Console
+from retinue.teamfile import RunningTeam
+
+LOCAL_COMMANDS = {
+    "help": "this help",
+    "usage": "tokens, requests and cost, per agent",
+    "stop": "stop the running work (every agent working now)",
+    "quit": "shut the team down and leave (also Ctrl-D)",
+}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One line the person typed, understood."""
+
+    kind: Literal["empty", "say", "local", "error"]
+    text: str = ""
+    to: str | None = None
+    command: str | None = None
+
+
+def parse_line(line: str) -> Parsed:
+    """What a typed line asks for (no team needed: `@Name` is checked by the session)."""
+    text = line.strip()
+    if not text:
+        return Parsed("empty")
+    if text.startswith("@"):
+        name, _, rest = text.partition(" ")
+        rest = rest.strip()
+        if name == "@":
+            return Parsed("error", "a member's name follows the @: @Name text")
+        if not rest:
+            return Parsed("error", f"say something after {name}: {name} text")
+        return Parsed("say", rest, to=name)
+    if text.startswith("/"):
+        word, _, rest = text[1:].partition(" ")
+        if word in LOCAL_COMMANDS:
+            return Parsed("local", rest.strip(), command=word)
+    return Parsed("say", text)
+
+
+class Reader(Protocol):
+    """Where lines come from: a terminal prompt, or plain standard input."""
+
+    def read(self) -> str:
+        """The next line; `EOFError` at the end, `KeyboardInterrupt` on Ctrl-C."""
+        ...
+
+
+class Session:
+    """The person's side of a running team, driven line by line."""
+
+    def __init__(self, running: RunningTeam, console: Console) -> None:
+        self.running = running
+        self.console = console
+
+    @property
+    def entry(self) -> ActorAddress:
+        return self.running.entry
+
+    def handle(self, line: str) -> bool:
+        """Do what `line` asks; False when the person quits."""
+        parsed = parse_line(line)
+        if parsed.kind == "error":
+            self.console.note(parsed.text, style="red")
+        elif parsed.kind == "local":
+            return self._local(parsed)
+        elif parsed.kind == "say":
+            self._say(parsed)
+        return True
+
+    def _say(self, parsed: Parsed) -> None:
+        recipient = self.entry
+        if parsed.to is not None:
+            found = self.member(parsed.to)
+            if found is None:
+                self.console.note(
+                    f"no member is called {parsed.to}; members: {self.member_names()}",
+                    style="red",
+                )
+                return
+            recipient = found
+        self.running.send(parsed.text, to=recipient)
+
+    def _local(self, parsed: Parsed) -> bool:
+        command = parsed.command
+        if command == "quit":
+            return False
+        if command == "usage":
+            self.console.print_usage()
+        elif command == "stop":
+            self.stop_work(announce=True)
+        else:
+            self.console.print(self.help())
+        return True
+
+    # ------------------------------------------------------------------ the team
+    def members(self) -> list[ActorAddress]:
+        return self.console.tracker.members()
+
+    def member(self, name: str) -> ActorAddress | None:
+        for member in self.members():
+            if member.name.lower() == name.lower():
+                return member
+        return None
+
+    def member_names(self) -> str:
+        return ", ".join(m.name for m in self.members() if not m.is_user_proxy) or "none"
+
+    def stop_work(self, working: list[str] | None = None, announce: bool = False) -> list[str]:
+        """Send `/stop` to every agent with a run in flight (or to `working`); their names."""
+        if working is None:
+            working = self.console.tracker.working()
+        for name in working:
+            member = self.member(name)
+            if member is not None:
+                self.running.send(STOP_COMMAND, to=member)
+        if announce and not working:
+            self.console.note("nothing is running")
+        return working
+
+    def help(self) -> Table:
+        """The session's commands, then the entry agent's, then who is in the team."""
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold")
+        table.add_column()
+        table.add_row("text", f"say it to {self.entry.name}")
+        table.add_row("@Name text", "say it to that member (also @Name /command ...)")
+        for name, what in LOCAL_COMMANDS.items():
+            table.add_row(f"/{name}", what)
+        table.add_row("Ctrl-C", "stop the running work; twice in a row: quit")
+        for command in self.console.tracker.commands(self.entry.name):
+            if command.name in LOCAL_COMMANDS:  # the session's own takes the name
+                continue
+            table.add_row(command.usage, f"{command.description} ({self.entry.name})")
+        table.add_row("members", self.member_names())
+        return table
+
+    def completions(self) -> list[str]:
+        """What Tab completes: member names, and the commands of the session and the entry."""
+        names = [m.name for m in self.members() if not m.is_user_proxy]
+        commands = [f"/{c}" for c in LOCAL_COMMANDS]
+        commands += [f"/{c.name}" for c in self.console.tracker.commands(self.entry.name)]
+        return [*names, *dict.fromkeys(commands)]
+
+    def status(self) -> str:
+        """The bottom line of the prompt: who is working, or what the person can do."""
+        working = self.console.tracker.working()
+        if working:
+            return f" working: {', '.join(working)}   (Ctrl-C or /stop to stop)"
+        return f" idle · talking to {self.entry.name} · /help for commands"
+
+
+def interact(session: Session, reader: Reader, settle: float | None = None) -> int:
+    """Read and handle lines until the person quits; 0 (a quit is a clean end).
+
+    With `settle` (seconds), each line's work is waited for before the next line is read, as
+    a script feeding lines through a pipe expects; at a terminal the person types on while
+    the team works (to stop it, or to add to what it does).
+    """
+    note = session.console.note
+    interrupts = 0
+    while True:
+        try:
+            line = reader.read()
+            if not session.handle(line):
+                break
+            if settle is not None:
+                session.running.wait_idle(settle)
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            interrupts += 1
+            if interrupts > 1:
+                break
+            working = session.console.tracker.working()
+            if working:  # said first: the stop's effects print as soon as it is sent
+                note(f"stopping {', '.join(working)}; Ctrl-C again to quit")
+            else:
+                note("nothing is running; Ctrl-C again (or /quit, Ctrl-D) to quit")
+            session.stop_work(working)
+            continue
+        except TimeoutError as exc:
+            note(str(exc), style="red")
+        interrupts = 0
+    note("shutting the team down")
+    return 0
+
+
+class PlainReader:
+    """Lines from standard input as they come (a pipe, a file, a terminal without a prompt)."""
+
+    def __init__(self, prompt: Callable[[], None] | None = None) -> None:
+        self._prompt = prompt
+
+    def read(self) -> str:
+        if self._prompt is not None:
+            self._prompt()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+
+
+def words_completer(words: Callable[[], Iterable[str]]) -> object:
+    """A prompt_toolkit completer over `words()`, read afresh at each Tab."""
+    from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.document import Document
+
+    class _Words(Completer):
+        def get_completions(
+            self, document: Document, complete_event: object
+        ) -> Iterable[Completion]:
+            word = document.get_word_before_cursor(WORD=True)
+            if not word:
+                return
+            for candidate in words():
+                if candidate.lower().startswith(word.lower()):
+                    yield Completion(candidate, start_position=-len(word))
+
+    return _Words()

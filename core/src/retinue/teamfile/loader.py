@@ -1,0 +1,324 @@
+"""Reading a team file: TOML in, a checked `TeamFile` out, or one line per problem.
+
+The TOML shape is the card's, flattened for people: a role's table holds the card's own
+keys (`description`, `skills`, `agent_class`, `routes_to`, `metadata`) next to its config's
+(`prompt`, `model`, `tools`, `run_usage_limits`, ...), with `model`, `runtime` and
+`compaction` short for `model_cfg`, `runtime_cfg` and `compaction_cfg`. A role's table may
+also be a card's own dump (with a `config` table). Tools are card names, or tables naming a
+card (`card = "workspace"`) with its settings, looked up among the installed cards.
+
+Every problem in a file is reported at once, each as `file: key.path: what` (with the line
+for a TOML syntax error, and the line of the key where it can be found), never as a
+traceback: a team file is written by a person, who fixes it in one go.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from retinue.actors.card import AgentCard
+from retinue.actors.loader import qualified_name
+from retinue.actors.validation import ConfigError, ConfigProblem, dotted_path
+from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
+from retinue.llm.config import ModelConfig
+from retinue.llm.errors import ConfigError as LlmConfigError
+from retinue.teamfile.locate import KeyLocator
+from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
+
+ALIASES: Mapping[str, str] = {
+    "model": "model_cfg",
+    "runtime": "runtime_cfg",
+    "compaction": "compaction_cfg",
+}
+"""Short team-file keys for `AgentConfig` fields."""
+_FIELD_TO_KEY = {field: key for key, field in ALIASES.items()}
+CARD_FIELDS = frozenset(AgentCard.model_fields) - {"config"}
+"""A role's keys that belong to the card rather than to its config."""
+DEFAULT_AGENT_CLASS = "retinue.agent.agent.BaseAgent"
+_REPORTED = "(reported)"  # stands in for a tool already reported, a name the config takes
+
+
+class TeamFileError(ValueError):
+    """A team file cannot be used; `str(exc)` has one line per problem.
+
+    `problems` holds the lines, each `key.path: what` (the file's name is in `source`, and
+    at the head of every line of the message).
+    """
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems: list[str] = list(problems)
+        super().__init__("\n".join(f"{source}: {problem}" for problem in self.problems))
+
+
+def load_team_file(path: str | Path, *, plugin_manager: Any = None) -> TeamFile:
+    """The team a TOML file describes; a `TeamFileError` listing every problem otherwise.
+
+    Card names are looked up among the cards of `plugin_manager` (installed plugins when
+    None). The file's directory is put on `sys.path`, as Python does for a script, so the
+    scripted models and agent classes a file names may live next to it.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TeamFileError(str(path), [f"cannot read the file: {_reason(exc)}"]) from None
+    base_dir = str(path.resolve().parent)
+    if base_dir not in sys.path:
+        sys.path.insert(0, base_dir)
+    return loads_team_file(text, source=str(path), plugin_manager=plugin_manager)
+
+
+def loads_team_file(
+    text: str, *, source: str = "<team file>", plugin_manager: Any = None
+) -> TeamFile:
+    """As `load_team_file`, from the TOML text itself."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TeamFileError(source, [f"TOML syntax: {exc}"]) from None
+    locator = KeyLocator(text)
+    card_classes = _installed_cards(source, plugin_manager)
+    data, problems = normalize(raw, card_classes)
+    spec: TeamFile | None = None
+    try:
+        spec = TeamFile.model_validate(data)
+    except ConfigError as exc:
+        problems.extend(_from_file_view(p) for p in exc.problems)
+        problems.extend(_from_file_view(p) for p in _cross_problems(data))
+    problems.extend(_unimportable_models(data))
+    if problems:
+        raise TeamFileError(source, _render(problems, locator))
+    assert spec is not None
+    return spec
+
+
+def _installed_cards(source: str, plugin_manager: Any) -> Mapping[str, type[Any]]:
+    from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
+
+    try:
+        pm = plugin_manager if plugin_manager is not None else get_plugin_manager()
+        return collect_card_classes(pm)
+    except PluginError as exc:
+        raise TeamFileError(source, [f"plugins: {exc}"]) from None
+
+
+# -- the TOML shape into the dump form ---------------------------------------------------------
+
+
+def normalize(
+    raw: Mapping[str, Any], card_classes: Mapping[str, type[Any]]
+) -> tuple[dict[str, Any], list[ConfigProblem]]:
+    """The `TeamFile` data for a file's tables, and the problems found on the way.
+
+    What cannot be turned (a role that is not a table, an unknown card) is reported and
+    left for the model to report nothing more about.
+    """
+    data = dict(raw)
+    problems: list[ConfigProblem] = []
+    team = raw.get("team", {})
+    default_model = team.get("model") if isinstance(team, Mapping) else None
+    roles = raw.get("roles", {})  # none: the team's own check says a role is needed
+    if not isinstance(roles, Mapping):
+        return data, problems  # the model says what `roles` should be
+    data["roles"] = {}
+    for role, table in roles.items():
+        if not isinstance(table, Mapping):
+            problems.append(
+                ConfigProblem(("roles", role), f"must be a table of the role's keys, got {table!r}")
+            )
+            continue
+        if "config" in table:  # a card's own dump
+            data["roles"][role] = dict(table)
+            continue
+        card, found = _card_data(role, table, default_model, card_classes)
+        problems.extend(found)
+        data["roles"][role] = card
+    return data, problems
+
+
+def _card_data(
+    role: str,
+    table: Mapping[str, Any],
+    default_model: Any,
+    card_classes: Mapping[str, type[Any]],
+) -> tuple[dict[str, Any], list[ConfigProblem]]:
+    """A role's flat table as `AgentCard` data: card keys kept, the rest its config."""
+    problems: list[ConfigProblem] = []
+    card: dict[str, Any] = {"agent_class": DEFAULT_AGENT_CLASS}
+    config: dict[str, Any] = {"role": role, "name": member_name(role)}
+    for key, value in table.items():
+        if key == "role":
+            problems.append(
+                ConfigProblem(("roles", role, key), "the role is the table's name; drop this key")
+            )
+        elif key in CARD_FIELDS:
+            card[key] = value
+        else:
+            field = ALIASES.get(key, key)
+            if field in config and key != "name":
+                problems.append(
+                    ConfigProblem(("roles", role, key), f"given twice, also as {field!r}")
+                )
+            config[field] = value
+    if "name" in table and isinstance(table["name"], str):
+        config["name"] = member_name(table["name"])
+    if "model_cfg" not in config and default_model is not None:
+        config["model_cfg"] = default_model
+    if isinstance(config.get("prompt"), str):
+        config["prompt"] = {"template": config["prompt"]}
+    if "tools" in config:
+        config["tools"], found = _tools(role, config["tools"], card_classes)
+        problems.extend(found)
+    card["config"] = config
+    return card, problems
+
+
+def _tools(
+    role: str, tools: Any, card_classes: Mapping[str, type[Any]]
+) -> tuple[Any, list[ConfigProblem]]:
+    """Card names checked against the installed cards; a card's table given its class."""
+    if not isinstance(tools, list):
+        return tools, []  # the model names the type expected
+    problems: list[ConfigProblem] = []
+    resolved: list[Any] = []
+    for index, item in enumerate(tools):
+        where = ("roles", role, "tools", index)
+        name = item.get(CARD_KEY) if isinstance(item, Mapping) else item
+        if isinstance(item, Mapping) and CARD_CLASS_KEY in item:
+            resolved.append(item)  # saved with its class: read as saved
+            continue
+        if not isinstance(name, str):
+            problems.append(
+                ConfigProblem(
+                    where,
+                    "a tool is a card name or a table with `card = NAME` and its settings, "
+                    f"got {item!r}",
+                )
+            )
+            resolved.append(_REPORTED)  # keeps the next tools' indices
+            continue
+        cls = card_classes.get(name)
+        if cls is None:
+            problems.append(ConfigProblem(where, _unknown_card(name, card_classes)))
+            resolved.append(_REPORTED)
+            continue
+        if isinstance(item, Mapping):
+            resolved.append({**item, CARD_CLASS_KEY: qualified_name(cls)})
+        else:
+            resolved.append(name)
+    return resolved, problems
+
+
+def _unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
+    installed = ", ".join(card_classes) or "none"
+    close = difflib.get_close_matches(name, list(card_classes), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ";"
+    return f"unknown card {name!r}{hint} installed cards: {installed}"
+
+
+def _cross_problems(data: Mapping[str, Any]) -> list[ConfigProblem]:
+    """How the roles refer to each other, read from data whose cards did not all validate."""
+    team = data.get("team")
+    team = team if isinstance(team, Mapping) else {}
+    roles = data.get("roles")
+    if not isinstance(roles, Mapping) or not roles:
+        return []  # no roles to check against: that is reported already
+    views: dict[str, tuple[object, object, object]] = {}
+    for key, card in roles.items():
+        config = card.get("config") if isinstance(card, Mapping) else None
+        config = config if isinstance(config, Mapping) else {}
+        routes = card.get("routes_to") if isinstance(card, Mapping) else None
+        views[key] = (config.get("role"), config.get("name"), routes)
+    person = team.get("person", DEFAULT_PERSON)
+    return team_problems(
+        team.get("entry"),
+        team.get("start"),
+        member_name(person) if isinstance(person, str) and person.strip() else None,
+        views,
+    )
+
+
+def _unimportable_models(data: Mapping[str, Any]) -> list[ConfigProblem]:
+    """Scripted models whose function cannot be imported, found now rather than mid-run."""
+    from retinue.llm.models import import_function
+
+    problems: list[ConfigProblem] = []
+    roles = data.get("roles")
+    for role, card in (roles if isinstance(roles, Mapping) else {}).items():
+        config = card.get("config") if isinstance(card, Mapping) else None
+        raw = config.get("model_cfg") if isinstance(config, Mapping) else None
+        try:
+            model_cfg = ModelConfig.model_validate(raw) if raw is not None else None
+        except ConfigError:
+            continue  # reported by the model
+        if model_cfg is None or model_cfg.provider != "function":
+            continue
+        paths = {"model": model_cfg.model, "stream_function": model_cfg.stream_function}
+        for field, path in paths.items():
+            if path is None:
+                continue
+            try:
+                import_function(path)
+            except LlmConfigError as exc:
+                where: tuple[str, ...] = ("roles", role, "model")
+                problems.append(
+                    ConfigProblem(where if field == "model" else (*where, field), str(exc))
+                )
+    return problems
+
+
+# -- reporting ---------------------------------------------------------------------------------
+
+
+def _from_file_view(problem: ConfigProblem) -> ConfigProblem:
+    """A problem's path as the file spells it: `roles.Dev.model`, not `...config.model_cfg`."""
+    path = problem.path
+    if len(path) >= 3 and path[0] == "roles" and path[2] == "config":
+        rest = path[3:]
+        if rest and isinstance(rest[0], str):
+            rest = (_FIELD_TO_KEY.get(rest[0], rest[0]), *rest[1:])
+        path = (*path[:2], *rest)
+    message = problem.message
+    if message.startswith("unknown field"):
+        message = "unknown key" + message.removeprefix("unknown field")
+        if len(path) == 3 and path[0] == "roles" and isinstance(path[2], str):
+            message = "unknown key" + _did_you_mean(path[2], _role_keys())
+    return ConfigProblem(path, message)
+
+
+def _role_keys() -> list[str]:
+    """The keys a role's table takes (for a role of the default agent class)."""
+    from retinue.agent.config import AgentConfig
+
+    config_keys = [_FIELD_TO_KEY.get(name, name) for name in AgentConfig.model_fields]
+    return sorted({*CARD_FIELDS, *config_keys} - {"role"})
+
+
+def _did_you_mean(key: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    return f"; did you mean {close[0]!r}?" if close else f"; a role takes: {', '.join(known)}"
+
+
+def _render(problems: Sequence[ConfigProblem], locator: KeyLocator) -> list[str]:
+    """`key.path (line N): what`, in the order of the file (the unplaced ones last)."""
+    placed: list[tuple[int, str]] = []
+    for problem in problems:
+        where = dotted_path(problem.path) or "(file)"
+        line = locator.line_of(problem.path)
+        at = f" (line {line})" if line is not None else ""
+        order = line if line is not None else sys.maxsize
+        placed.append((order, f"{where}{at}: {problem.message}"))
+    placed.sort(key=lambda entry: entry[0])
+    return list(dict.fromkeys(text for _, text in placed))
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)

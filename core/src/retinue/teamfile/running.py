@@ -1,0 +1,146 @@
+"""`RunningTeam`: a team file's team, started on an actor system, and the person's seat in it."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from retinue.actors.address import ActorAddress
+from retinue.actors.config import BaseConfig
+from retinue.actors.orchestrator import Orchestrator
+from retinue.actors.system import ActorSystem
+from retinue.agent.human_proxy import HumanProxy
+from retinue.agent.messages import AgentMessage
+
+if TYPE_CHECKING:
+    from retinue.llm.config import ModelConfig
+    from retinue.teamfile.schema import TeamFile
+
+logger = logging.getLogger(__name__)
+
+ORCHESTRATOR_NAME = "@Orchestrator"
+PERSON_ROLE = "Human"
+
+
+@dataclass
+class RunningTeam:
+    """A started team: its system, orchestrator, the person's proxy and the entry agent.
+
+    `team` is the orchestrator's ask proxy (`team.get_team_members()`, `team.subscribe(...)`).
+    `started` maps every role started at launch to its member. Use it as a context manager,
+    or call `shutdown()`: a system this team created is shut down with it.
+    """
+
+    spec: TeamFile
+    system: ActorSystem
+    orchestrator: ActorAddress
+    team: Any
+    human: ActorAddress
+    entry: ActorAddress
+    started: dict[str, ActorAddress] = field(default_factory=dict)
+    owns_system: bool = True
+
+    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
+        """Send `text` as the person, to the entry agent unless `to` says otherwise.
+
+        Returns once the message is in the recipient's mailbox; a `/command` is read as one.
+        """
+        recipient = to if to is not None else self.entry
+        self.system.proxy_ask(self.human, HumanProxy).send(
+            recipient, AgentMessage(content=text, type=intent)
+        )
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Until every mailbox is empty and no handler runs (`TimeoutError` otherwise)."""
+        self.system.wait_idle(timeout)
+
+    def members(self) -> list[ActorAddress]:
+        """The team's members now, the person's proxy included."""
+        members: list[ActorAddress] = self.team.get_team_members()
+        return members
+
+    def shutdown(self, timeout: float = 10.0) -> bool:
+        """Stop the team; True when every actor stopped within `timeout`.
+
+        A system this team created is shut down; a system handed in is left running, with
+        this team's members and orchestrator stopped.
+        """
+        if self.owns_system:
+            return self.system.shutdown(timeout)
+        stopped = True
+        try:
+            members = self.members()
+        except Exception as exc:  # the orchestrator is gone already: nothing left to list
+            logger.warning(
+                "team %s: cannot list its members to stop them: %s", self.spec.team.name, exc
+            )
+            members = []
+        for member in [*members, self.orchestrator]:
+            stopped = self.system.stop_actor(member, timeout) and stopped
+        return stopped
+
+    def __enter__(self) -> RunningTeam:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown()
+
+
+def start_team(
+    spec: TeamFile,
+    *,
+    model: ModelConfig | None = None,
+    human_class: type[Any] | None = None,
+    system: ActorSystem | None = None,
+    plugin_manager: Any = None,
+) -> RunningTeam:
+    """Start `spec`: an orchestrator with every role hireable, the person, the started roles.
+
+    `model` replaces every role's model (what `--model` does); `human_class` is the person's
+    seat (a `HumanProxy` subclass showing messages somewhere); `system` an actor system to
+    start in, else a new one with `plugin_manager`'s cards. A failure while starting stops
+    whatever was started and raises.
+    """
+    owns_system = system is None
+    if system is None:
+        system = ActorSystem(plugin_manager=plugin_manager)
+    seat = human_class if human_class is not None else HumanProxy
+    orchestrator: ActorAddress | None = None
+    try:
+        orchestrator = system.createActor(
+            Orchestrator, BaseConfig(name=ORCHESTRATOR_NAME, role="Orchestrator")
+        )
+        team: Any = system.proxy_ask(orchestrator, Orchestrator)
+        cards = {card.role: card for card in spec.cards(model)}
+        team.register_agent_profiles(list(cards.values()))
+        human: ActorAddress = team.createActor(
+            seat, BaseConfig(name=spec.team.person_name, role=PERSON_ROLE)
+        )
+        started: dict[str, ActorAddress] = {}
+        for role in spec.started_roles():
+            card = cards[role]
+            started[role] = team.createActor(card.get_agent_class(), card.get_config_copy())
+    except BaseException:
+        if owns_system:
+            system.shutdown()
+        elif orchestrator is not None:
+            system.stop_actor(orchestrator)
+        raise
+    logger.info(
+        "team %s started: %s; %s talks to %s",
+        spec.team.name,
+        ", ".join(address.name for address in started.values()),
+        human.name,
+        started[spec.entry_role].name,
+    )
+    return RunningTeam(
+        spec=spec,
+        system=system,
+        orchestrator=orchestrator,
+        team=team,
+        human=human,
+        entry=started[spec.entry_role],
+        started=started,
+        owns_system=owns_system,
+    )
