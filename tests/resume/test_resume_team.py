@@ -24,6 +24,7 @@ from retinue import (
     ToolCard,
 )
 from retinue.actors.record_codec import decode
+from retinue.cli.main import main
 from retinue.resume import ResumedTeam, ResumeError, resume_team
 from retinue.store import Store, open_store
 from retinue.testing import FOLLOW, TeamHarness, scripted_card
@@ -181,3 +182,44 @@ def test_resuming_a_team_the_store_does_not_have_is_one_clear_error(where: str) 
     with open_store(where, create=False) as store, pytest.raises(ResumeError) as caught:
         resume_team(store, "no-such-team")
     assert str(caught.value) == f"{where} has no team no-such-team (teams: {first.team_id})"
+
+
+def test_retinue_resume_says_each_message_then_reports_nothing_owed(
+    where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = TeamHarness(store=where)
+    first.register(scripted_card("Manager"), scripted_card("Writer"))
+    manager = first.start("Manager")
+    first.command(manager, "/hire_member Writer")
+    assert first.shutdown(10)
+
+    code = main(["resume", first.team_id, "--store", where, "-m", "/team_members"])
+
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[0] == f"resumed team {first.team_id}: @Human, @Manager, @Writer"
+    assert any("@Writer — Writer (idle)" in line for line in out)  # the command's answer
+    assert out[-1] == "nothing is left owed: every delivered message was handled"
+
+
+def test_retinue_resume_of_an_unknown_team_is_one_line_and_status_1(
+    where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = TeamHarness(store=where)
+    assert first.shutdown(10)
+
+    code = main(["resume", "nope", "--store", where])
+
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert err == [f"retinue resume: {where} has no team nope (see `retinue teams`)"]
+
+
+def test_retinue_resume_takes_a_prefix_of_the_team_id(
+    where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = TeamHarness(store=where)
+    assert first.shutdown(10)
+
+    assert main(["resume", first.team_id[:6], "--store", where]) == 0
+    assert capsys.readouterr().out.startswith(f"resumed team {first.team_id}: @Human")

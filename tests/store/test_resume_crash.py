@@ -169,9 +169,9 @@ def test_retinue_resume_continues_a_killed_team_from_the_command_line(tmp_path: 
     out = done.stdout.splitlines()
     assert out[0] == f"resumed team {team_id}: @Human, @Manager, @Worker"
     assert out[1] == "  delivered again: @Manager -> @Worker [request] task: count the stars"
-    printed = [" ".join(line.split()) for line in out]  # the printer pads its columns
-    assert "@Worker -> @Manager [response] result of task: count the stars" in printed
-    assert "@Manager -> @Human [response] done: result of task: count the stars" in printed
+    printed = [" ".join(line.split()) for line in out]  # the console pads its columns
+    assert "@Worker → @Manager [response] result of task: count the stars" in printed
+    assert "@Manager → @Human [response] done: result of task: count the stars" in printed
     assert out[-1] == "nothing is left owed: every delivered message was handled"
     with open_store(where, create=False) as store:
         check_completed_once(store, team_id, owed)

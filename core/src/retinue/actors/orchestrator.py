@@ -273,7 +273,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def on_stop(self) -> None:
         me = self.myAddress
-        self._observe(StopMessage(sender=me, recipient=me, team_id=me.team_id))
+        stop = StopMessage(
+            sender=me, recipient=me, team_id=me.team_id, shutdown=self._system.shutting_down
+        )
+        self._observe(stop)
         self.after_mailbox_item()
         for subscriber in self._subscribers:
             try:

@@ -1,23 +1,27 @@
 """`retinue resume TEAM_ID --store PATH`: a recorded team, running again.
 
 The team comes back from its record (see docs/resume.md): every member under its own name,
-the work it was owed delivered again. Then, in order: each `--message` is said as the
-person to the entry member (the one the person last wrote to) and the team works until it
-is quiet; with no `--message` and a terminal on stdin, the person types lines (each a
-message, `/quit` or end of input to stop); otherwise the team finishes the work it was owed.
-The conversation is printed as it goes, and at the end what is still owed, if anything.
+the work it was owed delivered again and done first. Then the person talks to it as in
+`retinue run`: each `--message` in turn (the team works until it is quiet after each), or
+else the interactive session (a terminal), or lines read from a pipe. The flow is printed as
+it goes, and at the end what is still owed, if anything.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-if TYPE_CHECKING:
-    from retinue.resume import ResumedTeam
+from retinue.cli.options import add_drive_arguments, add_logging_arguments
+from retinue.cli.store_commands import add_store_argument
 
-QUIT = "/quit"
+if TYPE_CHECKING:
+    from retinue.actors.address import ActorAddress
+    from retinue.console import Console
+    from retinue.resume import ResumedTeam
+    from retinue.store import Store
 
 
 def register(commands: Any) -> None:
@@ -25,88 +29,109 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "resume",
         help="continue a recorded team from its store",
-        description="Continue a team from its record: members, state and owed work come back.",
-    )
-    parser.add_argument("team_id", metavar="TEAM_ID", help="the team's id (see `retinue teams`)")
-    parser.add_argument(
-        "--store", required=True, metavar="PATH_OR_URL", help="the SQLite file or postgresql:// URL"
+        description="Continue a team from its record: members, state and owed work come back; "
+        "then talk to it as with `retinue run`.",
     )
     parser.add_argument(
-        "--message",
+        "team_id", metavar="TEAM_ID", help="the team's id, or a unique prefix (`retinue teams`)"
+    )
+    add_store_argument(parser)
+    parser.add_argument(
         "-m",
+        "--message",
         action="append",
         default=[],
         metavar="TEXT",
         help="say TEXT as the person once the owed work is done (repeatable)",
     )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=300.0,
-        metavar="SECONDS",
-        help="how long to wait for the team to be quiet after each message (default 300)",
-    )
+    add_drive_arguments(parser)
+    add_logging_arguments(parser)
     parser.set_defaults(run=run_resume)
 
 
 def run_resume(args: argparse.Namespace) -> int:
     """Resume, converse, report; 1 with one line on stderr when the team cannot resume."""
     from retinue.actors.errors import IdleTimeoutError
+    from retinue.cli.logs import setup_logging
+    from retinue.cli.options import level_of
+    from retinue.cli.store_commands import find_team
+    from retinue.console import Console
     from retinue.resume import ResumeError, resume_team
     from retinue.store import StoreError, open_store
 
+    setup_logging(level_of(args))
     try:
         store = open_store(args.store, create=False)
     except StoreError as exc:
-        print(f"retinue: {exc}", file=sys.stderr)
+        print(f"retinue resume: {exc}", file=sys.stderr)
         return 1
     try:
         try:
-            team = resume_team(store, args.team_id)
+            team_id = find_team(store, args.team_id)
+            team = resume_team(store, team_id)
         except (ResumeError, StoreError) as exc:
-            print(f"retinue: {exc}", file=sys.stderr)
+            print(f"retinue resume: {exc}", file=sys.stderr)
             return 1
+        on_terminal = not args.message and sys.stdin.isatty() and sys.stdout.isatty()
+        console = Console(verbose=args.verbose > 0, status=False if on_terminal else None)
         try:
-            _converse(team, args, sys.stdin, sys.stdout)
+            code = _converse(team, console, args, on_terminal)
         except IdleTimeoutError as exc:
-            print(f"retinue: the team is still working: {exc}", file=sys.stderr)
-            return 1
+            print(f"retinue resume: the team is still working: {exc}", file=sys.stderr)
+            code = 1
         finally:
-            team.shutdown()
-        _report_owed(store, args.team_id, sys.stdout)
+            team.shutdown(args.shutdown_timeout)
+            console.close()
+        _report_owed(store, team_id, sys.stdout)
+        return code
     finally:
         store.close()
-    return 0
 
 
-def _converse(team: ResumedTeam, args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
-    from retinue.cli.demo import Printer
+def _converse(
+    team: ResumedTeam, console: Console, args: argparse.Namespace, on_terminal: bool
+) -> int:
+    from retinue.cli.session import PlainReader, Session, interact
 
     members = ", ".join(sorted(team.members)) or "nobody"
-    print(f"resumed team {team.team_id}: {members}", file=out)
+    console.note(f"resumed team {team.team_id}: {members}", style="")
     for message in team.redelivered:
-        print(f"  delivered again: {_line(message)}", file=out)
-    team.team.subscribe(Printer(out))
-    team.system.wait_idle(args.timeout)
+        console.note(f"  delivered again: {_line(message)}", style="")
+    team.team.subscribe(console)
+    team.wait_idle(args.timeout)  # the owed work first
+    if team.human is None or team.entry is None:
+        console.note("the team has no person and agent to talk between; done")
+        return 0
+    seat = _Seat(team, team.entry)
     if args.message:
         for text in args.message:
-            team.send(text)
-            team.system.wait_idle(args.timeout)
-        return
-    if not stdin.isatty():
-        return
-    entry = team.entry.name if team.entry is not None else "nobody"
-    print(f"type a message for {entry} ({QUIT} or end of input to stop)", file=out)
-    for line in stdin:
-        text = line.strip()
-        if text == QUIT:
-            break
-        if text:
-            team.send(text)
-            team.system.wait_idle(args.timeout)
+            seat.send(text)
+            seat.wait_idle(args.timeout)
+        return 0
+    session = Session(seat, console)
+    if on_terminal:
+        from retinue.cli.terminal import interact_in_terminal
+
+        console.note(f"{team.human.name} talking to {team.entry.name}; /help, /quit to leave")
+        return interact_in_terminal(session, team.human.name)
+    return interact(session, PlainReader(), settle=args.timeout)
 
 
-def _report_owed(store: Any, team_id: str, out: TextIO) -> None:
+@dataclass(frozen=True)
+class _Seat:
+    """The person's side of the resumed team, as the session drives it."""
+
+    team: ResumedTeam
+    entry: ActorAddress
+
+    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
+        self.team.send(text, to=to, intent=intent)
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        self.team.wait_idle(timeout)
+
+
+def _report_owed(store: Store, team_id: str, out: TextIO) -> None:
     from retinue.resume import read_team_record
 
     owed = read_team_record(store, team_id).owed
@@ -121,7 +146,7 @@ def _report_owed(store: Any, team_id: str, out: TextIO) -> None:
 def _line(message: Any) -> str:
     sender = message.sender.name if message.sender is not None else "outside"
     recipient = message.recipient.name if message.recipient is not None else "?"
-    content = getattr(message, "content", type(message).__name__)
+    content = str(getattr(message, "content", type(message).__name__))
     first = content.splitlines()[0] if content else ""
     intent = getattr(message, "type", "")
     return f"{sender} -> {recipient} [{intent}] {first}"

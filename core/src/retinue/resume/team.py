@@ -66,14 +66,18 @@ class ResumedTeam:
         """The orchestrator's methods, each an ask (`get_team_members()`, ...)."""
         return self.system.proxy_ask(self.orchestrator, Orchestrator)
 
-    def send(self, text: str, to: ActorAddress | None = None) -> None:
+    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
         """Say `text` as the person, to `to` or to the entry member."""
         if self.human is None:
             raise ResumeError(f"team {self.team_id} has no person's proxy to speak as")
         recipient = to or self.entry
         if recipient is None:
             raise ResumeError(f"team {self.team_id} has no member to speak to")
-        self.system.proxy_ask(self.human).send(recipient, AgentMessage(content=text))
+        self.system.proxy_ask(self.human).send(recipient, AgentMessage(content=text, type=intent))
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Until every mailbox is empty and no handler runs (`IdleTimeoutError` otherwise)."""
+        self.system.wait_idle(timeout)
 
     def shutdown(self, timeout: float = 10.0) -> bool:
         """Stop every actor; True when all stopped in time (the record stays resumable)."""
