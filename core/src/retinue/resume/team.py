@@ -103,33 +103,27 @@ def resume_team(
       holds a credential (configs are redacted): give a team file's cards, or keep keys in
       environment variables (`ModelConfig.api_key_env`), which a resumed agent reads again.
 
-    Raises `ResumeError` when the record holds no such team or cannot be resumed, and
-    whatever a member's start raises (the members started before it are then running).
+    Resume a team in one process at a time: two resumes of one team would both answer its
+    owed messages. Raises `ResumeError` when the record holds no such team or cannot be
+    resumed, and whatever an actor's start raises (a system made here is shut down then).
     """
     plan = read_team_record(store, team_id)
+    owns_system = system is None
     if system is None:
         system = ActorSystem(store=store, plugin_manager=plugin_manager)
-    given = {card.role: card for card in profiles}
-    orchestrator = _resume_orchestrator(system, plan)
-    cards = {**plan.profiles, **given}
-    if cards:
-        system.ask(orchestrator, "register_agent_profiles", list(cards.values()))
-    members: dict[str, ActorAddress] = {}
-    attached: list[str] = []
-    for actor in plan.alive:
-        address = _resume_actor(system, orchestrator, actor, given, human_class)
-        if actor.is_member:
-            members[address.name] = address
-        else:
-            attached.append(address.name)
-    redelivered = _redeliver(system, plan.owed)
-    system.post(
+    try:
+        orchestrator, members, attached = _restart(system, plan, profiles, human_class)
+    except BaseException:
+        if owns_system:  # nothing of a team that could not come back is left running
+            system.shutdown()
+        raise
+    system.post(  # recorded before anything the owed messages cause
         orchestrator,
         EventMessage(
             event=TeamResumedEvent(
                 members=sorted(members),
                 attached=attached,
-                redelivered=[m.id for m in redelivered],
+                redelivered=[m.id for m in plan.owed],
                 after_position=plan.last_position,
             ),
             sender=orchestrator,
@@ -137,6 +131,7 @@ def resume_team(
             team_id=orchestrator.team_id,
         ),
     )
+    redelivered = _redeliver(system, plan.owed)
     human = next((a for a in members.values() if a.is_user_proxy), None)
     logger.info(
         "team %s resumed: %d member(s), %d message(s) delivered again",
@@ -152,6 +147,29 @@ def resume_team(
         entry=_entry(plan, members),
         redelivered=redelivered,
     )
+
+
+def _restart(
+    system: ActorSystem,
+    plan: TeamRecord,
+    profiles: Iterable[AgentCard],
+    human_class: type[Any] | str | None,
+) -> tuple[ActorAddress, dict[str, ActorAddress], list[str]]:
+    """The orchestrator with its profiles, then every actor alive when the record ends."""
+    given = {card.role: card for card in profiles}
+    orchestrator = _resume_orchestrator(system, plan)
+    cards = {**plan.profiles, **given}
+    if cards:
+        system.ask(orchestrator, "register_agent_profiles", list(cards.values()))
+    members: dict[str, ActorAddress] = {}
+    attached: list[str] = []
+    for actor in plan.alive:
+        address = _resume_actor(system, orchestrator, actor, given, human_class)
+        if actor.is_member:
+            members[address.name] = address
+        else:
+            attached.append(address.name)
+    return orchestrator, members, attached
 
 
 def _resume_orchestrator(system: ActorSystem, plan: TeamRecord) -> ActorAddress:
