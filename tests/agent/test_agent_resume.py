@@ -174,3 +174,20 @@ def test_every_turn_is_reported_handled_after_what_it_did(retinue_team: TeamHarn
     assert [h.message_id for h in handled] == [delivered.id]
     assert mine[-1] is handled[0]  # the last thing the turn reported
     assert handled[0].parent_id == delivered.id
+
+
+def test_init_llm_context_takes_only_the_agents_own_events(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    lead = team.add(card("Lead", "silent"))
+    other = team.add(card("Other", "silent"))
+    team.say(lead, "for the lead")
+    team.say(other, "for the other")
+    team.wait_idle()
+    state, _ = recorded(team, lead)
+    everyones = team.of(EventMessage)  # the whole team's events, as a careless caller has them
+
+    back = resume(team, lead, state, everyones)
+
+    history = team.proxy(back).get_context_transcript()
+    assert "for the lead" in history and "for the other" not in history
+    assert team.proxy(back).get_usage_summary().runs == 1
