@@ -26,7 +26,7 @@ from retinue.store import open_store
 TIMEOUT = 60.0
 
 
-def card(role: str, routes_to: list[str] | None = None) -> AgentCard:
+def card(role: str) -> AgentCard:
     return AgentCard(
         description=f"The team's {role}",
         agent_class=BaseAgent,
@@ -35,7 +35,6 @@ def card(role: str, routes_to: list[str] | None = None) -> AgentCard:
             role=role,
             model_cfg=ModelConfig(provider="function", model=f"resume_scripts:{role.lower()}"),
         ),
-        routes_to=routes_to or [],
     )
 
 
@@ -45,13 +44,11 @@ def start(where: str) -> None:
         Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
     )
     print(f"TEAM {orchestrator.team_id}", flush=True)
-    system.ask(
-        orchestrator, "register_agent_profiles", [card("Manager", ["Worker"]), card("Worker")]
-    )
-    human = system.ask(
-        orchestrator, "createActor", HumanProxy, BaseConfig(name="@Human", role="Human")
-    )
-    manager = system.ask(orchestrator, "createActor", BaseAgent, card("Manager").get_config_copy())
+    team = system.proxy_ask(orchestrator, Orchestrator)
+    team.register_agent_profiles([card("Manager"), card("Worker")])
+    human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
+    manager = team.createActor(BaseAgent, card("Manager").get_config_copy())
+    team.createActor(BaseAgent, card("Worker").get_config_copy())
     system.proxy_ask(human, HumanProxy).send(manager, AgentMessage(content="count the stars"))
     if not resume_scripts.REACHED.wait(TIMEOUT):
         raise SystemExit("the worker was never reached")

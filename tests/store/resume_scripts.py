@@ -1,9 +1,9 @@
 """Scripted models of the crash-resume tests, importable by path (`resume_scripts:worker`).
 
-The Manager hands the person's request to a Worker it hires and reports the result back;
-the Worker answers. With `RETINUE_CRASH_BLOCK` set, the Worker's model never answers: it
-says it was reached (`REACHED`) and waits forever, so its process can be killed while the
-team is mid-conversation.
+The Manager hands the person's request to the Worker and reports the result back; the Worker
+answers (both start with the team: no plugin is needed). With `RETINUE_CRASH_BLOCK` set, the
+Worker's model never answers: it says it was reached (`REACHED`) and waits forever, so its
+process can be killed while the team is mid-conversation.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ REACHED = threading.Event()
 def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     got = incoming(messages)
     if got.sender == "@Human":
-        return send(info, ("Worker", "request", f"task: {got.content}"))
+        return send(info, ("@Worker", "request", f"task: {got.content}"))
     return send(info, ("@Human", "response", f"done: {got.content}"))
 
 
