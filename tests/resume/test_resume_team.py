@@ -116,7 +116,7 @@ def test_lifetime_counters_and_context_baselines_survive_a_resume(where: str, re
 
     team, _ = resumed(first.team_id)
 
-    back = team.members["@Worker"]
+    back = team.roster["@Worker"]
     assert (back.name, back.agent_id) == (worker.name, worker.agent_id)
     assert team.system.proxy_ask(back).get_usage_summary().runs == 180
     for n in range(21):
@@ -141,9 +141,9 @@ def test_a_resumed_manager_is_manager_and_a_fired_member_stays_gone(
 
     team, _ = resumed(first.team_id)
 
-    assert sorted(team.members) == ["@Human", "@Manager"]
-    assert team.members["@Manager"].agent_id == manager.agent_id
-    assert team.entry == team.members["@Manager"]  # the member the person last wrote to
+    assert sorted(team.roster) == ["@Human", "@Manager"]
+    assert team.roster["@Manager"].agent_id == manager.agent_id
+    assert team.entry == team.roster["@Manager"]  # the member the person last wrote to
     team.send("/hire_member Writer")
     team.system.wait_idle(30)
     names = [m.name for m in team.team.get_team_members()]

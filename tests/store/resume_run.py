@@ -64,7 +64,7 @@ def resume(where: str, team_id: str) -> None:
     store = open_store(where, create=False)
     team = resume_team(store, team_id)
     team.system.wait_idle(TIMEOUT)
-    print("DONE", ", ".join(sorted(team.members)), flush=True)
+    print("DONE", ", ".join(sorted(team.roster)), flush=True)
     team.shutdown()
     store.close()
 

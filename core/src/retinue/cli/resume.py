@@ -93,7 +93,7 @@ def _converse(
 ) -> int:
     from retinue.cli.session import PlainReader, Session, interact
 
-    members = ", ".join(sorted(team.members)) or "nobody"
+    members = ", ".join(sorted(team.roster)) or "nobody"
     console.note(f"resumed team {team.team_id}: {members}", style="")
     for message in team.redelivered:
         console.note(f"  delivered again: {_line(message)}", style="")

@@ -48,8 +48,8 @@ class ResumedTeam:
 
     system: ActorSystem
     orchestrator: ActorAddress
-    members: dict[str, ActorAddress]
-    """Every member back in the team, by `@name`."""
+    roster: dict[str, ActorAddress]
+    """Every member back in the team, by `@name` (`team.get_team_members()` asks for now)."""
     human: ActorAddress | None
     """The person's proxy, if the team had one."""
     entry: ActorAddress | None
@@ -142,7 +142,7 @@ def resume_team(
     return ResumedTeam(
         system=system,
         orchestrator=orchestrator,
-        members=members,
+        roster=members,
         human=human,
         entry=_entry(plan, members),
         redelivered=redelivered,
