@@ -164,9 +164,9 @@ class _Folder:
         actor = self.actors.get(sender.agent_id)
         if actor is None:
             self.actors[sender.agent_id] = RecordedActor(address=sender, start=start)
-        else:  # started again by an earlier resume: the same actor goes on
+        else:  # started again by an earlier resume: the same actor goes on, as last started
             actor.alive = True
-            actor.address = sender
+            actor.address, actor.start = sender, start
 
     def plan(self, where: str) -> TeamRecord:
         if self.orchestrator is None:
