@@ -6,6 +6,7 @@ import re
 
 import pytest
 from retinue.actors import MAX_NAME_CHARS, check_member_name
+from retinue.actors.names import MemberNames
 
 
 @pytest.mark.parametrize(
@@ -36,3 +37,21 @@ def test_control_invisible_and_direction_characters_are_refused(name: str, named
 def test_a_long_name_is_refused() -> None:
     with pytest.raises(ValueError, match=f"at most {MAX_NAME_CHARS} characters"):
         check_member_name("@" + "A" * MAX_NAME_CHARS)
+
+
+def test_a_released_name_is_given_again_and_a_held_one_gets_a_number() -> None:
+    names = MemberNames(reserved=["@Orchestrator"])
+    assert names.claim("@Manager") == "@Manager"
+    assert names.claim("@Manager") == "@Manager2"
+
+    names.release("@Manager")
+
+    assert names.claim("@Manager") == "@Manager"
+    assert names.claim("@Manager") == "@Manager3"
+
+
+def test_a_resumed_member_claims_its_own_name_or_is_refused() -> None:
+    names = MemberNames()
+    assert names.claim_exact("@Manager2") == "@Manager2"  # never renumbered
+    with pytest.raises(ValueError, match="@Manager2 is already held"):
+        names.claim_exact("@Manager2")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pluggy
 import pytest
-from retinue import ActorAddress, AgentConfig
+from retinue import ActorAddress, AgentConfig, AgentState
 from retinue.plugins import (
     DISABLE_AUTOLOAD_ENV,
     DISABLED_PLUGINS_ENV,
@@ -66,7 +66,10 @@ def test_the_plugin_is_attributed_to_its_distribution(example_plugin: Path) -> N
 
 def test_the_discovered_card_serves_its_command(example_plugin: Path) -> None:
     card_class = collect_card_classes(get_plugin_manager())["notes"]
-    host: Any = SimpleNamespace(myAddress=ActorAddress(name="@Ada", role="Scribe"))
+    # The host's state holds the card's own state (the notes), as an agent's does.
+    host: Any = SimpleNamespace(
+        myAddress=ActorAddress(name="@Ada", role="Scribe"), state=AgentState()
+    )
     card = card_class.model_validate({"max_notes": 5}).bind(host)
     card.take_note("the launch is on May 3")  # type: ignore[attr-defined]
     registry = CommandRegistry()

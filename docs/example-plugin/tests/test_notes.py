@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import importlib.metadata
 
-from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig, get_plugin_manager
+from retinue import (
+    AgentCard,
+    AgentConfig,
+    BaseAgent,
+    ModelConfig,
+    StateChangedMessage,
+    get_plugin_manager,
+)
 from retinue.plugins import collect_card_classes
 from retinue.testing import TeamHarness
 from retinue_notes import NotesTool
@@ -67,16 +74,31 @@ def test_each_agent_keeps_its_own_notebook(team: TeamHarness) -> None:
     # Each agent bound its own copy of the card, so each notebook took its one note.
     assert ("@Ada", "@Human", "response", "Noted as #1.") in team.transcript()
     assert ("@Bob", "@Human", "response", "Noted as #1.") in team.transcript()
-    assert shared.notes_state() == {}  # the blueprint itself was never written to
+    assert not shared.is_bound  # the blueprint itself holds no notebook
 
 
-def test_the_card_refuses_notes_past_its_limit_in_words() -> None:
-    card = NotesTool(max_notes=1)  # a card's tools are plain methods: no agent needed
+def test_the_card_refuses_notes_past_its_limit_in_words(team: TeamHarness) -> None:
+    ada = team.add(scribe(tools=[NotesTool(max_notes=1)]))
 
-    assert card.take_note("first") == "Noted as #1."
-    assert card.take_note("second") == "Nothing was noted: the notebook is full (max_notes=1)."
-    assert card.take_note("   ") == "Nothing was noted: the note is empty."
-    assert card.notes_state() == {"#1": "first"}
+    for text in ("Remember: first", "Remember: second", "Remember:   "):
+        team.say(ada, text)
+        team.wait_idle()
+
+    assert [content for *_, content in team.transcript()][1::2] == [
+        "Noted as #1.",
+        "Nothing was noted: the notebook is full (max_notes=1).",
+        "Nothing was noted: the note is empty.",
+    ]
+
+
+def test_the_notes_ride_the_agents_checkpoints(team: TeamHarness) -> None:
+    ada = team.add(scribe())
+    team.say(ada, "Remember: the launch is on May 3.")
+    team.wait_idle()
+
+    checkpoint = [m for m in team.of(StateChangedMessage) if m.sender == ada][-1]
+    stored = checkpoint.model_dump(mode="json")["state"]  # as a store keeps it
+    assert stored["tool_state"]["cards"]["notes"] == {"notes": ["the launch is on May 3."]}
 
 
 def test_the_installed_distribution_announces_the_plugin() -> None:

@@ -49,6 +49,20 @@ def test_hire_then_fire_changes_the_roster(
     assert "@DevOpsEngineer" not in team.command(manager, "/team_members")
 
 
+def test_a_fired_members_name_is_free_for_the_next_hire(
+    retinue_team: TeamHarness, manager: ActorAddress
+) -> None:
+    team = retinue_team
+    first = team.command(manager, "/hire_member DevOpsEngineer")
+    team.command(manager, f"/fire_member {first}")
+
+    second = team.command(manager, "/hire_member DevOpsEngineer")
+
+    assert first == second == "@DevOpsEngineer"  # not @DevOpsEngineer2
+    ids = [m.agent_id for m in team.orchestrator_proxy.get_team_members()]
+    assert len(ids) == len(set(ids)) == 3  # a new member, under the freed name
+
+
 def test_hire_under_a_chosen_name(retinue_team: TeamHarness, manager: ActorAddress) -> None:
     team = retinue_team
     assert team.command(manager, "/hire_member Developer name=@Ada") == "@Ada"

@@ -53,6 +53,7 @@ from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamMember
 from retinue.actors.redaction import redact_credentials as redact_credentials
+from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
@@ -96,6 +97,7 @@ __all__ = [
     "MessageSink",
     "Orchestrator",
     "OrchestratorTeam",
+    "Resumption",
     "Runtime",
     "SelfAskError",
     "SentMessage",

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import pykka
+from pydantic import BaseModel
 
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
@@ -40,6 +41,7 @@ from retinue.actors.messages import (
 )
 
 if TYPE_CHECKING:
+    from retinue.actors.resumption import Resumption
     from retinue.actors.runtime_api import Runtime
     from retinue.actors.system import ActorSystem
 
@@ -67,6 +69,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         address: ActorAddress,
         orchestrator: ActorAddress | None = None,
         parent: ActorAddress | None = None,
+        resumption: Resumption | None = None,
     ) -> None:
         super().__init__()
         mailbox = self.actor_inbox
@@ -92,6 +95,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._accept_lock = threading.Lock()
         self._stops_owed = 0
         self._report_buffer: list[Message] | None = None
+        self._resumption = resumption
+        self._resumed = resumption is not None
         runtime.register(self)
 
     @property
@@ -108,6 +113,26 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         """Replace the whole state (a restore does this; never hold on to the old object)."""
         self.state = state
         self.notify_if_changed()
+
+    @property
+    def resumed(self) -> bool:
+        """Whether this actor was started from the record of an earlier run of its team."""
+        return self._resumed
+
+    def on_resume(self, resumption: Resumption) -> None:
+        """Hook: take back what the record kept. Runs after `on_start`, before any message.
+
+        The base actor restores its last checkpointed state; override to rebuild more from
+        `resumption.events` (call this too).
+        """
+        state = resumption.state
+        if state is None:
+            return
+        state_class = type(self.default_state())
+        if not isinstance(state, state_class):  # the dumped form a store gives back
+            data = state.model_dump() if isinstance(state, BaseModel) else state
+            state = state_class.model_validate(data)
+        self.init_state(state)
 
     def notify_if_changed(self) -> None:
         """Publish a state checkpoint when the state differs from the last one published.
@@ -147,6 +172,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         runtime.act_for(self.myAddress.agent_id)  # this thread's context names its actor
         try:
             type(self).on_start(self)
+            if self._resumption is not None:
+                self.on_resume(self._resumption)
+                self._resumption = None  # what it held is the actor's own now
             self.notify_if_changed()
         except BaseException as exc:  # SystemExit too: this actor fails to start, no other
             self._log_failure(exc, f"{self.myAddress.name} could not start")
@@ -318,8 +346,21 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._report_error(caught, message)
             self._run_failure_hook(self.on_handler_failed, message, _as_failure(caught, message))
         finally:
-            self._safe_notify_if_changed()  # while `message` is current: it names the cause
+            # While `message` is current, so both name it as their cause; one mailbox slot.
+            with self.batched_reports():
+                self._safe_notify_if_changed()
+                self._report_handled(message)
             self._current = previous
+
+    def _report_handled(self, message: Message) -> None:
+        """Record that `message` had its turn: everything the turn did is reported before.
+
+        The rule a resume relies on: a message delivered to an actor with no `HandledMessage`
+        for it in the record is delivered again. A turn cut short by the system's shutdown
+        is not reported handled, so it runs again when the team is resumed.
+        """
+        if not self._system.shutting_down:
+            self._tell_orchestrator(HandledMessage(message_id=message.id))
 
     def _handler_for(self, message_class: type[Any]) -> str | None:
         key = (type(self), message_class)
@@ -482,7 +523,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         finally:
             reports, self._report_buffer = self._report_buffer, None
             if reports and self.orchestrator is not None:
-                self._system.post(self.orchestrator, ReportBatch(reports=tuple(reports)))
+                batch = reports[0] if len(reports) == 1 else ReportBatch(reports=tuple(reports))
+                self._system.post(self.orchestrator, batch)
 
     def notify_event(self, event: Any) -> None:
         """Publish an event (any serializable object) to the team's subscribers."""

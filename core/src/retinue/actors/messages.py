@@ -50,7 +50,13 @@ class EventMessage(Message):
 
 
 class HandledMessage(Message):
-    """A message was consumed without its own turn (purged cancel, absorbed mail)."""
+    """The message `message_id` was handled: its turn ended, or it was consumed without one
+    (a purged cancel, mail read mid-run).
+
+    Reported after everything its turn did, so the record reads: a delivered message with a
+    `HandledMessage` was handled once and for all; one without was not, and a resume
+    delivers it again.
+    """
 
     message_id: str
 
@@ -93,16 +99,26 @@ class StateChangedMessage(Message):
 
 
 class StartMessage(Message):
-    """An actor started; `config` is what it was built from, `parent` who created it."""
+    """An actor started; `config` is what it was built from, `parent` who created it.
+
+    `member` is False for an actor that reports to the team without being a member of it
+    (the planning board): the record keeps it and a resume restarts it, the roster never
+    lists it.
+    """
 
     config: SerializeAsAny[BaseModel]
     actor_class: str
     parent: ActorAddress | None = None
+    member: bool = True
 
 
 class StopMessage(Message):
     """An actor stopped and left its team; `shutdown`: because its whole system shut down
-    (not fired, not failed), which a console need not announce."""
+    (not fired, not failed), which a console need not announce.
+
+    A member stopped by a shutdown did not leave the team, its process ended: a resume
+    brings it back (a fired member stays gone).
+    """
 
     shutdown: bool = False
 

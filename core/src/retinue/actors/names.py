@@ -9,7 +9,9 @@ like someone else), and a length that fits on a roster line.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterable
 
 MAX_NAME_CHARS = 64
 """The longest member name (the leading `@` included)."""
@@ -33,3 +35,46 @@ def check_member_name(name: str) -> str:
                 f"characters; this one holds U+{ord(char):04X} ({label})"
             )
     return name
+
+
+_TRAILING_NUMBER = re.compile(r"\d+$")
+
+
+class MemberNames:
+    """The names a team's members hold now: unique while held, free again once let go.
+
+    A name belongs to a member while it runs; when it stops (fired, or leaving on its own)
+    the name is released, so the next member hired for `@Manager` is `@Manager` again, not
+    `@Manager2`. A resumed member claims its own name back exactly (`claim_exact`).
+    Used by one thread (the orchestrator's), so it takes no lock.
+    """
+
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
+        self._taken: set[str] = set(reserved)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._taken
+
+    def claim(self, wanted: str) -> str:
+        """`wanted` if it is free, else the first free `stem2`, `stem3`, ... (checked names)."""
+        name = check_member_name(wanted)
+        if name in self._taken:
+            stem = _TRAILING_NUMBER.sub("", name) or name
+            n = 2
+            while f"{stem}{n}" in self._taken:
+                n += 1
+            name = check_member_name(f"{stem}{n}")
+        self._taken.add(name)
+        return name
+
+    def claim_exact(self, name: str) -> str:
+        """`name` itself (a resumed member's own); `ValueError` when someone holds it."""
+        check_member_name(name)
+        if name in self._taken:
+            raise ValueError(f"the name {name} is already held by a member of this team")
+        self._taken.add(name)
+        return name
+
+    def release(self, name: str) -> None:
+        """Free `name` (its member stopped); a name nobody holds is ignored."""
+        self._taken.discard(name)

@@ -14,7 +14,6 @@ With a store (`ActorSystem(store=...)`) it records everything it observes throug
 from __future__ import annotations
 
 import logging
-import re
 from collections import deque
 from typing import Any, ClassVar
 
@@ -42,7 +41,7 @@ from retinue.actors.messages import (
     StopMessage,
 )
 from retinue.actors.metadata import TeamMetadata
-from retinue.actors.names import check_member_name
+from retinue.actors.names import MemberNames
 from retinue.actors.recorder import Recorder
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
@@ -50,8 +49,6 @@ from retinue.actors.team import DirectoryBoard, TeamDirectory
 from retinue.frozen import FrozenMap
 
 logger = logging.getLogger(__name__)
-
-_TRAILING_NUMBER = re.compile(r"\d+$")
 
 #: Most messages one group commit holds while more reports keep arriving.
 MAX_GROUP = 500
@@ -85,7 +82,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._members: dict[str, TeamMember] = {}
         #: Members read the latest directory here; only this actor's thread publishes.
         self.directory_board = DirectoryBoard()
-        self._taken_names: set[str] = {self.myAddress.name}
+        self._names = MemberNames(reserved=[self.myAddress.name])
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
         limits = config.budget if isinstance(config, TeamConfig) else None
@@ -126,19 +123,18 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             actor_class, config, orchestrator=self.myAddress, parent=self.myAddress
         )
 
-    def admit(self, address: ActorAddress, parent: ActorAddress | None = None) -> ActorAddress:
+    def admit(
+        self, address: ActorAddress, parent: ActorAddress | None = None, *, resumed: bool = False
+    ) -> ActorAddress:
         """Enter a new member under a name unique in the team (`@Dev`, `@Dev2`, ...).
 
-        Raises `ValueError` for a name no member may carry (see `check_member_name`).
+        A name is unique among the members running now: a stopped member's name is free
+        again. A `resumed` member comes back under its own name exactly (and its own id).
+        Raises `ValueError` for a name no member may carry (see `check_member_name`), and
+        for a resumed member whose name another member holds.
         """
-        name = check_member_name(address.name or f"@{address.role}")
-        if name in self._taken_names:
-            stem = _TRAILING_NUMBER.sub("", name) or name
-            n = 2
-            while f"{stem}{n}" in self._taken_names:
-                n += 1
-            name = check_member_name(f"{stem}{n}")
-        self._taken_names.add(name)
+        wanted = address.name or f"@{address.role}"
+        name = self._names.claim_exact(wanted) if resumed else self._names.claim(wanted)
         admitted = address.model_copy(update={"name": name, "team_id": self.myAddress.team_id})
         self._members[admitted.agent_id] = TeamMember(address=admitted, parent=parent)
         self._publish(members=self.directory.members.evolve(put={name: admitted}))
@@ -305,6 +301,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         if isinstance(message, StopMessage) and sender is not None:
             gone = self._members.pop(sender.agent_id, None)
             if gone is not None:
+                self._names.release(gone.address.name)
                 self._publish(members=self.directory.members.evolve(drop=[gone.address.name]))
                 level = logging.DEBUG if message.shutdown else logging.INFO
                 logger.log(level, "%s left the team", gone.address.name)
@@ -364,7 +361,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def on_stop(self) -> None:
         me = self.myAddress
-        self._observe(StopMessage(sender=me, recipient=me, team_id=me.team_id))
+        stop = StopMessage(
+            sender=me, recipient=me, team_id=me.team_id, shutdown=self._system.shutting_down
+        )
+        self._observe(stop)
         self._commit()
         for subscriber in self._subscribers:
             try:

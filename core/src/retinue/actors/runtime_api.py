@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.config import BaseConfig
     from retinue.actors.messages import Message
+    from retinue.actors.resumption import Resumption
 
 T = TypeVar("T")
 
@@ -48,8 +49,12 @@ class Runtime(Protocol):
         *,
         orchestrator: ActorAddress | None,
         parent: ActorAddress | None,
+        resumption: Resumption | None = None,
     ) -> ActorAddress:
         """Start an actor; in a team, the orchestrator admits it under a unique name first.
+
+        With `resumption` (a team resumed from its record), the actor comes back under its
+        old name and id, and takes back its state and events before its first message.
 
         Raises `ActorClassError` for a class that is not an actor, `RuntimeError` once the
         runtime shuts down, and whatever the actor's start raised.

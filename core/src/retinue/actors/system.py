@@ -40,6 +40,7 @@ from retinue.actors.messages import (
 )
 from retinue.actors.proxies import AskProxy, TellProxy
 from retinue.actors.redaction import redact_credentials
+from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.shutdown import stop_all
 from retinue.actors.validation import check_timeout
@@ -119,8 +120,13 @@ class ActorSystem(Runtime):
         *,
         orchestrator: ActorAddress | None,
         parent: ActorAddress | None,
+        resumption: Resumption | None = None,
     ) -> ActorAddress:
-        """Start an actor; in a team, the orchestrator admits it under a unique name."""
+        """Start an actor; in a team, the orchestrator admits it under a unique name.
+
+        With `resumption`, the actor comes back under its old name and id and takes back
+        its checkpointed state and events before its first message (see `Resumption`).
+        """
         if self._shutting_down:
             raise RuntimeError("the actor system is shutting down")
         cls = resolve_actor_class(actor_class)
@@ -128,6 +134,10 @@ class ActorSystem(Runtime):
             config = BaseConfig(name=f"@{cls.__name__}", role=cls.__name__)
         name = config.name or f"@{config.role or cls.__name__}"
         agent_id = new_id()
+        if resumption is not None:
+            name, agent_id = resumption.address.name, resumption.address.agent_id
+            if runtime.lookup(agent_id) is not None:
+                raise RuntimeError(f"{name} ({agent_id[:8]}) is already running; not resumed")
         team_id = orchestrator.team_id if orchestrator is not None else None
         if orchestrator is None and getattr(cls, "starts_team", False):
             team_id = agent_id
@@ -139,7 +149,9 @@ class ActorSystem(Runtime):
             is_user_proxy=cls.is_user_proxy,
         )
         if orchestrator is not None:
-            address = self.ask(orchestrator, "admit", address, parent)
+            address = self.ask(
+                orchestrator, "admit", address, parent, resumed=resumption is not None
+            )
         if address.name != config.name:
             config = config.model_copy(update={"name": address.name})
         if orchestrator is not None:  # announced first, so the record reads in causal order
@@ -155,7 +167,12 @@ class ActorSystem(Runtime):
         self.tracker.add()  # the start itself is owed work until on_start returns
         try:
             cls.start(
-                config, system=self, address=address, orchestrator=orchestrator, parent=parent
+                config,
+                system=self,
+                address=address,
+                orchestrator=orchestrator,
+                parent=parent,
+                resumption=resumption,
             )
         except BaseException:
             self.tracker.done()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Any, TypeVar
 
@@ -14,6 +14,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
 from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.messages import CancelMessage, EventMessage, Message
+from retinue.actors.resumption import Resumption
 from retinue.actors.team import Team
 from retinue.agent import cascade, routing
 from retinue.agent.budget import (
@@ -159,6 +160,34 @@ class BaseAgent(FailureHandling):
         Called while the agent starts, before its runner exists: read `self.config` only.
         """
         return []
+
+    def on_resume(self, resumption: Resumption) -> None:
+        """Take back the state (tool state and card states included), then the history."""
+        super().on_resume(resumption)
+        self.init_llm_context(resumption.events)
+
+    def init_llm_context(self, events: Iterable[object]) -> None:
+        """Rebuild the model history and the lifetime usage counters from recorded events.
+
+        `events` are what this agent reported, oldest first: its `EventMessage`s as the
+        orchestrator recorded them, the LLM events inside them, or their stored dict form;
+        an event message from another member is skipped (a later member may carry the same
+        `@name`). The agent tier is recomputed from them, so an agent that had spent 180 of
+        200 lifetime runs has 20 left. The context-update baselines come back with the
+        state (`init_state`), and are reconciled against this history before the next run:
+        when its last block is still here, that run gets only what changed meanwhile.
+        """
+        me = self.myAddress.agent_id
+        own = [
+            event
+            for event in events
+            if not (
+                isinstance(event, EventMessage)
+                and event.sender is not None
+                and event.sender.agent_id != me
+            )
+        ]
+        self.react_agent.restore_context(own)
 
     def on_stop(self) -> None:
         if self._tool_factory is not None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import chat, check, plugin_commands, plugins, run, store_commands
+from retinue.cli import chat, check, plugin_commands, plugins, resume, run, store_commands
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.register(commands)
     chat.register(commands)
     store_commands.register(commands)
+    resume.register(commands)
     plugin_commands.register(commands)  # last: the kernel's own names are taken first
     return parser
 

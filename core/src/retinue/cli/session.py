@@ -17,7 +17,6 @@ from rich.table import Table
 from retinue.actors.address import ActorAddress
 from retinue.agent.cancel import STOP_COMMAND
 from retinue.console import Console
-from retinue.teamfile import RunningTeam
 
 LOCAL_COMMANDS = {
     "help": "this help",
@@ -65,10 +64,27 @@ class Reader(Protocol):
         ...
 
 
+class TeamSeat(Protocol):
+    """What a session drives: a `RunningTeam`, or a team resumed from its record."""
+
+    @property
+    def entry(self) -> ActorAddress:
+        """The member the person talks to by default."""
+        ...
+
+    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
+        """Say `text` as the person."""
+        ...
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Until the team is quiet."""
+        ...
+
+
 class Session:
     """The person's side of a running team, driven line by line."""
 
-    def __init__(self, running: RunningTeam, console: Console) -> None:
+    def __init__(self, running: TeamSeat, console: Console) -> None:
         self.running = running
         self.console = console
 

@@ -32,13 +32,13 @@ FOLLOW_INTERVAL = 0.25
 def register(commands: Any) -> None:
     """Add `teams` and `log` to the `retinue` command's subcommands."""
     teams = commands.add_parser("teams", help="list the teams recorded in a store")
-    _store_argument(teams)
+    add_store_argument(teams)
     teams.add_argument("--json", action="store_true", help="one JSON object per team")
     teams.set_defaults(run=_teams)
 
     log = commands.add_parser("log", help="print a recorded team's conversation")
     log.add_argument("team_id", metavar="TEAM_ID", help="the team's id, or a unique prefix")
-    _store_argument(log)
+    add_store_argument(log)
     log.add_argument("--json", action="store_true", help="one JSON object per line")
     log.add_argument(
         "--follow", "-f", action="store_true", help="keep printing as the team goes on"
@@ -51,7 +51,8 @@ def register(commands: Any) -> None:
     log.set_defaults(run=_log)
 
 
-def _store_argument(parser: argparse.ArgumentParser) -> None:
+def add_store_argument(parser: argparse.ArgumentParser) -> None:
+    """`--store`, as every command that reads a record takes it (`retinue resume` too)."""
     parser.add_argument(
         "--store",
         default=os.environ.get("RETINUE_STORE", DEFAULT_STORE),
@@ -129,7 +130,7 @@ def _log(args: argparse.Namespace) -> int:
     except StoreError as exc:
         return _fail(exc)
     try:
-        team_id = _find_team(store, args.team_id)
+        team_id = find_team(store, args.team_id)
         if args.follow:
             print(
                 f"following team {team_id} in {store.describe()} (Ctrl-C to stop)",
@@ -151,7 +152,8 @@ def _log(args: argparse.Namespace) -> int:
     return 0
 
 
-def _find_team(store: Store, wanted: str) -> str:
+def find_team(store: Store, wanted: str) -> str:
+    """The id of the one team `wanted` is the id or a prefix of; `StoreError` otherwise."""
     if store.team(wanted) is not None:
         return wanted
     found = [t.team_id for t in store.list_teams() if t.team_id.startswith(wanted)]

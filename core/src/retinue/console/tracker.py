@@ -39,7 +39,8 @@ class TeamTracker:
     def add(self, message: Message) -> None:
         """Fold one recorded message."""
         with self._lock:
-            if isinstance(message, StartMessage) and message.sender is not None:
+            if isinstance(message, StartMessage) and _joins(message):
+                assert message.sender is not None
                 member = MemberSeen(message.sender, message.parent)
                 self._members[message.sender.name] = member
             elif isinstance(message, StopMessage) and message.sender is not None:
@@ -96,3 +97,10 @@ class TeamTracker:
         """The slash commands the member called `name` announced."""
         with self._lock:
             return list(self._commands.get(name, []))
+
+
+def _joins(start: StartMessage) -> bool:
+    """A start of a member: not the orchestrator's own (the team's record of itself), not
+    an actor attached to the team without being on its roster (the planning board)."""
+    sender = start.sender
+    return sender is not None and start.member and sender.agent_id != sender.team_id

@@ -21,6 +21,7 @@ from retinue.tools.channels import (
 from retinue.tools.context_updates import ContextUpdater
 from retinue.tools.errors import (
     CardNotBoundError,
+    CardStateError,
     DuplicateContextProviderError,
     DuplicateToolCardError,
     ToolCardError,
@@ -46,6 +47,7 @@ __all__ = [
     "SYSTEM_PROMPT",
     "TOOL_CALL",
     "CardNotBoundError",
+    "CardStateError",
     "Channel",
     "ContextProvider",
     "ContextState",

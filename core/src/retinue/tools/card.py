@@ -8,18 +8,22 @@ other, and the config stays plain data that can be written to a team file and re
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from retinue.tools.channels import Channel, ContextProvider
-from retinue.tools.errors import CardNotBoundError
+from retinue.tools.errors import CardNotBoundError, CardStateError
+from retinue.tools.state import tool_state_of
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
     from pydantic_ai.toolsets import AbstractToolset
 
     from retinue.tools.host import ToolHost
+
+
+CardStateT = TypeVar("CardStateT", bound=BaseModel)
 
 
 class _Binding:
@@ -131,6 +135,38 @@ class ToolCard(BaseModel):
     def on_unbind(self) -> None:
         """Hook: runs when the agent releases the card; free what `on_bind` acquired."""
 
+    # -- the card's own state ----------------------------------------------------------------
+
+    def card_state(self, state_class: type[CardStateT]) -> CardStateT:
+        """This card's own state in its agent's checkpoint, as a `state_class` model.
+
+        Created empty (`state_class()`) on first use. Change it in place or give a new one
+        to `set_card_state`: the agent's next checkpoint carries it, and a resumed agent's
+        card reads it back here (validated into `state_class`, once). Read it through this
+        method on every use, never keep it: a resume replaces the agent's whole state.
+        Raises `CardStateError` when the checkpointed data does not fit `state_class` (a
+        card whose state model changed); the data is left as it was.
+        """
+        slot = tool_state_of(self.host.state).cards
+        key = card_name(self)
+        current = slot.get(key)
+        if isinstance(current, state_class):
+            return current
+        try:
+            state = state_class() if current is None else state_class.model_validate(current)
+        except ValidationError as exc:
+            raise CardStateError(
+                f"the checkpointed state of tool card {key!r} does not fit "
+                f"{state_class.__qualname__}: {exc.error_count()} problem(s), first: "
+                f"{_first_problem(exc)}"
+            ) from None
+        slot[key] = state
+        return state
+
+    def set_card_state(self, state: BaseModel) -> None:
+        """Replace this card's own state (for immutable state models); checkpointed next."""
+        tool_state_of(self.host.state).cards[card_name(self)] = state
+
     # -- channels --------------------------------------------------------------------------
 
     def get_tools(self) -> Sequence[Tool[Any] | Callable[..., Any]]:
@@ -161,6 +197,12 @@ class ToolCard(BaseModel):
             for channel, methods in _CHANNEL_METHODS.items()
             if any(getattr(cls, m) is not getattr(ToolCard, m) for m in methods)
         )
+
+
+def _first_problem(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "the state"
+    return f"{where}: {error['msg']}"
 
 
 def card_name(card: ToolCard | type[ToolCard]) -> str:

@@ -21,3 +21,7 @@ class DuplicateToolCardError(ToolCardError, ValueError):
 
 class DuplicateContextProviderError(ToolCardError, ValueError):
     """Two cards of one agent register a context-state provider under the same name."""
+
+
+class CardStateError(ToolCardError, ValueError):
+    """A card's state read back from a checkpoint does not fit the card's state model."""

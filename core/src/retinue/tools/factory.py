@@ -18,7 +18,7 @@ from retinue.tools.errors import (
     DuplicateToolCardError,
     UnknownToolCardError,
 )
-from retinue.tools.state import ToolState
+from retinue.tools.state import ToolState, tool_state_of
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -200,14 +200,7 @@ class ToolFactory:
             card.unbind()
 
     def _host_tool_state(self) -> ToolState:
-        state = self._host.state
-        slot = getattr(state, "tool_state", None)
-        if not isinstance(slot, ToolState):
-            raise TypeError(
-                f"{type(state).__name__} has no `tool_state: ToolState` field; context "
-                "updates keep their baselines there (or pass state_getter explicitly)"
-            )
-        return slot
+        return tool_state_of(self._host.state)
 
 
 def _check_unique_names(cards: Sequence[ToolCard]) -> None:

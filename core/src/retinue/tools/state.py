@@ -1,15 +1,22 @@
 """`ToolState`: the tools layer's slot in an agent's state.
 
-It holds what the context-update engine needs between runs: the number of the last block
-delivered and the state each provider had when it was last delivered (the baselines). It is
-a cache, never a record: the message history is the record, and the engine reconciles this
-slot against it before every use, so a lost or stale slot costs at most one full snapshot.
+It holds two things, both carried by the agent's state checkpoints:
+
+- what the context-update engine needs between runs: the number of the last block delivered
+  and the state each provider had when it was last delivered (the baselines). That part is
+  a cache, never a record: the message history is the record, and the engine reconciles it
+  against the history before every use, so a lost or stale cache costs at most one full
+  snapshot;
+- each bound card's own state (`cards`, see `ToolCard.card_state`): what a card must find
+  again when its agent is resumed. The checkpoint is that state's record.
 
 Keyed items are held as `FrozenMap`s: a checkpoint of the slot shares them instead of
 copying, and comparing it with the last checkpoint is one identity check per provider.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +45,9 @@ class ToolState(BaseModel):
     """Provider name -> its state as last delivered."""
     unavailable: list[str] = Field(default_factory=list)
     """Providers whose last delivered section said they could not be read."""
+    cards: dict[str, Any] = Field(default_factory=dict)
+    """Card name -> that card's own state: its model while the agent runs, the model's
+    dumped form once read back from a checkpoint (the card validates it on first use)."""
 
     @property
     def has_baselines(self) -> bool:
@@ -51,6 +61,18 @@ class ToolState(BaseModel):
         self.unavailable.clear()
 
     def clear(self) -> None:
-        """Zero everything, counter included; only for a history that was emptied too."""
+        """Zero the context-update part, counter included; only for a history that was
+        emptied too. The cards' own states are not the history's and are kept."""
         self.drop_baselines()
         self.last_block = 0
+
+
+def tool_state_of(state: object) -> ToolState:
+    """The `tool_state` slot of an actor's state; `TypeError` when its state has none."""
+    slot = getattr(state, "tool_state", None)
+    if not isinstance(slot, ToolState):
+        raise TypeError(
+            f"{type(state).__name__} has no `tool_state: ToolState` field; context updates "
+            "and cards keep their state there (an AgentState has it)"
+        )
+    return slot

@@ -8,7 +8,8 @@
   `agent.command_registry.callable("notes")()`.
 
 The card in an agent's config is a blueprint: every agent binds its own deep copy, so each
-agent has its own notebook. The notes live as long as the agent does.
+agent has its own notebook. The notes are the card's own state, kept in the agent's state
+checkpoints: a team resumed from its record finds every agent's notes again.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from pydantic import Field, PrivateAttr
+from pydantic import BaseModel, Field
 from retinue import ContextProvider, ToolCard
 
 NOTES_SECTION = "Notes"
@@ -28,6 +29,12 @@ SYSTEM_PROMPT = (
 )
 
 
+class Notebook(BaseModel):
+    """What the card keeps in its agent's checkpoints: the notes, oldest first."""
+
+    notes: list[str] = Field(default_factory=list)
+
+
 class NotesTool(ToolCard):
     """An agent's notebook: the model takes notes, sees them again, and operators read them."""
 
@@ -37,9 +44,9 @@ class NotesTool(ToolCard):
     max_notes: int = Field(default=100, ge=1)
     """The most notes one agent may keep; `take_note` refuses more, in words."""
 
-    # Per-agent data, not configuration: a private attribute is copied with the card when it
-    # is bound, so each agent starts from the blueprint's (empty) notebook and fills its own.
-    _notes: list[str] = PrivateAttr(default_factory=list)
+    def notebook(self) -> list[str]:
+        """This agent's notes: the card's own state, read afresh on every use."""
+        return self.card_state(Notebook).notes
 
     # -- channels ------------------------------------------------------------------------
 
@@ -66,23 +73,25 @@ class NotesTool(ToolCard):
         text = text.strip()
         if not text:
             return "Nothing was noted: the note is empty."
-        if len(self._notes) >= self.max_notes:
+        notes = self.notebook()
+        if len(notes) >= self.max_notes:
             return f"Nothing was noted: the notebook is full (max_notes={self.max_notes})."
-        self._notes.append(text)
-        return f"Noted as #{len(self._notes)}."
+        notes.append(text)
+        return f"Noted as #{len(notes)}."
 
     # -- the context provider ------------------------------------------------------------
 
     def notes_state(self) -> Mapping[str, str]:
         """The notes keyed by number, read before every run."""
-        return {f"#{number}": note for number, note in enumerate(self._notes, start=1)}
+        return {f"#{number}": note for number, note in enumerate(self.notebook(), start=1)}
 
     # -- the command ---------------------------------------------------------------------
 
     def notes(self) -> str:
         """List the notes this agent has taken, oldest first."""
         owner = self.host.myAddress.name
-        if not self._notes:
+        notes = self.notebook()
+        if not notes:
             return f"{owner} has taken no notes yet."
-        lines = [f"#{number} {note}" for number, note in enumerate(self._notes, start=1)]
+        lines = [f"#{number} {note}" for number, note in enumerate(notes, start=1)]
         return "\n".join([f"Notes of {owner}:", *lines])

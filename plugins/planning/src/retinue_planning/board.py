@@ -25,10 +25,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from retinue import Actor, ActorAddress, BaseConfig, EventMessage, Runtime
+from retinue import (
+    Actor,
+    ActorAddress,
+    BaseConfig,
+    EventMessage,
+    Resumption,
+    Runtime,
+    StartMessage,
+)
 
 from retinue_planning.errors import PlanningError
-from retinue_planning.events import PlanningChangedEvent
+from retinue_planning.events import PlanningChangedEvent, rebuild_board
 from retinue_planning.rules import Change, add_note, create_tasks, update_task
 from retinue_planning.state import PlanningBoardState
 from retinue_planning.tasks import NewTask, TaskChanges, now
@@ -107,6 +115,30 @@ class PlanningBoard(Actor[PlanningBoardConfig, PlanningBoardState]):
     def init_state(self, state: PlanningBoardState) -> None:
         super().init_state(state)
         self.published.publish(state)
+
+    def on_start(self) -> None:
+        # Recorded as attached, not as a member: a resumed team restarts its board, and
+        # the roster never lists it.
+        cls = type(self)
+        self._tell_orchestrator(
+            StartMessage(
+                config=self.config, actor_class=f"{cls.__module__}:{cls.__qualname__}", member=False
+            )
+        )
+
+    def on_resume(self, resumption: Resumption) -> None:
+        """The board as last checkpointed, brought up to date by the changes recorded after,
+        and findable again by its team's cards (`open_board`)."""
+        super().on_resume(resumption)
+        events = [
+            item.event
+            for item in resumption.events
+            if isinstance(item, EventMessage) and isinstance(item.event, PlanningChangedEvent)
+        ]
+        board = rebuild_board(events, start=self.state)
+        if board.version != self.state.version:
+            self.init_state(board)
+        _remember(self.config.board_key, self.myAddress, self.published)
 
     def on_stop(self) -> None:
         _forget(self.config.board_key, self.myAddress)
@@ -283,6 +315,11 @@ def open_board(system: Runtime, key: str, orchestrator: ActorAddress | None = No
 def team_board(system: Runtime, orchestrator: ActorAddress) -> BoardHandle:
     """The board of the team `orchestrator` runs (started if it has none yet)."""
     return open_board(system, board_key(orchestrator), orchestrator)
+
+
+def _remember(key: str, address: ActorAddress, published: PublishedBoard) -> None:
+    with _boards_lock:
+        _boards[key] = (address, published)
 
 
 def _forget(key: str, address: ActorAddress) -> None:

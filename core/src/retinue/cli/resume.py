@@ -1,0 +1,152 @@
+"""`retinue resume TEAM_ID --store PATH`: a recorded team, running again.
+
+The team comes back from its record (see docs/resume.md): every member under its own name,
+the work it was owed delivered again and done first. Then the person talks to it as in
+`retinue run`: each `--message` in turn (the team works until it is quiet after each), or
+else the interactive session (a terminal), or lines read from a pipe. The flow is printed as
+it goes, and at the end what is still owed, if anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
+
+from retinue.cli.options import add_drive_arguments, add_logging_arguments
+from retinue.cli.store_commands import add_store_argument
+
+if TYPE_CHECKING:
+    from retinue.actors.address import ActorAddress
+    from retinue.console import Console
+    from retinue.resume import ResumedTeam
+    from retinue.store import Store
+
+
+def register(commands: Any) -> None:
+    """Add `resume` to the `retinue` command's subcommands."""
+    parser = commands.add_parser(
+        "resume",
+        help="continue a recorded team from its store",
+        description="Continue a team from its record: members, state and owed work come back; "
+        "then talk to it as with `retinue run`.",
+    )
+    parser.add_argument(
+        "team_id", metavar="TEAM_ID", help="the team's id, or a unique prefix (`retinue teams`)"
+    )
+    add_store_argument(parser)
+    parser.add_argument(
+        "-m",
+        "--message",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="say TEXT as the person once the owed work is done (repeatable)",
+    )
+    add_drive_arguments(parser)
+    add_logging_arguments(parser)
+    parser.set_defaults(run=run_resume)
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """Resume, converse, report; 1 with one line on stderr when the team cannot resume."""
+    from retinue.actors.errors import IdleTimeoutError
+    from retinue.cli.logs import setup_logging
+    from retinue.cli.options import level_of
+    from retinue.cli.store_commands import find_team
+    from retinue.console import Console
+    from retinue.resume import ResumeError, resume_team
+    from retinue.store import StoreError, open_store
+
+    setup_logging(level_of(args))
+    try:
+        store = open_store(args.store, create=False)
+    except StoreError as exc:
+        print(f"retinue resume: {exc}", file=sys.stderr)
+        return 1
+    try:
+        try:
+            team_id = find_team(store, args.team_id)
+            team = resume_team(store, team_id)
+        except (ResumeError, StoreError) as exc:
+            print(f"retinue resume: {exc}", file=sys.stderr)
+            return 1
+        on_terminal = not args.message and sys.stdin.isatty() and sys.stdout.isatty()
+        console = Console(verbose=args.verbose > 0, status=False if on_terminal else None)
+        try:
+            code = _converse(team, console, args, on_terminal)
+        except IdleTimeoutError as exc:
+            print(f"retinue resume: the team is still working: {exc}", file=sys.stderr)
+            code = 1
+        finally:
+            team.shutdown(args.shutdown_timeout)
+            console.close()
+        _report_owed(store, team_id, sys.stdout)
+        return code
+    finally:
+        store.close()
+
+
+def _converse(
+    team: ResumedTeam, console: Console, args: argparse.Namespace, on_terminal: bool
+) -> int:
+    from retinue.cli.session import PlainReader, Session, interact
+
+    members = ", ".join(sorted(team.roster)) or "nobody"
+    console.note(f"resumed team {team.team_id}: {members}", style="")
+    for message in team.redelivered:
+        console.note(f"  delivered again: {_line(message)}", style="")
+    team.team.subscribe(console)
+    team.wait_idle(args.timeout)  # the owed work first
+    if team.human is None or team.entry is None:
+        console.note("the team has no person and agent to talk between; done")
+        return 0
+    seat = _Seat(team, team.entry)
+    if args.message:
+        for text in args.message:
+            seat.send(text)
+            seat.wait_idle(args.timeout)
+        return 0
+    session = Session(seat, console)
+    if on_terminal:
+        from retinue.cli.terminal import interact_in_terminal
+
+        console.note(f"{team.human.name} talking to {team.entry.name}; /help, /quit to leave")
+        return interact_in_terminal(session, team.human.name)
+    return interact(session, PlainReader(), settle=args.timeout)
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """The person's side of the resumed team, as the session drives it."""
+
+    team: ResumedTeam
+    entry: ActorAddress
+
+    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
+        self.team.send(text, to=to, intent=intent)
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        self.team.wait_idle(timeout)
+
+
+def _report_owed(store: Store, team_id: str, out: TextIO) -> None:
+    from retinue.resume import read_team_record
+
+    owed = read_team_record(store, team_id).owed
+    if not owed:
+        print("nothing is left owed: every delivered message was handled", file=out)
+        return
+    print(f"{len(owed)} message(s) still owed (delivered again on the next resume):", file=out)
+    for message in owed:
+        print(f"  {_line(message)}", file=out)
+
+
+def _line(message: Any) -> str:
+    sender = message.sender.name if message.sender is not None else "outside"
+    recipient = message.recipient.name if message.recipient is not None else "?"
+    content = str(getattr(message, "content", type(message).__name__))
+    first = content.splitlines()[0] if content else ""
+    intent = getattr(message, "type", "")
+    return f"{sender} -> {recipient} [{intent}] {first}"

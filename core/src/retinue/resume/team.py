@@ -1,0 +1,240 @@
+"""`resume_team`: a team brought back from its record, in this process.
+
+The orchestrator comes back first, under the team's own id, with the role profiles; then
+every actor that was alive when the record ends, each under its own `@name` and id (so every
+address in the record reaches it again), with its last checkpoint (tool state and card
+states included) and its events (a `BaseAgent` rebuilds its model history and its lifetime
+usage from them); then the messages it was owed are delivered again, oldest first, before
+anything new. The new process records on in the same stream.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from retinue.actors.address import ActorAddress
+from retinue.actors.card import AgentCard
+from retinue.actors.config import BaseConfig
+from retinue.actors.messages import EventMessage, Message
+from retinue.actors.orchestrator import Orchestrator
+from retinue.actors.resumption import Resumption
+from retinue.actors.system import ActorSystem, resolve_actor_class
+from retinue.agent.messages import AgentMessage
+from retinue.resume.record import RecordedActor, ResumeError, TeamRecord, read_team_record
+from retinue.store import Store
+
+logger = logging.getLogger(__name__)
+
+
+class TeamResumedEvent(BaseModel):
+    """Recorded by a resume: who came back, and which messages were delivered again."""
+
+    members: list[str]
+    attached: list[str] = []
+    redelivered: list[str] = []
+    """Ids of the messages delivered again (each was delivered before and never handled)."""
+    after_position: int = 0
+    """The last position of the record the resume read."""
+
+
+@dataclass(slots=True)
+class ResumedTeam:
+    """A team running again: its system, orchestrator, members, and what it was owed."""
+
+    system: ActorSystem
+    orchestrator: ActorAddress
+    roster: dict[str, ActorAddress]
+    """Every member back in the team, by `@name` (`team.get_team_members()` asks for now)."""
+    human: ActorAddress | None
+    """The person's proxy, if the team had one."""
+    entry: ActorAddress | None
+    """Where the person's words go by default: the member they last wrote to, if it is back."""
+    redelivered: list[Message] = field(default_factory=list)
+    """The messages delivered again, oldest first."""
+
+    @property
+    def team_id(self) -> str:
+        return self.orchestrator.team_id or self.orchestrator.agent_id
+
+    @property
+    def team(self) -> Orchestrator:
+        """The orchestrator's methods, each an ask (`get_team_members()`, ...)."""
+        return self.system.proxy_ask(self.orchestrator, Orchestrator)
+
+    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
+        """Say `text` as the person, to `to` or to the entry member."""
+        if self.human is None:
+            raise ResumeError(f"team {self.team_id} has no person's proxy to speak as")
+        recipient = to or self.entry
+        if recipient is None:
+            raise ResumeError(f"team {self.team_id} has no member to speak to")
+        self.system.proxy_ask(self.human).send(recipient, AgentMessage(content=text, type=intent))
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Until every mailbox is empty and no handler runs (`IdleTimeoutError` otherwise)."""
+        self.system.wait_idle(timeout)
+
+    def shutdown(self, timeout: float = 10.0) -> bool:
+        """Stop every actor; True when all stopped in time (the record stays resumable)."""
+        return self.system.shutdown(timeout)
+
+
+def resume_team(
+    store: Store,
+    team_id: str,
+    *,
+    system: ActorSystem | None = None,
+    human_class: type[Any] | str | None = None,
+    profiles: Iterable[AgentCard] = (),
+    plugin_manager: Any = None,
+) -> ResumedTeam:
+    """Bring team `team_id` back from its record in `store`, running in this process.
+
+    - `system`: the actor system to resume in (recording to `store`, or the new messages
+      would be lost to the record); by default a new one on `store`.
+    - `human_class`: the class of the person's seat (a console's proxy), instead of the one
+      recorded.
+    - `profiles`: role cards to use instead of the recorded ones, by role. The record never
+      holds a credential (configs are redacted): give a team file's cards, or keep keys in
+      environment variables (`ModelConfig.api_key_env`), which a resumed agent reads again.
+
+    Resume a team in one process at a time: two resumes of one team would both answer its
+    owed messages. Raises `ResumeError` when the record holds no such team or cannot be
+    resumed, and whatever an actor's start raises (a system made here is shut down then).
+    """
+    plan = read_team_record(store, team_id)
+    owns_system = system is None
+    if system is None:
+        system = ActorSystem(store=store, plugin_manager=plugin_manager)
+    try:
+        orchestrator, members, attached = _restart(system, plan, profiles, human_class)
+    except BaseException:
+        if owns_system:  # nothing of a team that could not come back is left running
+            system.shutdown()
+        raise
+    system.post(  # recorded before anything the owed messages cause
+        orchestrator,
+        EventMessage(
+            event=TeamResumedEvent(
+                members=sorted(members),
+                attached=attached,
+                redelivered=[m.id for m in plan.owed],
+                after_position=plan.last_position,
+            ),
+            sender=orchestrator,
+            recipient=orchestrator,
+            team_id=orchestrator.team_id,
+        ),
+    )
+    redelivered = _redeliver(system, plan.owed)
+    human = next((a for a in members.values() if a.is_user_proxy), None)
+    logger.info(
+        "team %s resumed: %d member(s), %d message(s) delivered again",
+        plan.team_id,
+        len(members),
+        len(redelivered),
+    )
+    return ResumedTeam(
+        system=system,
+        orchestrator=orchestrator,
+        roster=members,
+        human=human,
+        entry=_entry(plan, members),
+        redelivered=redelivered,
+    )
+
+
+def _restart(
+    system: ActorSystem,
+    plan: TeamRecord,
+    profiles: Iterable[AgentCard],
+    human_class: type[Any] | str | None,
+) -> tuple[ActorAddress, dict[str, ActorAddress], list[str]]:
+    """The orchestrator with its profiles, then every actor alive when the record ends."""
+    given = {card.role: card for card in profiles}
+    orchestrator = _resume_orchestrator(system, plan)
+    cards = {**plan.profiles, **given}
+    if cards:
+        system.ask(orchestrator, "register_agent_profiles", list(cards.values()))
+    members: dict[str, ActorAddress] = {}
+    attached: list[str] = []
+    for actor in plan.alive:
+        address = _resume_actor(system, orchestrator, actor, given, human_class)
+        if actor.is_member:
+            members[address.name] = address
+        else:
+            attached.append(address.name)
+    return orchestrator, members, attached
+
+
+def _resume_orchestrator(system: ActorSystem, plan: TeamRecord) -> ActorAddress:
+    start = plan.orchestrator.start
+    config = start.config if isinstance(start.config, BaseConfig) else None
+    return system.spawn(
+        resolve_actor_class(start.actor_class),
+        config,
+        orchestrator=None,
+        parent=None,
+        resumption=Resumption(address=plan.orchestrator.address),
+    )
+
+
+def _resume_actor(
+    system: ActorSystem,
+    orchestrator: ActorAddress,
+    actor: RecordedActor,
+    given: Mapping[str, AgentCard],
+    human_class: type[Any] | str | None,
+) -> ActorAddress:
+    start = actor.start
+    address = actor.address
+    cls = resolve_actor_class(
+        human_class if human_class is not None and address.is_user_proxy else start.actor_class
+    )
+    config = _config_for(cls, start.config, given.get(address.role), address.name)
+    resumption = Resumption(address=address, state=actor.state, events=actor.events)
+    if not actor.is_member:  # attached: it finds its team's orchestrator in its config
+        return system.spawn(cls, config, orchestrator=None, parent=None, resumption=resumption)
+    return system.spawn(
+        cls, config, orchestrator=orchestrator, parent=start.parent, resumption=resumption
+    )
+
+
+def _config_for(
+    cls: type[Any], recorded: BaseModel, card: AgentCard | None, name: str
+) -> BaseConfig:
+    """The recorded config (validated as the class's), or the given card's under `name`."""
+    if card is not None:
+        config: BaseConfig = card.get_config_copy()
+        return config.model_copy(update={"name": name})
+    config_class: type[BaseConfig] = getattr(cls, "config_class", BaseConfig)
+    if isinstance(recorded, config_class):
+        return recorded
+    return config_class.model_validate(recorded.model_dump())
+
+
+def _redeliver(system: ActorSystem, owed: Iterable[Message]) -> list[Message]:
+    """Put each owed message back in its recipient's mailbox, with its own id."""
+    delivered = []
+    for message in owed:
+        recipient = message.recipient
+        assert recipient is not None
+        if system.post(recipient, message):
+            delivered.append(message)
+        else:
+            system.dead_letter(message.sender, recipient, message)
+    return delivered
+
+
+def _entry(plan: TeamRecord, members: Mapping[str, ActorAddress]) -> ActorAddress | None:
+    """The member the person last wrote to, if it is back; else the first agent."""
+    wrote_to = plan.person_wrote_to
+    back = {address.agent_id: address for address in members.values()}
+    if wrote_to is not None and wrote_to.agent_id in back:
+        return back[wrote_to.agent_id]
+    return next((a for a in members.values() if not a.is_user_proxy), None)
