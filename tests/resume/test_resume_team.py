@@ -21,6 +21,7 @@ from retinue import (
     EventMessage,
     LlmEvent,
     ModelConfig,
+    TeamUsageLimits,
     ToolCard,
 )
 from retinue.actors.record_codec import decode
@@ -223,3 +224,28 @@ def test_retinue_resume_takes_a_prefix_of_the_team_id(
 
     assert main(["resume", first.team_id[:6], "--store", where]) == 0
     assert capsys.readouterr().out.startswith(f"resumed team {first.team_id}: @Human")
+
+
+def test_the_team_budget_goes_on_from_what_the_record_says_was_spent(
+    where: str, resumed: Any
+) -> None:
+    first = TeamHarness(store=where, budget=TeamUsageLimits(request_limit=5))
+    worker = first.add(worker_card())
+    for n in range(3):
+        first.say(worker, f"job {n}")
+    first.wait_idle(60)
+    spent = first.orchestrator_proxy.get_budget_status().usage.requests
+    assert spent == 3
+    first.orchestrator_proxy.set_usage_limits(TeamUsageLimits(request_limit=4))
+    assert first.shutdown(10)
+
+    team, _ = resumed(first.team_id)
+
+    status = team.system.proxy_ask(team.orchestrator).get_budget_status()
+    assert (status.usage.requests, status.limits.request_limit) == (3, 4)
+    back = team.roster["@Worker"]
+    for n in range(3):
+        team.send(f"more {n}", to=back)
+    team.system.wait_idle(60)
+    after = team.system.proxy_ask(team.orchestrator).get_budget_status()
+    assert after.usage.requests == 4  # one more run fitted; the others are held

@@ -26,6 +26,7 @@ from retinue.actors.budget import (
     BudgetRaisedMessage,
     BudgetStatus,
     LocalTeamBudget,
+    TeamUsage,
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
@@ -238,6 +239,12 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def set_usage_limits(self, limits: TeamUsageLimits) -> TeamUsageLimits:
         """Set the team's budget (from code; a person uses `/budget`); holders are woken."""
         return self.team_budget.set_limits(limits, changed_by="code")
+
+    def restore_budget(self, usage: TeamUsage, limits: TeamUsageLimits) -> None:
+        """Continue a resumed team's budget: the tally and limits folded from its record."""
+        self.team_budget.restore(usage)
+        if limits != self.team_budget.status().limits:
+            self.team_budget.set_limits(limits, changed_by="resume")
 
     def get_budget_status(self) -> BudgetStatus:
         """The budget's limits, tally and holders (`BudgetStatus`)."""

@@ -77,6 +77,9 @@ class TeamRecord:
     person_wrote_to: ActorAddress | None = None
     """The member a person's proxy last sent a message to."""
     last_position: int = 0
+    events: list[Message] = field(default_factory=list)
+    """The team's recorded events (`EventMessage`s), in order: the budget's tally is folded
+    from them."""
 
     @property
     def alive(self) -> list[RecordedActor]:
@@ -90,12 +93,16 @@ def read_team_record(store: Store, team_id: str) -> TeamRecord:
         known = ", ".join(info.team_id for info in store.list_teams()) or "none"
         raise ResumeError(f"{store.describe()} has no team {team_id} (teams: {known})")
     folder = _Folder(team_id)
+    events: list[Message] = []
     for record in store.read(team_id):
         message = _decoded(record)
         if message is not None:
             folder.add(message)
+            if isinstance(message, EventMessage):
+                events.append(message)
         folder.last_position = record.position
     plan = folder.plan(store.describe())
+    plan.events = events
     for actor_id, snapshot in store.snapshots(team_id).items():
         actor = plan.actors.get(actor_id)
         message = _decoded(snapshot)

@@ -19,12 +19,13 @@ from pydantic import BaseModel
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig
+from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message
 from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.resumption import Resumption
 from retinue.actors.system import ActorSystem, resolve_actor_class
 from retinue.agent.messages import AgentMessage
+from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
 from retinue.resume.record import RecordedActor, ResumeError, TeamRecord, read_team_record
 from retinue.store import Store
 
@@ -131,6 +132,7 @@ def resume_team(
             team_id=orchestrator.team_id,
         ),
     )
+    _restore_budget(system, orchestrator, plan)
     redelivered = _redeliver(system, plan.owed)
     human = next((a for a in members.values() if a.is_user_proxy), None)
     logger.info(
@@ -170,6 +172,16 @@ def _restart(
         else:
             attached.append(address.name)
     return orchestrator, members, attached
+
+
+def _restore_budget(system: ActorSystem, orchestrator: ActorAddress, plan: TeamRecord) -> None:
+    """The team budget goes on from what the record says was spent and allowed."""
+    start = plan.orchestrator.start
+    initial = start.config.budget if isinstance(start.config, TeamConfig) else None
+    limits = team_limits_from_events(plan.events, initial)
+    system.proxy_ask(orchestrator, Orchestrator).restore_budget(
+        team_usage_from_events(plan.events), limits
+    )
 
 
 def _resume_orchestrator(system: ActorSystem, plan: TeamRecord) -> ActorAddress:
