@@ -30,6 +30,8 @@ from retinue import (
 )
 from retinue.testing import TeamHarness, incoming, send
 
+pytest.importorskip("retinue_team", reason="the sub-team is hired by role: needs retinue-team")
+
 
 class Parking:
     """Runs park at named spots (the model request in flight) until the test lets them go."""

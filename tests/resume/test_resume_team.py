@@ -33,6 +33,9 @@ from retinue.testing.histories import model_requests
 from retinue.testing.team import Recorder
 from retinue.tools import ContextMarker, find_markers
 
+pytest.importorskip("retinue_team", reason="the resumed teams hire and fire: needs retinue-team")
+pytest.importorskip("retinue_planning", reason="the resumed board needs retinue-planning")
+
 
 class Tally(BaseModel):
     count: int = 0
