@@ -32,7 +32,7 @@ from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
 from retinue.llm.run_agents import build_run_agent, output_key
-from retinue.llm.run_hooks import OutputToolsHook, compaction_hook
+from retinue.llm.run_hooks import RunHooks, RunnerCapability
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
     Outcome,
@@ -83,6 +83,7 @@ class ReactAgent:
         tools: Sequence[Tool[Any] | Callable[..., Any]] = (),
         toolsets: Sequence[AbstractToolset[Any]] = (),
         capabilities: Sequence[AgentCapability[Any]] = (),
+        run_hooks: Sequence[RunHooks] = (),
         event_sink: EventSink | None = None,
         model: Model | None = None,
         team_budget: TeamBudget | None = None,
@@ -116,10 +117,13 @@ class ReactAgent:
         )
         self._tools = list(tools)
         self._toolsets = list(toolsets)
-        own: list[AgentCapability[Any]] = [OutputToolsHook(self._runs)]
-        if self.context.auto_compaction:
-            own.append(compaction_hook(self.context, self._runs))
-        self._capabilities: list[AgentCapability[Any]] = [*capabilities, *own]
+        self._run_hooks = tuple(run_hooks)
+        own = RunnerCapability(
+            self._runs,
+            context=self.context if self.context.auto_compaction else None,
+            hooks=self._run_hooks,
+        )
+        self._capabilities: list[AgentCapability[Any]] = [own, *capabilities]
         self._agents: dict[object, Agent[Any, Any]] = {}
         self._lock = threading.Lock()
         self._current: RunState | None = None
@@ -259,6 +263,8 @@ class ReactAgent:
             self._runs[state.run_id] = state
             switched = self._switched
         try:
+            for hook in self._run_hooks:
+                hook.run_starting(state)
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
             logger.info("%s: run %s started", self.name, state.run_id[:8])
             before = self.context.messages

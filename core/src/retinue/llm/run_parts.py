@@ -64,6 +64,8 @@ class RunState:
     dropped: list[ModelMessage] = field(default_factory=list)
     output_tools: set[str] = field(default_factory=set)
     messages: list[ModelMessage] | None = None
+    #: What the runner's owner notes about this run (`RunHooks`), by the owner's key.
+    notes: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
