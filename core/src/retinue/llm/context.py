@@ -31,7 +31,6 @@ from retinue.llm.config import CompactionConfig
 from retinue.llm.events import (
     ContextResetEvent,
     ModelMessageEvent,
-    message_to_data,
 )
 from retinue.llm.usage import iter_llm_events
 
@@ -234,7 +233,7 @@ class ContextManager:
             ContextResetEvent(
                 agent_name=self.agent_name,
                 reason="compact",
-                messages=[message_to_data(m) for m in snapshot],
+                messages=snapshot,
             )
         )
         return True
