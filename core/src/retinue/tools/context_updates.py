@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from retinue.frozen import FrozenMap
 from retinue.tools import rendering
-from retinue.tools.markers import ContextMarker, block_content, find_markers, marker_line
+from retinue.tools.markers import ContextMarker, MarkerIndex, block_content, marker_line
 from retinue.tools.state import Snapshot, ToolState
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ class ContextUpdater:
     ) -> None:
         self._providers = dict(providers)
         self._state_getter = state_getter
+        self._markers = MarkerIndex()
 
     @property
     def providers(self) -> Mapping[str, ContextProvider]:
@@ -69,7 +70,7 @@ class ContextUpdater:
           counter is never lowered here, so N stays monotonic.
         """
         slot = self._state_getter()
-        visible = {marker.number for marker in find_markers(history)}
+        visible = set(self._markers.numbers(history))
         highest = max(visible, default=0)
         slot.last_block = max(slot.last_block, highest)
         if slot.has_baselines and not visible.issuperset(
