@@ -146,11 +146,19 @@ def repair(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
 
 
 def first_index_of_run(messages: Sequence[ModelMessage], run_id: str) -> int | None:
-    """Index of the first message a run added (pydantic-ai stamps each with its run id)."""
-    for index, message in enumerate(messages):
-        if getattr(message, "run_id", None) == run_id:
-            return index
-    return None
+    """Index of the first message a run added (pydantic-ai stamps each with its run id).
+
+    A run's messages come last, so the search walks back from the end and stops at the
+    first message of another run: its cost is the run's messages, not the history's.
+    """
+    first = None
+    for index in range(len(messages) - 1, -1, -1):
+        stamped = getattr(messages[index], "run_id", None)
+        if stamped == run_id:
+            first = index
+        elif stamped is not None:
+            break
+    return first
 
 
 def _content_chars(content: Any) -> int:
