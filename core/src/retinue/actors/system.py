@@ -149,9 +149,7 @@ class ActorSystem(Runtime):
             is_user_proxy=cls.is_user_proxy,
         )
         if orchestrator is not None:
-            address = self.ask(
-                orchestrator, "admit", address, parent, resumed=resumption is not None
-            )
+            address = self._admit(orchestrator, address, parent, resumed=resumption is not None)
         if address.name != config.name:
             config = config.model_copy(update={"name": address.name})
         if orchestrator is not None:  # announced first, so the record reads in causal order
@@ -185,6 +183,27 @@ class ActorSystem(Runtime):
             with self._lock:
                 self._actors[address.agent_id] = actor
         return address
+
+    def _admit(
+        self,
+        orchestrator: ActorAddress,
+        address: ActorAddress,
+        parent: ActorAddress | None,
+        *,
+        resumed: bool,
+    ) -> ActorAddress:
+        """The orchestrator's admission of a new member, made in this thread.
+
+        `Orchestrator.admit` is safe from any thread, so a start never waits for the
+        orchestrator's own thread; any other team owner is asked as before.
+        """
+        from retinue.actors.orchestrator import Orchestrator
+
+        owner = runtime.lookup(orchestrator.agent_id)
+        if isinstance(owner, Orchestrator):
+            return owner.admit(address, parent, resumed=resumed)
+        admitted: ActorAddress = self.ask(orchestrator, "admit", address, parent, resumed=resumed)
+        return admitted
 
     @property
     def shutting_down(self) -> bool:
