@@ -167,6 +167,8 @@ def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Sn
                 )
             return value
         if isinstance(value, Mapping):
+            if type(value) is dict and _all_str(value):
+                return FrozenMap(value)  # one copy; no conversion needed
             return FrozenMap({str(key): str(item) for key, item in value.items()})
         raise TypeError(
             f"context provider {name!r} returned {type(value).__name__}, "
@@ -180,6 +182,11 @@ def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Sn
 
 _TEXT_CHECKED = "retinue.context_text"
 """Memo key of a `FrozenMap` whose keys and values were checked to be `str`."""
+
+
+def _all_str(items: dict[Any, Any]) -> bool:
+    """Whether every key and value is exactly `str` (checked at C speed, no Python loop)."""
+    return {*map(type, items), *map(type, items.values())} <= {str}
 
 
 def _all_text(items: FrozenMap[Any, Any], baseline: Snapshot | None) -> bool:

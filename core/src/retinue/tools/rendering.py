@@ -48,8 +48,27 @@ def render_delta(
     if isinstance(old, str) or isinstance(new, str):
         return None if old == new else (UPDATED, render_full(new))
     keys = new.changed_since(old) if isinstance(new, FrozenMap) else None
-    body = _item_delta(old, new, keys if keys is not None else (*new, *old))
+    body = _item_delta(old, new, keys if keys is not None else _changed_keys(old, new))
     return None if body is None else (CHANGED, body)
+
+
+_ABSENT = object()
+
+
+def _changed_keys(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    """The keys whose items differ, in `new`'s order then `old`'s: for unrelated mappings.
+
+    Equal mappings cost one comparison; otherwise one pass over `new`, and one over `old`
+    only when some of its keys are gone.
+    """
+    if old == new:
+        return []
+    get = old.get
+    changed = [key for key, value in new.items() if get(key, _ABSENT) != value]
+    added = sum(1 for key in changed if key not in old)
+    if len(old) > len(new) - added:  # some keys of `old` are gone
+        changed.extend(key for key in old if key not in new)
+    return changed
 
 
 def _render_items(items: Mapping[str, str]) -> str:
