@@ -145,6 +145,7 @@ class BaseAgent(FailureHandling):
             event_sink=self._on_llm_event,
             model=self._model,
             team_budget=self._team_budget(),
+            label=self.myAddress.role,
         )
 
     def _identity(self) -> str:

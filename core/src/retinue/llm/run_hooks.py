@@ -1,17 +1,22 @@
-"""The runner's one pydantic-ai capability, and the hooks its owner adds to every run.
+"""The runners' one pydantic-ai capability, and the hooks a runner's owner adds to its runs.
 
 pydantic-ai calls every hook of every capability of an agent on every step of a run, each
 with its own copy of the run context, so each capability costs a run even where it does
-nothing. A runner therefore adds exactly one, `RunnerCapability`, holding all it must learn
-or do from inside a run: which tools end the run, automatic compaction, and its owner's
-`RunHooks` (an agent's cancellation check and recipient check). It keeps no state of its
-own: each call finds the run it acts for by id among the runner's runs in flight, so one
-object serves every run, and pydantic-ai never rebuilds it per run.
+nothing. A runner therefore adds exactly one, `RUNNER_CAPABILITY`, holding all it must
+learn or do from inside a run: which tools end the run, automatic compaction, and its
+owner's `RunHooks` (an agent's cancellation check and recipient check).
+
+That capability keeps no state: each run finds what it acts for in its `RunBinding`, which
+the runner sets in the run's context (a context variable, copied into every task and worker
+thread of the run). So one capability object serves every run of every runner, and a
+pydantic-ai agent built once serves every runner of the same shape (see `run_agents`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic_ai import RunContext
@@ -44,55 +49,80 @@ class RunHooks:
         return output
 
 
-class RunnerCapability(AbstractCapability[Any]):
-    """Everything a runner does inside its runs, as one capability of its pydantic-ai agents.
+@dataclass(frozen=True, slots=True)
+class RunBinding:
+    """What one run of a runner needs from inside pydantic-ai: set in the run's context.
 
-    Before each request: the owner's hooks, then compaction once the context is over budget
-    (`context` None: none), which marks the run compacted and keeps the run's own messages it
-    dropped, so what the run reports still accounts for them. It learns which tools end the
-    run, so a call of one is reported as the answer, not as a tool call.
+    `context` is set when the runner compacts automatically; `tools` are the runner's own
+    tool functions by name, which the tools of a shared pydantic-ai agent call.
     """
 
-    def __init__(
-        self,
-        runs: Mapping[str, RunState],
-        *,
-        context: ContextManager | None = None,
-        hooks: Sequence[RunHooks] = (),
-    ) -> None:
-        self._runs = runs
-        self._context = context
-        self._hooks = tuple(hooks)
+    state: RunState
+    context: ContextManager | None = None
+    hooks: tuple[RunHooks, ...] = ()
+    tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
-    def _run_of(self, run_id: str | None) -> RunState | None:
-        return self._runs.get(run_id) if run_id is not None else None
+
+_BINDING: ContextVar[RunBinding | None] = ContextVar("retinue_run_binding", default=None)
+
+
+def bind_run(binding: RunBinding) -> object:
+    """Make `binding` the current run's (in the run's own task); returns the reset token."""
+    return _BINDING.set(binding)
+
+
+def unbind_run(token: object) -> None:
+    """Undo `bind_run` with its token."""
+    _BINDING.reset(token)  # type: ignore[arg-type]
+
+
+def current_binding() -> RunBinding | None:
+    """The binding of the run whose task (or worker thread) is running now, if any."""
+    return _BINDING.get()
+
+
+def _binding_of(ctx: RunContext[Any]) -> RunBinding | None:
+    """The binding of the run `ctx` belongs to (None for a run no runner bound)."""
+    binding = _BINDING.get()
+    if binding is None or binding.state.run_id != ctx.run_id:
+        return None
+    return binding
+
+
+class RunnerCapability(AbstractCapability[Any]):
+    """Everything a runner does inside its runs, as one stateless capability.
+
+    Before each request: the owner's hooks, then compaction once the context is over budget,
+    which marks the run compacted and keeps the run's own messages it dropped, so what the
+    run reports still accounts for them. It learns which tools end the run, so a call of one
+    is reported as the answer, not as a tool call.
+    """
 
     async def prepare_output_tools(
         self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]
     ) -> list[ToolDefinition]:
-        state = self._run_of(ctx.run_id)
-        if state is not None:
-            state.output_tools.update(tool.name for tool in tool_defs)
+        binding = _binding_of(ctx)
+        if binding is not None:
+            binding.state.output_tools.update(tool.name for tool in tool_defs)
         return tool_defs
 
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        state = self._run_of(ctx.run_id)
-        if state is not None:
-            for hook in self._hooks:
-                await hook.before_model_request(ctx, state)
-        context = self._context
+        binding = _binding_of(ctx)
+        if binding is None:
+            return request_context
+        state = binding.state
+        for hook in binding.hooks:
+            await hook.before_model_request(ctx, state)
+        context = binding.context
         if context is None or not context.over_budget(request_context.messages):
             return request_context
         result = await context.compacted(request_context.messages, ctx.run_id)
         if result is None:
             return request_context
-        if state is not None:
-            state.compacted = True
-            state.dropped.extend(
-                m for m in result.dropped if getattr(m, "run_id", None) == ctx.run_id
-            )
+        state.compacted = True
+        state.dropped.extend(m for m in result.dropped if getattr(m, "run_id", None) == ctx.run_id)
         request_context.messages = list(result.kept)
         ctx.messages[:] = result.kept
         return request_context
@@ -100,8 +130,12 @@ class RunnerCapability(AbstractCapability[Any]):
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
     ) -> Any:
-        state = self._run_of(ctx.run_id)
-        if state is not None:
-            for hook in self._hooks:
-                output = await hook.after_output_validate(ctx, state, output)
+        binding = _binding_of(ctx)
+        if binding is not None:
+            for hook in binding.hooks:
+                output = await hook.after_output_validate(ctx, binding.state, output)
         return output
+
+
+RUNNER_CAPABILITY = RunnerCapability()
+"""The one instance every runner's pydantic-ai agents carry."""
