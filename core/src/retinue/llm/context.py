@@ -105,6 +105,7 @@ class ContextManager:
         self._messages: list[ModelMessage] = []
         self._pending: list[OperatorAction] = []
         self._lock = threading.RLock()
+        self._sizes = history.MessageSizes()  # read by the run in flight only
 
     # ------------------------------------------------------------------ reading
 
@@ -175,7 +176,7 @@ class ContextManager:
         if self.context_length is None:
             return False
         budget = self.context_length * self.compaction_cfg.trigger_ratio
-        return history.estimate_tokens(messages, self.instructions) > budget
+        return self._sizes.estimate(messages, self.instructions) > budget
 
     def windowed(self, messages: Sequence[ModelMessage]) -> Compaction | None:
         """`messages` cut to the window, or None when nothing can go."""

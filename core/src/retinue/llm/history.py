@@ -189,8 +189,51 @@ def estimate_tokens(messages: Sequence[ModelMessage], instructions: str | None =
     """A cheap size estimate (about four characters a token); decides when to compact."""
     chars = len(instructions or "")
     for message in messages:
-        chars += _MESSAGE_OVERHEAD_CHARS + sum(_part_chars(part) for part in message.parts)
+        chars += message_chars(message)
     return chars // _CHARS_PER_TOKEN
+
+
+def message_chars(message: ModelMessage) -> int:
+    """One message's share of the estimate, in characters."""
+    return _MESSAGE_OVERHEAD_CHARS + sum(_part_chars(part) for part in message.parts)
+
+
+class MessageSizes:
+    """Each message's size, remembered by message: a history's estimate costs its new messages.
+
+    A runner asks for the estimate before every model request over a history that mostly
+    did not change since the last; messages are not changed in place once a run has made
+    them (a changed history is made of new messages), and the newest ones, which a run may
+    still be adding to, are measured afresh each time. Sizes of messages no longer asked
+    about are forgotten.
+    """
+
+    __slots__ = ("_known",)
+
+    FRESH = 2
+    """The newest messages of a history, measured every time."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[ModelMessage, int]] = {}
+
+    def estimate(self, messages: Sequence[ModelMessage], instructions: str | None) -> int:
+        """`estimate_tokens(messages, instructions)`, from the sizes remembered."""
+        settled = len(messages) - self.FRESH
+        chars = len(instructions or "")
+        known: dict[int, tuple[ModelMessage, int]] = self._known
+        seen: dict[int, tuple[ModelMessage, int]] = {}
+        for index, message in enumerate(messages):
+            if index >= settled:
+                chars += message_chars(message)
+                continue
+            key = id(message)
+            found = known.get(key)
+            if found is None or found[0] is not message:
+                found = (message, message_chars(message))
+            seen[key] = found
+            chars += found[1]
+        self._known = seen  # what this history holds: the rest is forgotten
+        return chars // _CHARS_PER_TOKEN
 
 
 def _render_content(content: Any) -> str:
