@@ -278,3 +278,67 @@ def render_transcript(messages: Sequence[ModelMessage], max_part_chars: int = 40
                 lines.append(f"Tool result {part.tool_name}: {clip(_render_content(part.content))}")
             # any other part (thinking, native tools, kinds added later) is left out
     return "\n".join(lines)
+
+
+def joins(last: ModelMessage, message: ModelMessage) -> bool:
+    """Whether pydantic-ai, cleaning a history, merges `message` into the request before it.
+
+    The case every turn makes (a run's closing tool result, then the next prompt or an
+    operator action): two plain requests whose instructions agree, the second carrying no
+    tool result (so the merge keeps the parts' order). Anything else is left to pydantic-ai.
+    """
+    return (
+        isinstance(last, ModelRequest)
+        and isinstance(message, ModelRequest)
+        and last.metadata is None
+        and message.metadata is None
+        and last.state == "complete"
+        and message.state == "complete"
+        and (
+            not last.instructions
+            or not message.instructions
+            or last.instructions == message.instructions
+        )
+        and not any(_is_result_part(part) for part in message.parts)
+    )
+
+
+def joined(last: ModelRequest, message: ModelRequest) -> ModelRequest:
+    """The one request pydantic-ai sends for `last` followed by `message` (see `joins`)."""
+    return ModelRequest(
+        parts=[*last.parts, *message.parts],
+        instructions=last.instructions or message.instructions,
+        timestamp=message.timestamp or last.timestamp,
+    )
+
+
+class SentHistory:
+    """A history as pydantic-ai sends it (adjacent requests merged), kept up to date run by run.
+
+    pydantic-ai merges adjacent requests every time it cleans a history, on every run and
+    request, and its other passes over the history cost per message: a history handed over
+    already merged costs it a third fewer messages and no merging. A runner keeps its own
+    history as its runs made it (what its events replay); this view is derived from it and
+    extended with the messages added since the last run (the history only grows between
+    runs; when it was replaced, the view is made again).
+    """
+
+    __slots__ = ("_source", "_view")
+
+    def __init__(self) -> None:
+        self._source: list[ModelMessage] = []
+        self._view: list[ModelMessage] = []
+
+    def of(self, messages: list[ModelMessage]) -> list[ModelMessage]:
+        """`messages` merged as pydantic-ai would send them (a new list)."""
+        known = len(self._source)
+        if known and (len(messages) < known or messages[:known] != self._source):
+            self._source, self._view, known = [], [], 0
+        view = self._view
+        for message in messages[known:]:
+            if view and joins(view[-1], message):
+                view[-1] = joined(view[-1], message)  # type: ignore[arg-type]
+            else:
+                view.append(message)
+        self._source = list(messages)
+        return list(view)

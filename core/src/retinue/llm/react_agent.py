@@ -28,6 +28,7 @@ from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
 from retinue.llm.errors import RunInterruptedError, RunTimeoutError, TeamBudgetExhaustedError
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
+from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
@@ -128,6 +129,8 @@ class ReactAgent:
         #: Whether its agents are shared ones: runs then carry its instructions and tools.
         self._shares = False
         self._binding_tools = member_tools(self._tools)
+        #: The history as pydantic-ai sends it, kept from run to run (see `SentHistory`).
+        self._sent = SentHistory()
         self._agents: dict[object, Agent[Any, Any]] = {}
         self._lock = threading.Lock()
         self._current: RunState | None = None
@@ -273,8 +276,9 @@ class ReactAgent:
             before = self.context.messages
             run_prompt = self.context.take_prompt(prompt)
             try:
+                sent = self._sent.of(before)  # pydantic-ai's own merging, done once
                 future = loop.submit(
-                    self._drive(agent, state, run_prompt, before, deps, switched=switched)
+                    self._drive(agent, state, run_prompt, sent, deps, switched=switched)
                 )
             except Exception as exc:  # the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
