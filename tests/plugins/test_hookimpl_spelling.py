@@ -22,7 +22,7 @@ OTHER_ATTRIBUTE = re.compile(r"\bplugins(\.hookspecs)?\.hookimpl\b")
 
 
 def _files() -> list[Path]:
-    patterns = ("*.py", "*.md", "*.toml")
+    patterns = ("*.py", "*.md", "*.toml", "*.tmpl")  # the plugin template too
     roots = [ROOT / "docs", ROOT / "plugins", ROOT / "tests", ROOT / "core", ROOT / "examples"]
     found = [ROOT / "README.md"]
     for root in roots:
