@@ -35,7 +35,9 @@ def team(example_plugin: Path) -> Iterator[TeamHarness]:
 
 def plugin_scripted_model(example_plugin: Path) -> Any:
     """The scripted model the plugin's own tests run (`scribe_model` in its test module)."""
-    spec = importlib.util.spec_from_file_location("notes_plugin_tests", PLUGIN_TESTS / "test_notes.py")
+    spec = importlib.util.spec_from_file_location(
+        "notes_plugin_tests", PLUGIN_TESTS / "test_notes.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

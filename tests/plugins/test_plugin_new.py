@@ -25,7 +25,7 @@ from .conftest import write_distribution
 
 
 def new(tmp_path: Path, name: str) -> int:
-    return main(["plugin", "new", name, "--dir", str(tmp_path)])
+    return main(["plugin", "new", "--dir", str(tmp_path), "--", name])
 
 
 def test_it_writes_a_complete_distribution_named_after_the_plugin(
@@ -158,7 +158,8 @@ def test_names_of_installed_plugins_cards_and_commands_are_refused(
 def test_the_agents_own_commands_are_those_the_names_check_knows() -> None:
     team = TeamHarness(plugin_manager=get_plugin_manager(autoload=False))
     try:
-        ada = team.add(AgentCard(description="-", agent_class=BaseAgent, config=AgentConfig()))
+        config = AgentConfig(name="@Ada", role="Plain")  # no card: the agent's own commands
+        ada = team.add(AgentCard(description="-", agent_class=BaseAgent, config=config))
         names = {d.name for d in team.proxy(ada).command_registry.descriptors()}
     finally:
         assert team.shutdown()

@@ -4,11 +4,13 @@ The kernel is installed from this checkout (as a wheel, so the template must shi
 `retinue plugin new acme` writes the plugin, pip installs it the way its README says, its
 generated tests pass, and `retinue plugins --json` lists it, alone, with its card.
 
-Kept fast and offline-safe: the fresh environment is made by the standard library (pip comes
-from its bundled wheel), and the kernel's dependencies and the plugin's build backend come
-from uv's cache, which tox-uv filled while building the other environments; uv goes online
-only for what the cache lacks. pip then installs the plugin from its folder with no index.
-Runs in the `template` tox environment (`pytest -m template`); deselected elsewhere.
+Kept fast and offline-safe: the environment (with pip), the kernel's dependencies and the
+plugin's build backend come from uv's cache, which tox-uv filled while building the other
+environments; uv goes online only for what the cache lacks. pip then installs the plugin
+from its folder, with no index and no build isolation: what isolation would have fetched
+(the build requirements, and what the backend asks for an editable build) is installed
+first, from the same cache. Runs in the `template` tox environment (`pytest -m template`,
+about 10 s of CPU); deselected elsewhere.
 """
 
 from __future__ import annotations
@@ -47,36 +49,37 @@ def run(*command: str | Path, cwd: Path | None = None, timeout: float = 300) -> 
     return done.stdout
 
 
-def uv_install(python: Path, *requirements: str | Path) -> None:
-    """Install from uv's cache when it has everything; online only when it does not."""
-    uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
-    assert uv is not None, "uv is needed to install the kernel's dependencies from its cache"
-    command = [uv, "pip", "install", "--python", python, *requirements]
+def uv(*arguments: str | Path) -> None:
+    """Run uv from its cache when the cache has everything; online only when it does not."""
+    found = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
+    assert found is not None, "uv is needed to install the kernel's dependencies from its cache"
     try:
-        run(*command, "--offline")
+        run(found, *arguments, "--offline")
     except AssertionError:
-        run(*command)
+        run(found, *arguments)
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new virtual environment holding pip, the kernel built from core/, and pytest."""
     venv = tmp_path_factory.mktemp("fresh") / "venv"
-    run(sys.executable, "-m", "venv", venv)
-    python = venv / "bin" / "python"
-    uv_install(python, f"{ROOT / 'core'}[test]")
+    uv("venv", "--seed", "--python", sys.executable, venv)  # --seed: with pip
+    uv("pip", "install", "--python", venv / "bin" / "python", f"{ROOT / 'core'}[test]")
     return venv / "bin"
 
 
-def test_a_new_plugin_installs_passes_its_tests_and_is_listed(
-    fresh: Path, tmp_path: Path
-) -> None:
+def test_a_new_plugin_installs_passes_its_tests_and_is_listed(fresh: Path, tmp_path: Path) -> None:
     said = run(fresh / "retinue", "plugin", "new", "acme", "--dir", tmp_path)
     assert said.startswith("wrote retinue-acme in ")
     plugin = tmp_path / "acme"
 
+    # What pip's build isolation would fetch: the build system's requirements, then what its
+    # backend asks for to build an editable wheel (hatchling: `editables`).
     build = tomllib.loads((plugin / "pyproject.toml").read_text())["build-system"]
-    uv_install(fresh / "python", *build["requires"])  # what pip's build isolation would fetch
+    uv("pip", "install", "--python", fresh / "python", *build["requires"])
+    ask = f"import {build['build-backend']} as b; print(*b.get_requires_for_build_editable())"
+    if wanted := run(fresh / "python", "-c", ask).split():
+        uv("pip", "install", "--python", fresh / "python", *wanted)
     run(fresh / "python", "-m", "pip", "install", "--no-index", "--no-build-isolation",
         "-e", f"{plugin}[test]")  # fmt: skip
     tests = run(fresh / "python", "-m", "pytest", "-p", "no:cacheprovider", "acme", cwd=tmp_path)

@@ -14,8 +14,15 @@ from retinue import AgentCard, AgentConfig, BaseAgent, get_plugin_manager
 from retinue.plugins import collect_card_classes
 from retinue.resume import resume_team
 from retinue.store import open_store
-from retinue.testing import TeamHarness, call_tool, incoming, run_messages, send, tool_returns
-from retinue.testing import user_texts
+from retinue.testing import (
+    TeamHarness,
+    call_tool,
+    incoming,
+    run_messages,
+    send,
+    tool_returns,
+    user_texts,
+)
 from retinue_notes import NotesTool
 from retinue_notes.card import SECTION
 
@@ -26,8 +33,8 @@ def scribe_model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse
     """Plays the model: notes what follows "Remember:" and passes on what take_note said;
     answers anything else from the notes its context updates showed it."""
     got = incoming(messages)  # the message this run answers: intent, sender, content
-    noted = tool_returns(run_messages(messages, info))  # tool results of this run
-    if noted:
+    noted = [r for r in tool_returns(run_messages(messages, info)) if r.tool_name == "take_note"]
+    if noted:  # take_note answered in this run: pass its answer on
         return send(info, (got.sender, "response", str(noted[-1].content)))
     if got.content.startswith("Remember:"):
         return call_tool("take_note", {"text": got.content.removeprefix("Remember:").strip()})
@@ -73,8 +80,12 @@ def test_a_person_reads_the_notes_with_the_command(retinue_team: TeamHarness) ->
     )
     assert retinue_team.command(ada, "/notes venue") == "Notes of @Ada:\n#2 the venue is booked"
     assert retinue_team.command(ada, "/notes budget") == "@Ada has no notes holding budget."
-    assert retinue_team.command(ada, "/notes last=many").startswith(
-        "/notes: last: "  # typed: the registry refuses what is not an int, naming it
+    # Typed: what is not an int is refused by the registry, naming the parameter.
+    refused = retinue_team.command(ada, "/notes last=many")
+    assert refused.startswith("/notes: argument 'last': ")
+    assert refused.endswith("Usage: /notes [last=<last>] [<words>...]")
+    assert retinue_team.command(ada, "/notes last=0") == (
+        "/notes: last= takes a count of notes, 1 or more (got 0)."
     )
 
 

@@ -70,9 +70,10 @@ def run_new(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"retinue plugin new: cannot write {folder}: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {names.distribution} in {folder} ({len(written)} files); next:")
-    print(f"  pip install -e '{folder}[test]'")
-    print(f"  pytest {folder}")
+    shown = folder if folder.is_absolute() or str(folder).startswith(".") else f"./{folder}"
+    print(f"wrote {names.distribution} in {shown} ({len(written)} files); next:")
+    print(f"  pip install -e '{shown}[test]'")
+    print(f"  pytest {shown}")
     print("  retinue plugins")
     return 0
 
