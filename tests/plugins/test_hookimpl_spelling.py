@@ -2,9 +2,8 @@
 
 A plugin author copies what the docs, the plugin template (`retinue plugin new`) and the
 kernel's own plugins do; two spellings make them wonder whether the two markers differ. The
-marker lives in
-`retinue.plugins`, and `retinue/__init__.py` re-exports it: those two are the only places
-that name it otherwise.
+marker lives in `retinue.plugins`, and `retinue/__init__.py` re-exports it: those two are
+the only places that name it otherwise.
 """
 
 from __future__ import annotations
