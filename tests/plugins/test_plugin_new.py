@@ -184,3 +184,21 @@ def test_the_template_fills_every_placeholder() -> None:
     leftovers = [path for path, text in files.items() if "$" in text]
     assert leftovers == ["tests/test_x1.py"]  # its regex ends with `$`, written `$$`
     assert "take_note" in card_members("0.1.0") and "x1" not in card_members("0.1.0")
+
+
+def test_a_plugin_that_cannot_load_is_noted_and_does_not_stop_a_new_one(
+    site_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_distribution(
+        site_dir,
+        "retinue-broken",
+        entry_points={"broken": "broken_hooks"},
+        modules={"broken_hooks.py": "raise ImportError('no such thing')\n"},
+    )
+
+    assert new(tmp_path, "fresh") == 0
+
+    err = capsys.readouterr().err
+    assert err.startswith("retinue plugin new: note: installed cards not checked: ")
+    assert "retinue-broken" in err and len(err.splitlines()) == 1
+    assert (tmp_path / "fresh" / "pyproject.toml").is_file()

@@ -113,8 +113,8 @@ def _refuse_taken(names: PluginNames, folder: Path, kernel_version: str) -> None
 def _installed_names() -> dict[str, str]:
     """Card and command names of the installed plugins, each with the sentence saying so.
 
-    A plugin that cannot be loaded is reported (one line) and the names are read without
-    it: `retinue plugins` says what is wrong with it.
+    When the installed plugins cannot all be loaded, a note says the card names went
+    unchecked and nothing more is done about it here: `retinue plugins` says what is wrong.
     """
     from retinue.cli.plugin_report import describe_card
     from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
