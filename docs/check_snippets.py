@@ -39,7 +39,8 @@ EXCERPT = re.compile(r"^```\w*\n# file: (\S+)\n(.*?)^```", re.MULTILINE | re.DOT
 QUICKSTART = ROOT / "examples" / "quickstart.py"
 EXAMPLE_PLUGIN = ROOT / "docs" / "example-plugin"
 EXAMPLE_PLUGIN_NAME = "notes"
-_NOT_SOURCE = ("__pycache__", ".pytest_cache", ".egg-info", ".mypy_cache", ".ruff_cache")
+_NOT_SOURCE = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".venv"}
+_NOT_SOURCE |= {"build", "dist"}  # what building the plugin writes beside its sources
 
 
 def blocks(path: Path) -> list[str]:
@@ -152,9 +153,14 @@ def _example_plugin_files() -> tuple[dict[str, str], dict[str, Path]]:
     found = {
         path.relative_to(EXAMPLE_PLUGIN).as_posix(): path
         for path in EXAMPLE_PLUGIN.rglob("*")
-        if path.is_file() and not any(part.endswith(_NOT_SOURCE) for part in path.parts)
+        if path.is_file() and _is_source(path.relative_to(EXAMPLE_PLUGIN))
     }
     return wanted, found
+
+
+def _is_source(relative: Path) -> bool:
+    """Not something a build, a test run or a tool left in the plugin's folder."""
+    return not any(p in _NOT_SOURCE or p.endswith(".egg-info") for p in relative.parts)
 
 
 def _contains(whole: str, excerpt: str) -> bool:
