@@ -73,7 +73,7 @@ def test_a_person_reads_the_notes_with_the_command(retinue_team: TeamHarness) ->
     ada = retinue_team.add(scribe(), model=scribe_model)
     for note in ("the launch is on May 3", "the venue is booked", "the launch moved to May 10"):
         retinue_team.say(ada, f"Remember: {note}")
-    retinue_team.wait_idle()
+        retinue_team.wait_idle()
 
     assert retinue_team.command(ada, "/notes launch last=1") == (
         "Notes of @Ada:\n#3 the launch moved to May 10"
