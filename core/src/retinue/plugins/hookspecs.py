@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.panels import Panel
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
@@ -42,6 +43,7 @@ __all__ = [
     "hookspec",
     "retinue_capabilities",
     "retinue_cli_commands",
+    "retinue_panels",
     "retinue_tool_cards",
 ]
 
@@ -87,4 +89,14 @@ def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) ->
     status. Called each time the command line is parsed, so keep it cheap: import what the
     subcommand needs inside `FUNCTION`. A name the kernel or another plugin already uses is
     refused with a `PluginError` naming both.
+    """
+
+
+@hookspec
+def retinue_panels() -> Sequence[type[Panel]]:  # type: ignore[empty-body]
+    """Panel classes this plugin provides: read-only views of its state in a team.
+
+    Return the classes (`retinue.Panel` subclasses): a frontend makes one per team it shows
+    and feeds it that team's record. Each class's `name` must be unique across every
+    installed plugin. Keep the hook cheap: it runs whenever a frontend collects panels.
     """
