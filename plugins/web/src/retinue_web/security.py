@@ -19,14 +19,18 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import secrets
 import threading
+from collections import deque
 from collections.abc import Iterable
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+logger = logging.getLogger(__name__)
 
 COOKIE = "retinue_web"
 HEADERS = [
@@ -67,6 +71,12 @@ class Gate:
         self._lock = threading.Lock()
         self._tokens: set[str] = set()
         self._sessions: set[str] = set()
+        #: The latest requests refused, as one line each (also logged at WARNING).
+        self.refused: deque[str] = deque(maxlen=100)
+
+    def refuse(self, line: str) -> None:
+        self.refused.append(line)
+        logger.warning("%s", line)
 
     # ------------------------------------------------------------------ hosts
     def hosts(self) -> set[str]:
@@ -140,6 +150,8 @@ class GateMiddleware:
         refusal = self._refusal(scope)
         if refusal is not None:
             status, text, extra = refusal
+            if status >= 400:
+                self.gate.refuse(f"refused {scope['method']} {scope['path']} ({status}): {text.strip()}")
             await _answer(send, status, text, extra)
             return
 

@@ -39,6 +39,7 @@ class WebView:
     address, the page needs a one-time login URL (`login_url()`, printed by the CLI).
     `allowed_hosts`: more Host header values to answer (a name of this machine on the LAN).
     `panels`: panel classes to show (default: every installed plugin's, `retinue_panels`).
+    `token`: require the one-time login even on a loopback address (True), or never (False).
     """
 
     def __init__(
@@ -51,6 +52,7 @@ class WebView:
         allowed_hosts: tuple[str, ...] = (),
         panels: list[type[Panel]] | None = None,
         poll: float = 0.5,
+        token: bool | None = None,
     ) -> None:
         self.team = team
         self.live_id: str | None = None
@@ -72,6 +74,7 @@ class WebView:
         self.port = port
         self.allowed_hosts = allowed_hosts
         self.poll = poll
+        self.token = token
         self._panel_classes = panels
         self._feeds: dict[str, TeamFeed] = {}
         self._lock = threading.Lock()
@@ -152,7 +155,9 @@ class WebView:
             sock.close()
             raise OSError(f"the web view cannot listen on {self.host}:{self.port}: {exc}") from exc
         self.port = sock.getsockname()[1]
-        self.gate = Gate(host=self.host, port=self.port, allowed_hosts=self.allowed_hosts)
+        self.gate = Gate(
+            host=self.host, port=self.port, allowed_hosts=self.allowed_hosts, token=self.token
+        )
         return sock
 
     def _uvicorn(self) -> Any:
