@@ -19,7 +19,8 @@ import socket
 import threading
 from typing import Any
 
-from retinue import ActorAddress, Panel, collect_panel_classes, get_plugin_manager
+from retinue import ActorAddress, Panel, get_plugin_manager
+from retinue.plugins import collect_panel_classes
 from retinue.store import Store, TeamInfo
 
 from retinue_web.actions import LiveTeam
