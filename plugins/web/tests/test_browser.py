@@ -106,9 +106,11 @@ def test_a_page_reloaded_mid_run_shows_every_message_once(
     expected = [m.message.id for m in recorded(team)]
 
     shown = wait_until(
-        lambda: (ids := page.evaluate("() => state.flow.filter((i) => i.id).map((i) => i.id)"))
-        and len(ids) >= len(expected)
-        and ids,
+        lambda: (
+            (ids := page.evaluate("() => state.flow.filter((i) => i.id).map((i) => i.id)"))
+            and len(ids) >= len(expected)
+            and ids
+        ),
         what="the page to show every message",
     )
 
@@ -122,8 +124,9 @@ class _Evil(http.server.BaseHTTPRequestHandler):
     target = ""
 
     def do_GET(self) -> None:
+        field = """name='{"to": "@Lead", "text": "forged form", "x": "' value='"}'"""
         body = f"""<!doctype html><body><form id="f" method="POST" enctype="text/plain"
-            action="{self.target}"><input name='{{"to": "@Lead", "text": "forged form", "x": "' value='"}}'></form>
+            action="{self.target}"><input {field}></form>
             <script>
             fetch("{self.target}", {{method: "POST", mode: "no-cors",
               headers: {{"Content-Type": "text/plain"}},

@@ -53,7 +53,7 @@ def test_a_reconnect_gets_exactly_the_deltas_after_its_last_event_id(
     final = view.feed(view.live_id or "").fold.position  # type: ignore[union-attr]
 
     seen: list[int] = []
-    for event_id, name, _ in sse(view.port, path(view, f"events?after={first['position']}")):
+    for event_id, _, _ in sse(view.port, path(view, f"events?after={first['position']}")):
         if event_id is not None:
             seen.append(int(event_id))
         if seen and seen[-1] >= final:
@@ -123,7 +123,11 @@ def test_the_person_says_a_message_or_a_known_command_and_nothing_else(
     assert refused == 400 and why["error"].startswith("@Lead has no command /rm; its commands:")
     assert "/stop" in why["error"]
     assert nobody == 400 and "@Ghost" in who["error"]
-    assert not any("rm -rf" in m.message.content for m in team.recorder.messages if isinstance(m, SentMessage) and hasattr(m.message, "content"))
+    assert not any(
+        "rm -rf" in m.message.content
+        for m in team.recorder.messages
+        if isinstance(m, SentMessage) and hasattr(m.message, "content")
+    )
 
 
 def test_a_turn_opens_with_its_model_messages_and_tokens(team: TeamHarness, view: WebView) -> None:

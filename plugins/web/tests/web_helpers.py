@@ -87,7 +87,9 @@ def request_with_headers(
         connection.close()
 
 
-def sse(port: int, path: str, last_event_id: int | None = None) -> Iterator[tuple[str | None, str, str]]:
+def sse(
+    port: int, path: str, last_event_id: int | None = None
+) -> Iterator[tuple[str | None, str, str]]:
     """The events of a Server-Sent Events stream: (id, event name, data), as they come."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     headers = {"Accept": "text/event-stream"}

@@ -41,9 +41,14 @@ class PlanningPanel(Panel):
         order = {status: i for i, status in enumerate(OPEN_STATUSES)}
         tasks.sort(key=lambda t: (order.get(t.status, len(order)), t.number))
         rows = [
-            [t.id, t.status, t.title, t.owner or "-", ", ".join(t.depends_on) or "-"]
-            for t in tasks
+            [t.id, t.status, t.title, t.owner or "-", ", ".join(t.depends_on) or "-"] for t in tasks
         ]
         still_open = sum(1 for t in tasks if t.is_open)
-        note = f"{len(tasks)} tasks, {still_open} open; board version {version}" if tasks else "no tasks yet"
-        return PanelView(columns=["task", "status", "title", "owner", "after"], rows=rows, note=note)
+        note = (
+            f"{len(tasks)} tasks, {still_open} open; board version {version}"
+            if tasks
+            else "no tasks yet"
+        )
+        return PanelView(
+            columns=["task", "status", "title", "owner", "after"], rows=rows, note=note
+        )

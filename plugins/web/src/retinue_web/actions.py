@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from retinue import ActorAddress, AgentMessage, Runtime
+from retinue import ActorAddress, ActorSystem, AgentMessage
 
 STOP = "/stop"
 #: The commands every agent answers, announced or not (the kernel's own).
@@ -31,7 +31,7 @@ class LiveTeam(Protocol):
     """A team running in this process: `RunningTeam` (team files), `ResumedTeam`, your own."""
 
     @property
-    def system(self) -> Runtime: ...
+    def system(self) -> ActorSystem: ...
 
     @property
     def orchestrator(self) -> ActorAddress: ...

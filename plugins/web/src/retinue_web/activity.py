@@ -41,13 +41,13 @@ class ActivityBoard:
 
     def end(self, team_id: str, member: str, key: int) -> None:
         with self._lock:
-            team = self._steps.get(team_id)
-            steps = team.get(member) if team is not None else None
+            team = self._steps.get(team_id, {})
+            steps = team.get(member)
             if steps is None:
                 return
             steps.pop(key, None)
             if not steps:
-                del team[member]  # type: ignore[index]
+                del team[member]
                 if not team:
                     del self._steps[team_id]
 
@@ -78,14 +78,20 @@ def _where(ctx: RunContext[Any]) -> tuple[str, str] | None:
 class ActivityCapability(AbstractCapability[Any]):
     """Notes each model request and tool call of its agent's runs on `BOARD` while it lasts."""
 
-    async def wrap_model_request(self, ctx: RunContext[Any], *, request_context: Any, handler: Any) -> Any:
-        return await self._noted(ctx, Step("model", "a model request", time.monotonic()), handler, request_context)
+    async def wrap_model_request(
+        self, ctx: RunContext[Any], *, request_context: Any, handler: Any
+    ) -> Any:
+        return await self._noted(
+            ctx, Step("model", "a model request", time.monotonic()), handler, request_context
+        )
 
     async def wrap_tool_execute(
         self, ctx: RunContext[Any], *, call: Any, tool_def: Any, args: Any, handler: Any
     ) -> Any:
         name = getattr(call, "tool_name", "a tool")
-        return await self._noted(ctx, Step("tool", f"calling {name}", time.monotonic()), handler, args)
+        return await self._noted(
+            ctx, Step("tool", f"calling {name}", time.monotonic()), handler, args
+        )
 
     async def _noted(self, ctx: RunContext[Any], step: Step, handler: Any, argument: Any) -> Any:
         where = _where(ctx)

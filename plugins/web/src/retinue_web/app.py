@@ -4,13 +4,15 @@
 |---|---|
 | `GET /` | the page (`static/index.html`); its script and style under `/static/` |
 | `GET /api/teams` | the live team and the store's recorded teams |
-| `GET /api/teams/{id}/snapshot` | the whole state once, with the latest flow lines and its position |
-| `GET /api/teams/{id}/events` | Server-Sent Events: a delta per record after `Last-Event-ID` (or `?after=`) |
-| `GET /api/teams/{id}/flow?before=N` | the flow lines before position N (scrolling back) |
-| `GET /api/teams/{id}/turns/{message}` | the turn that handled a message: runs, model messages, tools, tokens |
-| `GET /api/teams/{id}/panels/{name}` | a plugin's panel, as a table of text |
-| `POST /api/teams/{id}/say` | `{"to": "@Name", "text": "..."}`: said as the person (a `/command` too) |
-| `POST /api/teams/{id}/stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`, and what it stopped |
+| `GET .../snapshot` | the whole state once, with the latest flow lines and its position |
+| `GET .../events` | Server-Sent Events: a delta per record after `Last-Event-ID` (`?after=`) |
+| `GET .../flow?before=N` | the flow lines before position N (scrolling back) |
+| `GET .../turns/{message}` | the turn that handled a message: runs, model messages, tokens |
+| `GET .../panels/{name}` | a plugin's panel, as a table of text |
+| `POST .../say` | `{"to": "@Name", "text": "..."}`: said as the person (a `/command` too) |
+| `POST .../stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`; what it stopped |
+
+(`...` is `/api/teams/{id}`.)
 """
 
 from __future__ import annotations
@@ -26,13 +28,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from retinue_web.actions import STOP, ActionError, Said, check_text, say
+from retinue_web.actions import STOP, ActionError, Said, check_text
+from retinue_web.actions import say as say_as_person
 from retinue_web.feed import TeamFeed
 from retinue_web.security import GateMiddleware
 from retinue_web.turns import read_turn
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+
+    from retinue.store import TeamInfo
 
     from retinue_web.view import WebView
 
@@ -42,6 +47,8 @@ STATIC = {
 }
 #: Seconds between two looks at the live team's activity (and keep-alive comments).
 TICK = 0.25
+#: Seconds of silence after which the stream sends a comment line.
+KEEP_ALIVE = 15.0
 #: How long a stop waits for the kernel's answer before saying it was sent.
 STOP_WAIT = 10.0
 
@@ -56,29 +63,51 @@ def _error(status: int, text: str) -> JSONResponse:
 
 def build_app(view: WebView) -> Any:
     """The page and its API over `view`, behind the view's gate."""
+    api = _Api(view)
+    routes = [
+        Route("/", api.page),
+        Route("/static/{name}", api.static),
+        Route("/api/teams", api.teams),
+        Route("/api/teams/{team}/snapshot", api.snapshot),
+        Route("/api/teams/{team}/events", api.events),
+        Route("/api/teams/{team}/flow", api.flow),
+        Route("/api/teams/{team}/turns/{message}", api.turn),
+        Route("/api/teams/{team}/panels/{name}", api.panel),
+        Route("/api/teams/{team}/say", api.say, methods=["POST"]),
+        Route("/api/teams/{team}/stop", api.stop, methods=["POST"]),
+    ]
+    assert view.gate is not None, "bind() the view before building its app"
+    return GateMiddleware(Starlette(routes=routes), view.gate)
 
-    def feed_of(request: Request) -> TeamFeed | None:
-        return view.feed(request.path_params["team"])
 
-    async def page(request: Request) -> Response:
+class _Api:
+    """The route handlers (see the module docstring), over one view."""
+
+    def __init__(self, view: WebView) -> None:
+        self.view = view
+
+    def feed_of(self, request: Request) -> TeamFeed | None:
+        return self.view.feed(request.path_params["team"])
+
+    async def page(self, request: Request) -> Response:
         return Response(_static("index.html"), media_type="text/html; charset=utf-8")
 
-    async def static(request: Request) -> Response:
+    async def static(self, request: Request) -> Response:
         name = request.path_params["name"]
         if name not in STATIC:
             return _error(404, "no such file")
         return Response(_static(name), media_type=STATIC[name])
 
-    async def teams(request: Request) -> Response:
-        found = await run_in_threadpool(view.teams)
+    async def teams(self, request: Request) -> Response:
+        found = await run_in_threadpool(self.view.teams)
         return JSONResponse(
             {
-                "live": view.live_id,
+                "live": self.view.live_id,
                 "teams": [
                     {
                         "id": info.team_id,
-                        "name": str(info.metadata.get("name") or info.team_id[:8]),
-                        "live": info.team_id == view.live_id,
+                        "name": _team_name(self.view, info),
+                        "live": info.team_id == self.view.live_id,
                         "created": info.created,
                         "last_activity": info.last_activity,
                         "members": list(info.members),
@@ -91,16 +120,16 @@ def build_app(view: WebView) -> Any:
             }
         )
 
-    async def snapshot(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
+    async def snapshot(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
         if feed is None:
             return _error(404, "no such team")
         shot = feed.snapshot()
-        shot["activity"] = view.activity(feed.team_id)
+        shot["activity"] = self.view.activity(feed.team_id)
         return JSONResponse(shot)
 
-    async def flow(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
+    async def flow(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
         if feed is None:
             return _error(404, "no such team")
         try:
@@ -109,8 +138,8 @@ def build_app(view: WebView) -> Any:
             return _error(400, "before is a position (a whole number)")
         return JSONResponse(feed.flow_before(before))
 
-    async def events(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
+    async def events(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
         if feed is None:
             return _error(404, "no such team")
         given = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
@@ -120,24 +149,24 @@ def build_app(view: WebView) -> Any:
             return _error(400, "Last-Event-ID is a position (a whole number)")
         bounded = request.query_params.get("replay") != "1"
         return StreamingResponse(
-            _stream(view, feed, after, bounded),
+            _stream(self.view, feed, after, bounded),
             media_type="text/event-stream",
             headers={"x-accel-buffering": "no"},
         )
 
-    async def turn(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
+    async def turn(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
         if feed is None:
             return _error(404, "no such team")
         message_id = request.path_params["message"]
         span = feed.turn_span(message_id)
         if span is None:
             return _error(404, "no turn of any member handled that message (yet)")
-        found = await run_in_threadpool(read_turn, view.store, feed.team_id, message_id, span)
+        found = await run_in_threadpool(read_turn, self.view.store, feed.team_id, message_id, span)
         return JSONResponse(found)
 
-    async def panel(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
+    async def panel(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
         if feed is None:
             return _error(404, "no such team")
         name = request.path_params["name"]
@@ -155,7 +184,7 @@ def build_app(view: WebView) -> Any:
             return _error(404, "no such panel")
         return JSONResponse(shown)
 
-    async def body_of(request: Request) -> dict[str, Any]:
+    async def body_of(self, request: Request) -> dict[str, Any]:
         try:
             body = await request.json()
         except ValueError:
@@ -164,61 +193,59 @@ def build_app(view: WebView) -> Any:
             raise ActionError("the body is a JSON object")
         return body
 
-    async def said(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
-        if feed is None or feed.team_id != view.live_id:
+    async def say(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None or feed.team_id != self.view.live_id:
             return _error(409, "only a live team can be spoken to; this one is a record")
         try:
-            body = await body_of(request)
+            body = await self.body_of(request)
             name, text = str(body.get("to", "")), str(body.get("text", ""))
-            member = await run_in_threadpool(view.member, feed.team_id, name)
+            member = await run_in_threadpool(self.view.member, feed.team_id, name)
             if member is None:
                 raise ActionError(f"no member of this team is called {name or '(nobody)'}")
             with feed.locked():
                 commands = feed.fold.commands_json().get(member.name, [])
                 position = feed.fold.position
             text = check_text(text, member.name, commands)
-            assert view.team is not None
-            sent = await run_in_threadpool(say, view.team, member, text, position)
+            assert self.view.team is not None
+            sent = await run_in_threadpool(say_as_person, self.view.team, member, text, position)
         except ActionError as exc:
             return _error(400, str(exc))
         return JSONResponse({"id": sent.id, "to": sent.to})
 
-    async def stop(request: Request) -> Response:
-        feed = await run_in_threadpool(feed_of, request)
-        if feed is None or feed.team_id != view.live_id:
+    async def stop(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None or feed.team_id != self.view.live_id:
             return _error(409, "only a live team can be stopped; this one is a record")
         try:
-            body = await body_of(request)
+            body = await self.body_of(request)
             targets = _stop_targets(feed, body)
             sent: list[Said] = []
             for name in targets:
-                member = await run_in_threadpool(view.member, feed.team_id, name)
+                member = await run_in_threadpool(self.view.member, feed.team_id, name)
                 if member is not None:
                     with feed.locked():
                         position = feed.fold.position
-                    assert view.team is not None
-                    sent.append(await run_in_threadpool(say, view.team, member, STOP, position))
+                    assert self.view.team is not None
+                    sent.append(
+                        await run_in_threadpool(
+                            say_as_person, self.view.team, member, STOP, position
+                        )
+                    )
         except ActionError as exc:
             return _error(400, str(exc))
         reports = await asyncio.gather(*(_report(feed, s) for s in sent))
         return JSONResponse({"sent_to": [s.to for s in sent], "reports": reports})
 
-    routes = [
-        Route("/", page),
-        Route("/static/{name}", static),
-        Route("/api/teams", teams),
-        Route("/api/teams/{team}/snapshot", snapshot),
-        Route("/api/teams/{team}/events", events),
-        Route("/api/teams/{team}/flow", flow),
-        Route("/api/teams/{team}/turns/{message}", turn),
-        Route("/api/teams/{team}/panels/{name}", panel),
-        Route("/api/teams/{team}/say", said, methods=["POST"]),
-        Route("/api/teams/{team}/stop", stop, methods=["POST"]),
-    ]
-    app = Starlette(routes=routes)
-    assert view.gate is not None, "bind() the view before building its app"
-    return GateMiddleware(app, view.gate)
+
+def _team_name(view: WebView, info: TeamInfo) -> str:
+    """A team file's name for the live team, else its orchestrator's own name, else who is in it."""
+    if info.team_id == view.live_id and view.title:
+        return view.title
+    name = str(info.metadata.get("name") or "")
+    if name and name != "@Orchestrator":
+        return name
+    return ", ".join(info.members[:3]) + (" …" if len(info.members) > 3 else "") or "a team"
 
 
 def _stop_targets(feed: TeamFeed, body: dict[str, Any]) -> list[str]:
@@ -232,7 +259,9 @@ def _stop_targets(feed: TeamFeed, body: dict[str, Any]) -> list[str]:
         raise ActionError("name a member or a chain to stop")
     with feed.locked():
         fold = feed.fold
-        working = [m.name for m in fold.members.values() if m.state == "working" and m.chain == chain]
+        working = [
+            m.name for m in fold.members.values() if m.state == "working" and m.chain == chain
+        ]
         set_going = {
             (item["from"], item["to"])
             for item in fold.flow
@@ -287,14 +316,13 @@ def _answer_to(feed: TeamFeed, sent: Said) -> dict[str, Any] | None:
         return {"to": sent.to, "id": sent.id, "text": answer["text"], "stopped": stopped}
 
 
-async def _stream(
-    view: WebView, feed: TeamFeed, after: int, bounded: bool
-) -> AsyncIterator[str]:
+async def _stream(view: WebView, feed: TeamFeed, after: int, bounded: bool) -> AsyncIterator[str]:
     """The deltas after `after`, then each new one as it is folded; activity as it changes."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
     key = feed.listen(loop, wake)
     shown: dict[str, Any] | None = None
+    quiet = 0.0
     try:
         yield "retry: 1000\n\n"
         while not view.closing.is_set():
@@ -311,9 +339,12 @@ async def _stream(
                 shown = activity
                 yield f"event: activity\ndata: {json.dumps(activity)}\n\n"
             try:
-                await asyncio.wait_for(wake.wait(), timeout=TICK if feed.live else 15)
+                await asyncio.wait_for(wake.wait(), timeout=TICK)
+                quiet = 0.0
             except TimeoutError:
-                if not feed.live:
+                quiet += TICK
+                if quiet >= KEEP_ALIVE:  # a comment line keeps proxies from closing it
+                    quiet = 0.0
                     yield ": still here\n\n"
     finally:
         feed.unlisten(key)

@@ -13,9 +13,16 @@ option (one line each, as `retinue run` prints them).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from retinue.store import Store
+
+    from retinue_web.view import WebView
 
 DEFAULT_PORT = 8765
 BAD_INPUT = 2
@@ -46,7 +53,10 @@ def add_web_command(add_command: Callable[..., argparse.ArgumentParser]) -> None
         "--model", metavar="STRING", help="play every role on this model (as retinue run)"
     )
     parser.add_argument(
-        "--shutdown-timeout", type=float, default=10.0, metavar="SECONDS",
+        "--shutdown-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
         help="how long the team may take to stop at the end (default 10)",
     )
     parser.set_defaults(run=web_command)
@@ -82,14 +92,16 @@ def web_command(args: argparse.Namespace) -> int:
         store.close()
 
 
-def _browse(store: object, args: argparse.Namespace) -> int:
+def _browse(store: Store, args: argparse.Namespace) -> int:
     from retinue_web.view import WebView
 
-    view = WebView(store=store, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host))  # type: ignore[arg-type]
+    view = WebView(
+        store=store, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host)
+    )
     return _serve(view, "the recorded teams")
 
 
-def _run_team(store: object, args: argparse.Namespace) -> int:
+def _run_team(store: Store, args: argparse.Namespace) -> int:
     from retinue import ActorSystem, ModelConfig
     from retinue.teamfile import TeamFileError, load_team_file
 
@@ -103,25 +115,30 @@ def _run_team(store: object, args: argparse.Namespace) -> int:
         return BAD_INPUT
     except ValueError as exc:
         return _fail(f"--model: {exc}")
-    system = ActorSystem(store=store)  # type: ignore[arg-type]
+    system = ActorSystem(store=store)
     try:
         running = spec.start(model=model, system=system)
     except Exception as exc:  # a model that cannot be built, a card with bad settings
         system.shutdown(args.shutdown_timeout)
         return _fail(f"the team could not start: {exc}")
     try:
-        view = WebView(running, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host))
-        return _serve(view, f"team {spec.team.name!r}: {running.human.name} talks to {running.entry.name}")
+        view = WebView(
+            running,
+            host=args.host,
+            port=args.port,
+            allowed_hosts=tuple(args.allow_host),
+            title=spec.team.name,
+        )
+        return _serve(
+            view, f"team {spec.team.name!r}: {running.human.name} talks to {running.entry.name}"
+        )
     finally:
         print("retinue web: shutting the team down", file=sys.stderr)
         running.shutdown(args.shutdown_timeout)
         system.shutdown(args.shutdown_timeout)
 
 
-def _serve(view: object, what: str) -> int:
-    from retinue_web.view import WebView
-
-    assert isinstance(view, WebView)
+def _serve(view: WebView, what: str) -> int:
     try:
         sock = view.bind()
     except OSError as exc:
@@ -133,8 +150,6 @@ def _serve(view: object, what: str) -> int:
             "retinue web: that URL works once; it signs one browser in",
             file=sys.stderr,
         )
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         view.serve_forever(sock)
-    except KeyboardInterrupt:
-        pass
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import json
 import logging
 import threading
@@ -130,12 +131,14 @@ class TeamFeed:
             if len(batch) < READ_BATCH:
                 return count
 
+    def wake_listeners(self) -> None:
+        """Wake every listening stream (to see that the view is closing)."""
+        self._notify()
+
     def _notify(self) -> None:
         for loop, event in list(self._listeners.values()):
-            try:
+            with contextlib.suppress(RuntimeError):  # that page's loop has closed
                 loop.call_soon_threadsafe(event.set)
-            except RuntimeError:  # that page's loop has closed
-                pass
 
     # ------------------------------------------------------------------ listening
     def listen(self, loop: asyncio.AbstractEventLoop, event: asyncio.Event) -> int:

@@ -170,8 +170,6 @@ class TeamFold:
         except Exception as exc:  # a record of a newer retinue, damaged data: left out
             logger.warning("record %d of team %s left out: %s", record.position, self.team_id, exc)
             return None
-        if not isinstance(message, Message):
-            return None
         delta = _Delta(record.position)
         for panel in self._panel_kinds.get(record.kind, ()):
             try:
@@ -241,7 +239,9 @@ class TeamFold:
         if not message.member:
             return
         parent = _name(message.parent)
-        hired_by = parent if message.parent is not None and parent != _name(message.recipient) else None
+        hired_by = (
+            parent if message.parent is not None and parent != _name(message.recipient) else None
+        )
         member = self.members.get(sender.name)
         if member is None or member.left:
             member = Member(sender.name, sender.role, sender.is_user_proxy, hired_by)
@@ -289,12 +289,12 @@ class TeamFold:
         if from_person and chain == sent.id and recipient is not None:
             self.chains[chain] = Chain(chain, recipient, sent.content[:120], record.position)
         waiting = self.members.get(sender or "")
-        if waiting is not None and not from_person and not to_person and recipient is not None:
-            if sent.type in _DELEGATING:
-                waiting.waiting_for[(chain, recipient)] = None
-                if waiting.state != "working":
-                    waiting.settle()
-                delta.member(waiting)
+        delegates = sent.type in _DELEGATING and not (from_person or to_person)
+        if waiting is not None and delegates and recipient is not None:
+            waiting.waiting_for[(chain, recipient)] = None
+            if waiting.state != "working":
+                waiting.settle()
+            delta.member(waiting)
         answered = self.members.get(recipient or "")
         if answered is not None and (chain, sender or "") in answered.waiting_for:
             del answered.waiting_for[(chain, sender or "")]
@@ -343,7 +343,9 @@ class TeamFold:
             spent = "; ".join(f"{b.metric}: {b.used:g} of {b.limit:g}" for b in event.breaches)
             self.budget_spent = spent
             delta.budget = True
-            delta.event(record, "budget", event.refused_member, f"the team's budget is spent ({spent})")
+            delta.event(
+                record, "budget", event.refused_member, f"the team's budget is spent ({spent})"
+            )
         elif isinstance(event, DeadLetterEvent):
             text = f"{event.message_type} to {event.recipient}, who had stopped, was not delivered"
             delta.event(record, "dead_letter", event.sender or "?", text)
@@ -357,7 +359,12 @@ class TeamFold:
         member = self.members.get(event.agent_name)
         if member is None:
             return
-        member.state, member.detail, member.chain, member.failed = "working", "in a run", message.chain_id, ""
+        member.state, member.detail, member.chain, member.failed = (
+            "working",
+            "in a run",
+            message.chain_id,
+            "",
+        )
         delta.member(member)
         delta.chains = True
 

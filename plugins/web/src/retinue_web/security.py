@@ -151,7 +151,9 @@ class GateMiddleware:
         if refusal is not None:
             status, text, extra = refusal
             if status >= 400:
-                self.gate.refuse(f"refused {scope['method']} {scope['path']} ({status}): {text.strip()}")
+                self.gate.refuse(
+                    f"refused {scope['method']} {scope['path']} ({status}): {text.strip()}"
+                )
             await _answer(send, status, text, extra)
             return
 

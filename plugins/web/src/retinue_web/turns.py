@@ -35,10 +35,7 @@ TURN_KINDS = (
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, str):
-        text = value
-    else:
-        text = json.dumps(value, ensure_ascii=False, default=str)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + "…"
 
 
@@ -60,7 +57,9 @@ def _model_message(data: Any) -> dict[str, Any]:
     parts = data.get("parts")
     return {
         "kind": str(data.get("kind", "?")),
-        "parts": [_part(p) for p in parts if isinstance(p, dict)] if isinstance(parts, list) else [],
+        "parts": [_part(p) for p in parts if isinstance(p, dict)]
+        if isinstance(parts, list)
+        else [],
     }
 
 

@@ -41,6 +41,7 @@ class WebView:
     `allowed_hosts`: more Host header values to answer (a name of this machine on the LAN).
     `panels`: panel classes to show (default: every installed plugin's, `retinue_panels`).
     `token`: require the one-time login even on a loopback address (True), or never (False).
+    `title`: the live team's name in the page (`retinue web` gives the team file's).
     """
 
     def __init__(
@@ -54,6 +55,7 @@ class WebView:
         panels: list[type[Panel]] | None = None,
         poll: float = 0.5,
         token: bool | None = None,
+        title: str | None = None,
     ) -> None:
         self.team = team
         self.live_id: str | None = None
@@ -76,6 +78,8 @@ class WebView:
         self.allowed_hosts = allowed_hosts
         self.poll = poll
         self.token = token
+        #: What the live team is called in the page (a team file's name), else its members.
+        self.title = title
         self._panel_classes = panels
         self._feeds: dict[str, TeamFeed] = {}
         self._lock = threading.Lock()
@@ -212,6 +216,10 @@ class WebView:
     def stop(self) -> None:
         """Stop serving and following (the team itself is left as it is)."""
         self.closing.set()
+        with self._lock:
+            feeds = list(self._feeds.values())
+        for feed in feeds:
+            feed.wake_listeners()  # each open stream sees `closing` and ends
         server = self._server
         if server is not None:
             server.should_exit = True

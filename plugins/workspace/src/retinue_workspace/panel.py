@@ -58,5 +58,7 @@ class WorkspacePanel(Panel):
                 size = human_size(entry.size) if entry.size is not None else ""
                 rows.append([entry.path + ("/" if entry.kind == "directory" else ""), size])
             more = listing.total - len(listing.entries)
-            notes.append(f"{root}: {listing.total} entries" + (f" ({more} not shown)" if more else ""))
+            notes.append(
+                f"{root}: {listing.total} entries" + (f" ({more} not shown)" if more else "")
+            )
         return PanelView(columns=["path", "size"], rows=rows, note="; ".join(notes))

@@ -199,7 +199,7 @@ function renderMember(name) {
 function fillMember(tr, member) {
   const [kind, detail] = stateOf(member);
   const who = el("td");
-  who.append(el("span", "who", member.name), document.createTextNode(" "));
+  who.append(el("span", "who", member.name));
   who.append(el("span", "role", member.person ? "person" : member.role + (member.hired_by ? ` · hired by ${member.hired_by}` : "")));
   const st = el("td");
   const label = el("span", `state ${kind}`, { model: "model", tool: "tool call" }[kind] || kind);
