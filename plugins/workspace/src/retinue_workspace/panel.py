@@ -56,6 +56,8 @@ class WorkspacePanel(Panel):
             listing = Workspace(root, max_list_entries=MAX_ENTRIES).listing()
             for entry in listing.entries:
                 size = human_size(entry.size) if entry.size is not None else ""
+                if entry.kind in ("link", "special"):
+                    size = "symbolic link" if entry.kind == "link" else "not a regular file"
                 rows.append([entry.path + ("/" if entry.kind == "directory" else ""), size])
             more = listing.total - len(listing.entries)
             notes.append(
