@@ -156,6 +156,7 @@ class WebView:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.port))
+            sock.listen(128)  # from now on connections wait until the server takes them
         except OSError as exc:
             sock.close()
             raise OSError(f"the web view cannot listen on {self.host}:{self.port}: {exc}") from exc
