@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from retinue.cli.main import main
 from web_helpers import TIMEOUT, request, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -101,26 +102,23 @@ def test_retinue_web_records_to_a_store_and_browses_it(tmp_path: Path) -> None:
     assert code == 0
 
 
-def test_retinue_web_refuses_what_it_cannot_do(tmp_path: Path) -> None:
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "retinue", "web", *args],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
+def test_retinue_web_refuses_what_it_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def run(*args: str) -> tuple[int, str]:
+        code = main(["web", *args])
+        return code, capsys.readouterr().err
 
     nothing = run()
     no_store = run("--store", str(tmp_path / "none.sqlite"))
     no_file = run(str(tmp_path / "none.toml"))
     bad_port = run(str(SOLO), "--port", "70000")
 
-    assert nothing.returncode == 2
-    assert nothing.stderr.strip() == (
-        "retinue web: give a team file to run, or --store to browse recorded teams"
+    assert nothing == (
+        2,
+        "retinue web: give a team file to run, or --store to browse recorded teams\n",
     )
-    assert no_store.returncode == 1 and "none.sqlite" in no_store.stderr
-    assert no_file.returncode == 2 and "none.toml" in no_file.stderr
-    assert bad_port.returncode == 2 and "--port must be 0-65535" in bad_port.stderr
+    assert no_store[0] == 1 and "none.sqlite" in no_store[1]
+    assert no_file[0] == 2 and "none.toml" in no_file[1]
+    assert bad_port == (2, "retinue web: --port must be 0-65535, got 70000\n")
     assert not (tmp_path / "none.sqlite").exists()
