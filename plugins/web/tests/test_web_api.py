@@ -216,3 +216,26 @@ def test_away_from_loopback_a_one_time_url_signs_a_browser_in(team: TeamHarness)
 
     assert (before, status, again, signed, forged) == (401, 303, 401, 200, 401)
     assert "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"]
+
+
+def test_a_team_that_records_nowhere_is_shown_from_a_copy_of_its_record() -> None:
+    team = TeamHarness()  # no store
+    team.register(scripted_card("Worker"), model=worker)
+    leader = team.add(scripted_card("Lead"), model=lead)
+    team.say(leader, "before the view")
+    team.wait_idle()
+    try:
+        with WebView(team) as view:
+            team.say(leader, "delegate after it")
+            team.wait_idle()
+            wait_until(
+                lambda: len(request(view.port, "GET", path(view, "snapshot"))[1]["flow"]) >= 6,
+                what="the whole conversation",
+            )
+            _, shot = request(view.port, "GET", path(view, "snapshot"))
+    finally:
+        team.shutdown()
+
+    texts = [i["text"] for i in shot["flow"]]
+    assert texts[0] == "before the view" and texts[-1].startswith("done: result of work on")
+    assert {m["name"] for m in shot["members"]} == {"@Human", "@Lead", "@Worker"}

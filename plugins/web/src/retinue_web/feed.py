@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from retinue import EventSubscriber, Message, Panel
+from retinue.actors.recorder import Recorder
 from retinue.store import Store, StoreError
 
 from retinue_web.fold import TeamFold
@@ -44,6 +45,20 @@ class Doorbell(EventSubscriber):
         self._ring()
 
     def on_stop(self) -> None:
+        self._ring()
+
+
+class Copier(Doorbell):
+    """For a team that records nowhere: its record appended to the view's own store as the
+    orchestrator commits it, then the feed is woken (positions are the copy's own)."""
+
+    def __init__(self, store: Store, team_id: str, ring: Callable[[], None]) -> None:
+        super().__init__(ring)
+        self._recorder = Recorder(store, team_id, {"copied": True})
+
+    def on_message(self, message: Message) -> None:
+        self._recorder.record(message)
+        self._recorder.flush()
         self._ring()
 
 

@@ -6,10 +6,11 @@
     ...
     view.stop()
 
-A live team must record to a store (`ActorSystem(store=...)`; `":memory:"` will do): the
-page replays from the record by position, so a reload or a reconnect misses nothing and
-shows nothing twice. `retinue web TEAM.toml` gives its team a `MemoryStore` unless told
-`--store`.
+The page replays from the team's record by position, so a reload or a reconnect misses
+nothing and shows nothing twice. A live team that records to a store (`ActorSystem(store=
+...)`) is read from it; one that records nowhere has its record copied into a store of the
+view's own, from what its orchestrator still holds (its window, the last 1,000 records by
+default) when the view is made.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from typing import Any
 
 from retinue import ActorAddress, Panel, get_plugin_manager
 from retinue.plugins import collect_panel_classes
-from retinue.store import Store, TeamInfo
+from retinue.store import MemoryStore, Store, TeamInfo
 
 from retinue_web.actions import LiveTeam
 from retinue_web.activity import BOARD
-from retinue_web.feed import Doorbell, TeamFeed
+from retinue_web.feed import Copier, Doorbell, TeamFeed
 from retinue_web.security import Gate
 
 logger = logging.getLogger(__name__)
@@ -59,13 +60,17 @@ class WebView:
     ) -> None:
         self.team = team
         self.live_id: str | None = None
+        #: The live team records nowhere: the view copies its record into a store of its own.
+        self.copying = False
         if team is not None:
             live_store = team.system.store
             if live_store is None:
-                raise ValueError(
-                    "a web view replays the team from its record: give its actor system a "
-                    "store, e.g. ActorSystem(store=':memory:') or a SQLite path"
-                )
+                if store is not None:
+                    raise ValueError(
+                        "this team records to no store: give its actor system the store "
+                        "(ActorSystem(store=...)), or give the view none"
+                    )
+                live_store, self.copying = MemoryStore(), True
             if store is not None and store is not live_store:
                 raise ValueError("a live team is shown from its own store; give no other")
             store = live_store
@@ -101,9 +106,9 @@ class WebView:
             feed = self._feeds.get(team_id)
             if feed is not None:
                 return feed
-            if team_id != self.live_id and self.store.team(team_id) is None:
-                return None
             live = team_id == self.live_id
+            if not live and self.store.team(team_id) is None:
+                return None
             feed = TeamFeed(
                 self.store,
                 team_id,
@@ -112,11 +117,13 @@ class WebView:
                 live=live,
             )
             self._feeds[team_id] = feed
-        feed.start()
         if live and self.team is not None:
-            self._doorbell = Doorbell(feed.ring)
-            self.team.system.proxy_ask(self.team.orchestrator).subscribe(self._doorbell)
-            feed.ring()  # what was committed before the doorbell was there
+            ring = feed.ring
+            self._doorbell = Copier(self.store, team_id, ring) if self.copying else Doorbell(ring)
+            # a copy starts from what the orchestrator still holds (its window)
+            orchestrator = self.team.system.proxy_ask(self.team.orchestrator)
+            orchestrator.subscribe(self._doorbell, replay=self.copying)
+        feed.start()
         return feed
 
     def _make_panels(self) -> list[Panel]:
