@@ -102,5 +102,5 @@ def test_two_panels_of_one_name_are_refused_naming_both() -> None:
         autoload=False, plugins=[_plugin("first", SaidPanel), _plugin("second", other)]
     )
 
-    with pytest.raises(PluginError, match="panel 'said' is provided twice: by .*first.*second"):
+    with pytest.raises(PluginError, match=r"panel .said. is provided twice: by .*first.*second"):
         collect_panel_classes(pm)

@@ -122,3 +122,36 @@ def test_retinue_web_refuses_what_it_cannot_do(
     assert no_file[0] == 2 and "none.toml" in no_file[1]
     assert bad_port == (2, "retinue web: --port must be 0-65535, got 70000\n")
     assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_retinue_run_web_shows_the_console_team_in_the_browser_too() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "retinue", "run", str(SOLO), "--web", "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        port, _ = port_of(process)
+        _, listed = request(port, "GET", "/api/teams")
+        (team,) = listed["teams"]
+        status, _ = request(
+            port,
+            "POST",
+            f"/api/teams/{team['id']}/say",
+            {"to": "@Assistant", "text": "from the page"},
+        )
+        wait_until(
+            lambda: len(request(port, "GET", f"/api/teams/{team['id']}/snapshot")[1]["flow"]) >= 2,
+            what="the answer in the page",
+        )
+        out, err = process.communicate("typed at the console\n", timeout=TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+    assert status == 200 and team["live"] is True
+    assert "You asked: 'from the page'." in out  # the console shows what the page said
+    assert "You asked: 'typed at the console'." in out
+    assert process.returncode == 0, err

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from retinue.store import Store
@@ -60,6 +60,33 @@ def add_web_command(add_command: Callable[..., argparse.ArgumentParser]) -> None
         help="how long the team may take to stop at the end (default 10)",
     )
     parser.set_defaults(run=web_command)
+
+
+def add_web_option(parser: argparse.ArgumentParser) -> None:
+    """`--web [[HOST:]PORT]` on a command that runs a team (`retinue run`, `retinue chat`)."""
+    parser.add_argument(
+        "--web",
+        nargs="?",
+        const=str(DEFAULT_PORT),
+        metavar="[HOST:]PORT",
+        help=f"also show the team in the browser (retinue-web), on 127.0.0.1:{DEFAULT_PORT} "
+        "or where given",
+    )
+
+
+def attach_web(team: Any, where: str) -> Callable[[], object]:
+    """Serve `team`'s page as `--web` says; what stops it."""
+    from retinue_web.view import WebView
+
+    host, _, port = where.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"--web takes [HOST:]PORT, got {where!r}") from None
+    view = WebView(team, host=host or "127.0.0.1", port=number)
+    view.start()
+    print(f"retinue web: open {view.login_url()}", file=sys.stderr, flush=True)
+    return view.stop
 
 
 def _fail(text: str, status: int = BAD_INPUT) -> int:

@@ -26,6 +26,24 @@ def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) ->
 
 
 @hookimpl
+def retinue_session_options(parser: argparse.ArgumentParser) -> None:
+    """`retinue run TEAM.toml --web` (and `retinue chat --web`): the page beside the console."""
+    from retinue_web.cli import add_web_option
+
+    add_web_option(parser)
+
+
+@hookimpl
+def retinue_session_started(team: Any, args: argparse.Namespace) -> Sequence[Callable[[], object]]:
+    """Serve the page of the team the command started, when `--web` was given."""
+    if getattr(args, "web", None) is None:
+        return []
+    from retinue_web.cli import attach_web
+
+    return [attach_web(team, args.web)]
+
+
+@hookimpl
 def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any]]:
     """Every agent notes its model requests and tool calls for a web view in this process."""
     from retinue_web.activity import ActivityCapability

@@ -121,7 +121,7 @@ class WebView:
             ring = feed.ring
             self._doorbell = Copier(self.store, team_id, ring) if self.copying else Doorbell(ring)
             # a copy starts from what the orchestrator still holds (its window)
-            orchestrator = self.team.system.proxy_ask(self.team.orchestrator)
+            orchestrator: Any = self.team.system.proxy_ask(self.team.orchestrator)
             orchestrator.subscribe(self._doorbell, replay=self.copying)
         feed.start()
         return feed
@@ -168,6 +168,8 @@ class WebView:
             sock.close()
             raise OSError(f"the web view cannot listen on {self.host}:{self.port}: {exc}") from exc
         self.port = sock.getsockname()[1]
+        if self.live_id is not None:
+            self.feed(self.live_id)  # follow the live team from now on (a copy starts now)
         self.gate = Gate(
             host=self.host, port=self.port, allowed_hosts=self.allowed_hosts, token=self.token
         )
