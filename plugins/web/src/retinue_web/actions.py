@@ -12,11 +12,10 @@ answering that `/stop` (its parent), with the `ChainStoppedEvent` naming who was
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from retinue import ActorAddress, ActorSystem, AgentMessage
+from retinue import ActorAddress, AgentMessage, Runtime
 
 STOP = "/stop"
 #: The commands every agent answers, announced or not (the kernel's own).
@@ -31,7 +30,7 @@ class LiveTeam(Protocol):
     """A team running in this process: `RunningTeam` (team files), `ResumedTeam`, your own."""
 
     @property
-    def system(self) -> ActorSystem: ...
+    def system(self) -> Runtime: ...
 
     @property
     def orchestrator(self) -> ActorAddress: ...
@@ -80,13 +79,3 @@ def check_text(text: str, member: str, commands: list[dict[str, Any]]) -> str:
         listing = ", ".join(f"/{name}" for name in sorted(n for n in known if n)) or "none"
         raise ActionError(f"{member} has no command /{word}; its commands: {listing}")
     return text
-
-
-def wait_for(check: Any, timeout: float, step: float = 0.05) -> Any:
-    """Call `check()` until it returns something, or `timeout` seconds pass (then None)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found is not None or time.monotonic() >= deadline:
-            return found
-        time.sleep(step)

@@ -188,7 +188,7 @@ class TeamFeed:
         """The flow lines before `position` (at most `limit`), for a page scrolling back."""
         with self._lock:
             flow = self.fold.flow
-            end = bisect.bisect_left([item["pos"] for item in flow], position) if flow else 0
+            end = bisect.bisect_left(self.fold.flow_positions, position)
             start = max(0, end - max(1, min(limit, 1_000)))
             return {"flow": flow[start:end], "more": start > 0}
 

@@ -146,6 +146,7 @@ class TeamFold:
         self.members: dict[str, Member] = {}
         self.chains: dict[str, Chain] = {}
         self.flow: list[dict[str, Any]] = []
+        self.flow_positions: list[int] = []  # each flow line's position, for paging back
         #: message id -> (first, last) position of the runs of the turn that handled it
         self.turns: dict[str, tuple[int, int]] = {}
         self.stopped = False  # the orchestrator's own stop is in the record
@@ -182,6 +183,7 @@ class TeamFold:
             self._fold(message, record, delta)
         if delta.flow is not None:
             self.flow.append(delta.flow)
+            self.flow_positions.append(record.position)
         return self._render(delta)
 
     def _render(self, delta: _Delta) -> dict[str, Any] | None:

@@ -63,7 +63,9 @@ class WebView:
         #: The live team records nowhere: the view copies its record into a store of its own.
         self.copying = False
         if team is not None:
-            live_store = team.system.store
+            # The in-process runtime (`ActorSystem`) carries the store it records to; a runtime
+            # without one, or a team that records nowhere, is shown from a copy.
+            live_store: Store | None = getattr(team.system, "store", None)
             if live_store is None:
                 if store is not None:
                     raise ValueError(
