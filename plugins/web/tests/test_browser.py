@@ -193,8 +193,35 @@ def test_the_page_as_the_docs_show_it(team: TeamHarness, view: WebView, page: An
     page.locator(".run").first.wait_for()
     page.get_by_role("button", name="Planning board").click()
     page.locator("table.panel td", has_text="Draft the weekly report").wait_for()
+    page.get_by_role("button", name="Detail").click()
     target = Path(os.environ.get("RETINUE_WEB_SCREENSHOT") or ROOT / "docs" / "web.png")
 
     shot = page.screenshot(path=str(target), full_page=False)
 
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and target.stat().st_size > 10_000
+
+
+def test_a_recorded_team_is_listed_and_replayed_from_its_start(
+    team: TeamHarness, page: Any
+) -> None:
+    lead = team.lead  # type: ignore[attr-defined]
+    team.say(lead, "delegate the first part")
+    team.say(lead, "hello again")
+    team.wait_idle()
+    store = team.system.store
+    assert store is not None
+    expected = [m.message.id for m in recorded(team)]
+
+    with WebView(store=store) as view:
+        page.goto(view.url)
+        page.locator(".row", has_text="echo: hello again").wait_for()
+        assert page.locator("#composer").is_hidden()  # a record is read, not spoken to
+        page.click("#replay")
+        wait_until(
+            lambda: page.evaluate("() => state.flow.filter((i) => i.id).length") == len(expected),
+            what="the replay to reach the end",
+        )
+        replayed = page.evaluate("() => state.flow.filter((i) => i.id).map((i) => i.id)")
+        members = page.locator("#roster tbody tr").count()
+
+    assert replayed == expected and members == 3

@@ -39,6 +39,21 @@ def _text(value: Any) -> str:
     return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + "…"
 
 
+def _content(content: Any) -> str:
+    """A part's content as text: a list of items (text blocks, media) one after another."""
+    if not isinstance(content, list):
+        return _text(content)
+    pieces = []
+    for item in content:
+        if isinstance(item, dict) and isinstance(item.get("content"), str):
+            pieces.append(item["content"])  # a text block (a context update, say)
+        elif isinstance(item, dict):
+            pieces.append(f"[{item.get('kind', 'media')}]")
+        else:
+            pieces.append(str(item))
+    return _text("\n".join(pieces))
+
+
 def _part(part: dict[str, Any]) -> dict[str, Any]:
     kind = str(part.get("part_kind", "?"))
     shown: dict[str, Any] = {"kind": kind}
@@ -47,7 +62,7 @@ def _part(part: dict[str, Any]) -> dict[str, Any]:
     if "args" in part:
         shown["text"] = _text(part["args"])
     elif "content" in part:
-        shown["text"] = _text(part["content"])
+        shown["text"] = _content(part["content"])
     return shown
 
 
