@@ -43,6 +43,7 @@ from retinue import (
 )
 from retinue.actors.record_codec import decode
 from retinue.console import TeamTracker
+from retinue.llm.team_usage import charge_event
 from retinue.store import Record
 
 logger = logging.getLogger(__name__)
@@ -311,15 +312,7 @@ class TeamFold:
         elif isinstance(event, RunFinishedEvent):
             self._run_finished(event, message, record, delta)
         elif isinstance(event, LlmUsageEvent):
-            self.usage.charge(
-                event.agent_name,
-                model_name=event.model_name,
-                requests=event.requests,
-                input_tokens=event.input_tokens,
-                output_tokens=event.output_tokens,
-                total_tokens=event.total_tokens,
-                cost_usd=event.cost_usd,
-            )
+            charge_event(self.usage, event)  # as the team budget counts it
             delta.budget = True
             if event.agent_name in self.members:
                 delta.member(self.members[event.agent_name])
