@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from retinue import EventMessage, RunFinishedEvent, SentMessage
+from retinue import EventMessage, ModelConfig, RunFinishedEvent, SentMessage, TeamUsageLimits
 from retinue.store import open_store
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
@@ -239,3 +239,31 @@ def test_a_team_that_records_nowhere_is_shown_from_a_copy_of_its_record() -> Non
     texts = [i["text"] for i in shot["flow"]]
     assert texts[0] == "before the view" and texts[-1].startswith("done: result of work on")
     assert {m["name"] for m in shot["members"]} == {"@Human", "@Lead", "@Worker"}
+
+
+def test_the_budget_and_no_secret_reach_the_page() -> None:
+    team = TeamHarness(store=":memory:", budget=TeamUsageLimits(request_limit=50))
+    card = scripted_card("Lead")
+    card.config.model_cfg = ModelConfig(  # type: ignore[attr-defined]
+        provider="openai-chat", model="gpt-x", base_url="http://ada:hunter2@127.0.0.1:9/v1"
+    )
+    leader = team.add(card, model=lead)
+    team.say(leader, "hello")
+    team.wait_idle()
+    try:
+        with WebView(team) as view:
+            answers = [
+                request(view.port, "GET", "/api/teams")[1],
+                request(view.port, "GET", path(view, "snapshot"))[1],
+            ]
+            hello = next(i for i in answers[1]["flow"] if i["text"] == "hello")
+            answers.append(request(view.port, "GET", path(view, f"turns/{hello['id']}"))[1])
+            feed = view.feed(view.live_id or "")
+            assert feed is not None
+            answers.extend(data for _, data in feed.deltas_after(0) or [])  # what streams
+    finally:
+        team.shutdown()
+
+    budget = answers[1]["budget"]
+    assert budget["limits"]["request_limit"] == 50 and budget["usage"]["requests"] == 1
+    assert "hunter2" not in json.dumps(answers)
