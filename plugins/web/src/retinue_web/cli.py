@@ -161,8 +161,7 @@ def _run_team(store: Store, args: argparse.Namespace) -> int:
         )
     finally:
         print("retinue web: shutting the team down", file=sys.stderr)
-        running.shutdown(args.shutdown_timeout)
-        system.shutdown(args.shutdown_timeout)
+        system.shutdown(args.shutdown_timeout)  # the team and everything it started
 
 
 def _serve(view: WebView, what: str) -> int:

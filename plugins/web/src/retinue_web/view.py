@@ -136,6 +136,7 @@ class WebView:
             except Exception:
                 logger.exception("the installed panels could not be collected")
                 classes = []
+            self._panel_classes = classes  # collected once per view
         panels = []
         for cls in classes:
             try:
