@@ -47,8 +47,6 @@ STATIC = {
 }
 #: Seconds between two looks at the live team's activity (and keep-alive comments).
 TICK = 0.25
-#: Names left out of a team's name in the list: its person, its planning board.
-PEOPLE_AND_BOARDS = frozenset({"Human", "Planning"})
 #: Seconds of silence after which the stream sends a comment line.
 KEEP_ALIVE = 15.0
 #: How long a stop waits for the kernel's answer before saying it was sent.
@@ -247,7 +245,7 @@ def _team_name(view: WebView, info: TeamInfo) -> str:
     name = str(info.metadata.get("name") or "")
     if name and name != "@Orchestrator":
         return name
-    members = [m for m in info.members if m.lstrip("@") not in PEOPLE_AND_BOARDS]
+    members = info.members
     return ", ".join(members[:3]) + (" …" if len(members) > 3 else "") or "a team"
 
 
