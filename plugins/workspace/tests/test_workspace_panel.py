@@ -28,6 +28,7 @@ def test_the_panel_lists_the_teams_files_and_nothing_outside(
             name="@Writer", role="Writer", model_cfg=ModelConfig(provider="test"), tools=[card]
         ),
     )
+    team.wait_idle()  # its start is recorded, and the panel has folded it
     empty = panel.view()
     directory = card.directory_for(member)
     (directory / "notes").mkdir(parents=True)
