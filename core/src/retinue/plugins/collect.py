@@ -27,11 +27,13 @@ from retinue.plugins.manager import (
 if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
 CARDS_HOOK = "retinue_tool_cards"
 CAPABILITIES_HOOK = "retinue_capabilities"
+OBSERVERS_HOOK = "retinue_turn_observers"
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,24 @@ def collect_capabilities(
     capability's place here is its place around every model request.
     """
     return [capability for _, capability in capabilities_by_plugin(pm, config)]
+
+
+def turn_observers_from(
+    sources: Iterable[tuple[str, PluginHook]], config: AgentConfig
+) -> list[tuple[str, TurnObserver]]:
+    """Ask each `(label, source)` for its turn observers for `config`, checked and labelled."""
+    from retinue.actors.turns import TurnObserver
+
+    observers: list[tuple[str, TurnObserver]] = []
+    for label, source in sources:
+        for item in source.call(config=config):
+            if not isinstance(item, TurnObserver):
+                raise PluginError(
+                    f"{label} returned {item!r} from {OBSERVERS_HOOK}; expected turn observers "
+                    "(objects with turn(message) and report(message))"
+                )
+            observers.append((label, item))
+    return observers
 
 
 # -- reports ---------------------------------------------------------------------------------
