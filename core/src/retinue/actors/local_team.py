@@ -97,7 +97,8 @@ class OrchestratorTeam:
 
     def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
         if observing():  # a fire, told to the turn that made it
-            observe(StopMessage(sender=member, recipient=self._orchestrator, team_id=member.team_id))
+            team_id = member.team_id
+            observe(StopMessage(sender=member, recipient=self._orchestrator, team_id=team_id))
         if member == self._member:
             # Never wait on ourselves: the stop queues behind the message being handled.
             actor = runtime.lookup(member.agent_id)

@@ -48,9 +48,7 @@ class TurnObserver(Protocol):
         ...
 
 
-_observing: ContextVar[tuple[TurnObserver, ...]] = ContextVar(
-    "retinue_turn_observers", default=()
-)
+_observing: ContextVar[tuple[TurnObserver, ...]] = ContextVar("retinue_turn_observers", default=())
 _warned: set[type[object]] = set()
 
 

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
     from retinue.actors.turns import TurnObserver
-
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
