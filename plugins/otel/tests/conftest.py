@@ -19,7 +19,7 @@ from retinue_otel import Tracing
 # Scripts named by import path (`otel_scripts:...`) are imported in the agents' threads.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hiring import hiring  # noqa: E402
+from hiring import hiring
 
 
 @dataclass

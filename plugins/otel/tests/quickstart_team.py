@@ -24,8 +24,10 @@ def model(function: str) -> ModelConfig:
     return ModelConfig(provider="function", model=f"quickstart:{function}")
 
 
-def quickstart_cards(manager_tools: list[Any] | None = None) -> list[AgentCard]:
-    """The Manager (who hires a Developer by role) and the Developer, as the example has them."""
+def quickstart_cards(tools: dict[str, list[Any]] | None = None) -> list[AgentCard]:
+    """The Manager (who hires a Developer by role) and the Developer, as the example has them;
+    `tools` adds cards to a role (`{"Developer": [TracingTool(enabled=False)]}`)."""
+    tools = tools or {}
     manager = AgentCard(
         description="Project manager who delegates to specialists",
         agent_class=BaseAgent,
@@ -34,19 +36,24 @@ def quickstart_cards(manager_tools: list[Any] | None = None) -> list[AgentCard]:
             role="Manager",
             prompt=PromptTemplate(template="You are a project manager. Delegate the work."),
             model_cfg=model("manager"),
-            tools=list(manager_tools or []),
+            tools=tools.get("Manager", []),
         ),
         routes_to=["Developer"],
     )
     developer = AgentCard(
         description="Plans and writes code",
         agent_class=BaseAgent,
-        config=AgentConfig(name="@Developer", role="Developer", model_cfg=model("developer")),
+        config=AgentConfig(
+            name="@Developer",
+            role="Developer",
+            model_cfg=model("developer"),
+            tools=tools.get("Developer", []),
+        ),
     )
     return [manager, developer]
 
 
-def start_quickstart(team: TeamHarness, manager_tools: list[Any] | None = None) -> ActorAddress:
+def start_quickstart(team: TeamHarness, tools: dict[str, list[Any]] | None = None) -> ActorAddress:
     """Register both roles and start the Manager; the Developer is hired when asked for."""
-    team.register(*quickstart_cards(manager_tools))
+    team.register(*quickstart_cards(tools))
     return team.start("Manager")

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from conftest import Spans, traced_team
 from opentelemetry.trace import StatusCode
 from quickstart_team import REQUEST, start_quickstart
 from retinue.testing import TeamHarness
+
+from conftest import Spans, traced_team
 
 
 def run_quickstart(team: TeamHarness) -> None:
     manager = start_quickstart(team)
     team.say(manager, REQUEST)
     team.wait_idle()
-    assert [to for _, to, *_ in team.transcript()] == ["@Manager", "@Developer", "@Manager", "@Human"]
+    assert [to for _, to, *_ in team.transcript()] == [
+        "@Manager",
+        "@Developer",
+        "@Manager",
+        "@Human",
+    ]
 
 
 def test_the_quickstart_team_is_one_trace_of_turns_each_the_child_of_the_turn_that_asked(

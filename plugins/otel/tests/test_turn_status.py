@@ -7,7 +7,6 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from conftest import Spans
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import StatusCode
 from pydantic_ai.messages import ModelMessage, ModelResponse
@@ -22,6 +21,8 @@ from retinue import (
     RunUsageLimits,
 )
 from retinue.testing import PingTool, TeamHarness, call_tool, incoming, send
+
+from conftest import Spans
 
 
 def card(role: str, script: str = "", **config: object) -> AgentCard:

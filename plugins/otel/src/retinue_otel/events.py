@@ -7,6 +7,7 @@ usage-limit breaches and failed runs become span events with the turn's time of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from retinue import (
 )
 
 Attributes = dict[str, AttributeValue]
+SpanEvent = tuple[str, Attributes]
 
 # Span event names: `retinue.<what happened>`.
 HIRE = "retinue.hire"
@@ -37,7 +39,13 @@ MESSAGE_DROPPED = "retinue.message_dropped"
 USAGE_LIMIT = "retinue.usage_limit"
 RUN_FAILED = "retinue.run_failed"
 
-_RUN_ENDS = {"interrupted": CANCEL, "usage_limit": USAGE_LIMIT, "timeout": RUN_FAILED}
+#: How a run that did not complete shows on its turn's span (`RunFinishedEvent.status`).
+_RUN_ENDS = {
+    "interrupted": CANCEL,
+    "usage_limit": USAGE_LIMIT,
+    "timeout": RUN_FAILED,
+    "failed": RUN_FAILED,
+}
 
 
 @dataclass
@@ -52,7 +60,7 @@ class TurnRecord:
     cost_usd: float | None = None
     model: str | None = None
 
-    def read(self, report: Message) -> tuple[str, Attributes] | None:
+    def read(self, report: Message) -> SpanEvent | None:
         """Take in one report; the span event it makes, if any."""
         if isinstance(report, EventMessage):
             return self._event(report.event)
@@ -69,50 +77,28 @@ class TurnRecord:
             return FIRE, {"retinue.member.name": member.name, "retinue.member.id": member.agent_id}
         return None
 
-    def _event(self, event: Any) -> tuple[str, Attributes] | None:
+    def _event(self, event: Any) -> SpanEvent | None:
         if isinstance(event, LlmUsageEvent):
             self._add_usage(event)
-            return None
-        if isinstance(event, RunStartedEvent):
-            if event.run_id is not None:
-                self.run_ids.append(event.run_id)
-            return None
-        if isinstance(event, RunFinishedEvent):
+        elif isinstance(event, RunStartedEvent) and event.run_id is not None:
+            self.run_ids.append(event.run_id)
+        elif isinstance(event, RunFinishedEvent):
             return self._run_finished(event)
-        if isinstance(event, RoutingSkippedEvent):
-            return ROUTE_SKIPPED, {"retinue.recipient": event.recipient, "retinue.reason": event.reason}
-        if isinstance(event, ChainStoppedEvent):
-            stop = event.stop
-            attributes: Attributes = {
-                "retinue.chain.id": stop.chain_id,
-                "retinue.stop.kind": stop.kind,
-                "retinue.reason": stop.reason,
-                "retinue.stop.members": list(stop.members),
-            }
-            if stop.by is not None:
-                attributes["retinue.stop.by"] = stop.by
-            return CHAIN_STOPPED, attributes
-        if isinstance(event, ChainMessageDroppedEvent):
-            return MESSAGE_DROPPED, {
-                "retinue.message.id": event.message_id,
-                "retinue.reason": event.reason,
-            }
-        if isinstance(event, BudgetExhaustedEvent):
-            return USAGE_LIMIT, {
-                "retinue.limit.tier": "team",
-                "retinue.reason": "; ".join(str(breach) for breach in event.breaches),
-            }
+        else:
+            describe = _SPAN_EVENTS.get(type(event))
+            return describe(event) if describe is not None else None
         return None
 
-    def _run_finished(self, event: RunFinishedEvent) -> tuple[str, Attributes] | None:
+    def _run_finished(self, event: RunFinishedEvent) -> SpanEvent | None:
         name = _RUN_ENDS.get(event.status)
-        if event.status == "failed":
-            name = RUN_FAILED
         if name is None:
             return None
         if name == CANCEL:
             self.cancelled = True
-        attributes: Attributes = {"retinue.run.id": event.run_id or "", "retinue.run.status": event.status}
+        attributes: Attributes = {
+            "retinue.run.id": event.run_id or "",
+            "retinue.run.status": event.status,
+        }
         if event.status == "usage_limit":
             attributes["retinue.limit.tier"] = "run"
         if event.error:
@@ -135,6 +121,7 @@ class TurnRecord:
         attributes: Attributes = {}
         if self.run_ids:
             attributes["retinue.run.id"] = self.run_ids[0]
+        if len(self.run_ids) > 1:  # a conclusion after a breach, say
             attributes["retinue.run.ids"] = list(self.run_ids)
         if not self.requests:
             return attributes
@@ -147,3 +134,38 @@ class TurnRecord:
         if self.model is not None:
             attributes["gen_ai.response.model"] = self.model
         return attributes
+
+
+def _route_skipped(event: RoutingSkippedEvent) -> SpanEvent:
+    return ROUTE_SKIPPED, {"retinue.recipient": event.recipient, "retinue.reason": event.reason}
+
+
+def _chain_stopped(event: ChainStoppedEvent) -> SpanEvent:
+    stop = event.stop
+    attributes: Attributes = {
+        "retinue.chain.id": stop.chain_id,
+        "retinue.stop.kind": stop.kind,
+        "retinue.reason": stop.reason,
+        "retinue.stop.members": list(stop.members),
+    }
+    if stop.by is not None:
+        attributes["retinue.stop.by"] = stop.by
+    return CHAIN_STOPPED, attributes
+
+
+def _message_dropped(event: ChainMessageDroppedEvent) -> SpanEvent:
+    return MESSAGE_DROPPED, {"retinue.message.id": event.message_id, "retinue.reason": event.reason}
+
+
+def _budget_exhausted(event: BudgetExhaustedEvent) -> SpanEvent:
+    reason = "; ".join(str(breach) for breach in event.breaches)
+    return USAGE_LIMIT, {"retinue.limit.tier": "team", "retinue.reason": reason}
+
+
+#: Events that become span events as they are, by their class.
+_SPAN_EVENTS: dict[type[Any], Callable[[Any], SpanEvent]] = {
+    RoutingSkippedEvent: _route_skipped,
+    ChainStoppedEvent: _chain_stopped,
+    ChainMessageDroppedEvent: _message_dropped,
+    BudgetExhaustedEvent: _budget_exhausted,
+}
