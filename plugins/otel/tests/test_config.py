@@ -7,13 +7,12 @@ import importlib.util
 
 import pytest
 from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
-from quickstart_team import REQUEST, start_quickstart
+from otel_helpers import Spans, traced_team
+from otel_quickstart import REQUEST, start_quickstart
 from retinue import AgentConfig, ModelConfig, describe_plugins, get_plugin_manager
 from retinue.teamfile import TeamFileError, loads_team_file
 from retinue_otel import Tracing, TracingConfigError, TracingTool, provider_from_env, providers
 from retinue_otel.providers import exporter_names
-
-from conftest import Spans, traced_team
 
 
 @pytest.fixture(autouse=True)

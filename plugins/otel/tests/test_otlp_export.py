@@ -11,10 +11,9 @@ from pathlib import Path
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.trace import format_span_id, format_trace_id
-from quickstart_team import REQUEST, start_quickstart
-from receiver import ReceivedSpan, otlp_receiver
-
-from conftest import Spans, traced_team
+from otel_helpers import Spans, traced_team
+from otel_quickstart import REQUEST, start_quickstart
+from otel_receiver import ReceivedSpan, otlp_receiver
 
 HERE = Path(__file__).resolve().parent
 
@@ -64,10 +63,10 @@ def test_an_otlp_http_export_receives_the_same_spans_as_memory(spans: Spans) -> 
 
 
 def run_script(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """`traced_quickstart.py` in a fresh interpreter, with discovery and these variables."""
+    """`otel_traced_script.py` in a fresh interpreter, with discovery and these variables."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "RETINUE_DISABLE"))}
     done = subprocess.run(
-        [sys.executable, str(HERE / "traced_quickstart.py"), *args],
+        [sys.executable, str(HERE / "otel_traced_script.py"), *args],
         env={**clean, "NO_PROXY": "127.0.0.1", **env},
         capture_output=True,
         text=True,

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from opentelemetry.trace import StatusCode
-from quickstart_team import REQUEST, start_quickstart
+from otel_helpers import Spans, traced_team
+from otel_quickstart import REQUEST, start_quickstart
 from retinue.testing import TeamHarness
-
-from conftest import Spans, traced_team
 
 
 def run_quickstart(team: TeamHarness) -> None:

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import StatusCode
+from otel_helpers import Spans
+from otel_quickstart import REQUEST, start_quickstart
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from quickstart_team import REQUEST, start_quickstart
 from retinue import (
     AgentCard,
     AgentConfig,
@@ -21,8 +22,6 @@ from retinue import (
     RunUsageLimits,
 )
 from retinue.testing import PingTool, TeamHarness, call_tool, incoming, send
-
-from conftest import Spans
 
 
 def card(role: str, script: str = "", **config: object) -> AgentCard:

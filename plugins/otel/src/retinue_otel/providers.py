@@ -20,6 +20,7 @@ and flushed when the process exits.
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from collections.abc import Mapping
@@ -107,17 +108,16 @@ def _otlp_exporter(environ: Mapping[str, str]) -> SpanExporter:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
         return OTLPSpanExporter()
-    if protocol == "grpc":
+    if protocol == "grpc":  # an optional package: looked up, not imported by name
         try:
-            from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import (
-                OTLPSpanExporter as GrpcSpanExporter,
-            )
+            grpc = importlib.import_module("opentelemetry.exporter.otlp.proto.grpc.trace_exporter")
         except ImportError:
             raise TracingConfigError(
                 "OTLP over grpc needs `pip install opentelemetry-exporter-otlp-proto-grpc` "
                 "(or set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)"
             ) from None
-        return GrpcSpanExporter()
+        exporter: SpanExporter = grpc.OTLPSpanExporter()
+        return exporter
     raise TracingConfigError(
         f"OTEL_EXPORTER_OTLP_PROTOCOL={protocol!r}: retinue-otel exports OTLP over "
         "http/protobuf or grpc"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sys
 
-from hiring import hiring_plugins
-from quickstart_team import REQUEST, start_quickstart
+from otel_hiring import hiring_plugins
+from otel_quickstart import REQUEST, start_quickstart
 from retinue import get_plugin_manager
 from retinue.testing import TeamHarness
 
