@@ -10,7 +10,9 @@ times in three variants, interleaved in one process:
 - `recording`: every span made (the turn's, pydantic-ai's run and model-request spans, their
   attributes and events, the trace context injected into each message) into an SDK provider
   whose batch processor hands them to an exporter that drops them: the cost of tracing
-  itself, the network left out.
+  itself, the network left out;
+- `turns`: the same with retinue's turn spans only (`instrument_pydantic_ai=False`), which
+  splits that cost between the plugin's own spans and pydantic-ai's instrumentation.
 
 Per variant: wall ms per hop (the median interval between model calls) and CPU ms per hop
 (the process's CPU time over the run, every thread, divided by the hops), each as a ratio to
@@ -31,10 +33,11 @@ from benchmarks.suite import Case, CaseResult, Scale, Table, Target, ratio
 
 HOPS: dict[str, int] = {"full": 2000, "quick": 400, "tiny": 12}
 REPEATS: dict[str, int] = {"full": 3, "quick": 2, "tiny": 1}
-VARIANTS = ("blocked", "idle", "recording")
+VARIANTS = ("blocked", "idle", "turns", "recording")
 LABELS = {
     "blocked": "plugin blocked (baseline)",
     "idle": "installed, nowhere to export",
+    "turns": "recording turn spans only (no pydantic-ai spans)",
     "recording": "recording every span (exporter drops them)",
 }
 
@@ -45,7 +48,7 @@ def otel_installed() -> bool:
     return any(name == "otel" for name, _ in get_plugin_manager().list_name_plugin())
 
 
-def _recording_plugin() -> Any:
+def _recording_plugin(instrument_pydantic_ai: bool) -> Any:
     """A `Tracing` on an SDK provider whose exporter receives every span and drops it."""
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
     from opentelemetry.sdk.trace.export import (
@@ -61,13 +64,14 @@ def _recording_plugin() -> Any:
 
     provider = TracerProvider()
     provider.add_span_processor(BatchSpanProcessor(Dropping()))
-    return Tracing(tracer_provider=provider)
+    return Tracing(tracer_provider=provider, instrument_pydantic_ai=instrument_pydantic_ai)
 
 
 def _per_hop(hops: int, variant: str) -> tuple[float, float]:
     """Wall and CPU ms per hop of one ping-pong run in `variant`."""
-    if variant == "recording":
-        team = BenchTeam(blocked=("otel",), extra=[_recording_plugin()])
+    if variant in ("turns", "recording"):
+        plugin = _recording_plugin(instrument_pydantic_ai=variant == "recording")
+        team = BenchTeam(blocked=("otel",), extra=[plugin])
     else:
         team = BenchTeam(blocked=("otel",) if variant == "blocked" else ())
     try:
@@ -127,6 +131,12 @@ def run(scale: Scale) -> CaseResult:
             "installed, nowhere to export, CPU per hop vs blocked",
             median(cpu["idle"]) / base_cpu,
             1.05,
+            "x",
+        ),
+        Target(
+            "recording turn spans only, CPU per hop vs blocked",
+            median(cpu["turns"]) / base_cpu,
+            1.1,
             "x",
         ),
         Target(

@@ -5,7 +5,9 @@ from __future__ import annotations
 from opentelemetry.trace import StatusCode
 from otel_helpers import Spans, traced_team
 from otel_quickstart import REQUEST, start_quickstart
+from retinue import AgentMessage
 from retinue.testing import TeamHarness
+from retinue_otel import current_trace_context
 
 
 def run_quickstart(team: TeamHarness) -> None:
@@ -111,3 +113,20 @@ def test_content_is_recorded_when_the_plugin_says_so(spans: Spans) -> None:
     assert root.attributes is not None and root.attributes["retinue.message.content"] == REQUEST
     chats = " ".join(str(dict(s.attributes or {})) for s in spans.named("chat "))
     assert "scope it" in chats  # the Developer's answer, as the model gave it
+
+
+def test_a_chain_started_inside_a_span_of_the_caller_joins_the_callers_trace(
+    team: TeamHarness, spans: Spans
+) -> None:
+    manager = start_quickstart(team)
+    with spans.provider.get_tracer("the-app").start_as_current_span("handle web request"):
+        asked = AgentMessage(content=REQUEST, trace_context=current_trace_context())
+    team.system.proxy_tell(team.human).send(manager, asked)
+    team.wait_idle()
+
+    (root,) = spans.roots()
+    assert root.name == "handle web request"
+    (request,) = spans.children(root)
+    assert request.name == "request from @Human"
+    assert len(spans.named("agent turn")) == 3
+    assert len({span.context.trace_id for span in spans.finished()}) == 1  # type: ignore[union-attr]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from retinue_otel.card import TracingTool
     from retinue_otel.plugin import CONTENT_ENV, Tracing
+    from retinue_otel.propagation import current_trace_context
     from retinue_otel.providers import TracingConfigError, default_provider, provider_from_env
 
 __version__ = "0.1.0"
@@ -25,6 +26,7 @@ _WHERE = {
     "Tracing": "retinue_otel.plugin",
     "TracingConfigError": "retinue_otel.providers",
     "TracingTool": "retinue_otel.card",
+    "current_trace_context": "retinue_otel.propagation",
     "default_provider": "retinue_otel.providers",
     "provider_from_env": "retinue_otel.providers",
 }
@@ -35,6 +37,7 @@ __all__ = [
     "TracingConfigError",
     "TracingTool",
     "__version__",
+    "current_trace_context",
     "default_provider",
     "provider_from_env",
 ]

@@ -46,7 +46,8 @@ class Tracing:
     `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, else off); a role's tracing card
     overrides both for its agents. `aggregated_usage`: name a turn's summed usage
     `gen_ai.aggregated_usage.*` (pydantic-ai's choice for its run spans) rather than
-    `gen_ai.usage.*`.
+    `gen_ai.usage.*`. `instrument_pydantic_ai`: whether pydantic-ai's run, model-request and
+    tool spans are made too (most of what tracing costs; see docs/tracing.md).
     """
 
     def __init__(
@@ -55,10 +56,12 @@ class Tracing:
         tracer_provider: TracerProvider | None = None,
         include_content: bool | None = None,
         aggregated_usage: bool = True,
+        instrument_pydantic_ai: bool = True,
     ) -> None:
         self.tracer_provider = tracer_provider
         self.include_content = include_content
         self.aggregated_usage = aggregated_usage
+        self.instrument_pydantic_ai = instrument_pydantic_ai
         self._instrumentation: dict[
             tuple[int, bool], tuple[TracerProvider, InstrumentationSettings]
         ] = {}
@@ -73,7 +76,7 @@ class Tracing:
     @hookimpl
     def retinue_capabilities(self, config: AgentConfig) -> Sequence[AbstractCapability[Any]]:
         """pydantic-ai's instrumentation, on this plugin's provider, for a traced agent."""
-        traced = self._settings_for(config)
+        traced = self._settings_for(config) if self.instrument_pydantic_ai else None
         if traced is None:
             return []
         provider, include_content = traced

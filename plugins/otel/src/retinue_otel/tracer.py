@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from opentelemetry import context as otel_context
-from opentelemetry import propagate, trace
+from opentelemetry import trace
 from opentelemetry.trace import Span, Status, StatusCode
 from retinue import (
     AgentConfig,
@@ -30,6 +30,7 @@ from retinue import (
 )
 
 from retinue_otel.events import USAGE_LIMIT, Attributes, TurnRecord
+from retinue_otel.propagation import extract, inject
 
 if TYPE_CHECKING:
     from opentelemetry.context import Context
@@ -67,10 +68,8 @@ class TurnTracer:
         self._open.append((span, record))
         current = trace.set_span_in_context(span, parent)
         token = otel_context.attach(current)
-        carrier: dict[str, str] = {}
-        propagate.inject(carrier, context=current)
         try:
-            yield carrier
+            yield inject(current)
         except BaseException as failure:
             _fail(span, failure)
             raise
@@ -96,7 +95,7 @@ class TurnTracer:
 
     def _parent(self, message: Message) -> Context:
         """The context the turn's span starts in: the sender's turn, or the person's request."""
-        parent = propagate.extract(message.trace_context or {}, context=otel_context.Context())
+        parent = extract(message.trace_context)
         if not from_operator(message):
             return parent
         sender = message.sender.name if message.sender is not None else "code"
