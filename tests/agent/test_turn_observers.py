@@ -9,13 +9,16 @@ the turn; one that breaks is logged and skipped, never fails the turn.
 
 from __future__ import annotations
 
+import ast
 import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+import retinue
 from retinue import (
     ActorAddress,
     AgentConfig,
@@ -235,3 +238,21 @@ def test_a_plugin_giving_something_else_fails_the_agent_start_naming_it() -> Non
             team.add(scripted_card("A"))
     finally:
         assert team.shutdown(timeout=10)
+
+
+def test_the_kernel_names_no_tracer() -> None:
+    """Tracing is a plugin's: no kernel module imports OpenTelemetry (or anything of it)."""
+    kernel = Path(retinue.__file__).parent
+    importing = []
+    for source in sorted(kernel.rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(name.split(".")[0] in ("opentelemetry", "logfire") for name in names):
+                importing.append(str(source.relative_to(kernel)))
+    assert importing == []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from opentelemetry import context as otel_context
@@ -37,6 +38,12 @@ if TYPE_CHECKING:
 
 _TIERS = {"AgentUsageLimitError": "agent", "RunUsageLimitError": "run"}
 
+#: The turn in flight in this context, with what it reported so far. A context variable:
+#: it follows the turn's work to the model loop and to its tools' worker threads.
+_open_turn: ContextVar[tuple[Span, TurnRecord] | None] = ContextVar(
+    "retinue_otel_turn", default=None
+)
+
 
 class TurnTracer:
     """The turn observer retinue-otel gives one agent (see `retinue.TurnObserver`)."""
@@ -55,7 +62,6 @@ class TurnTracer:
         self._model = config.model_cfg
         self._include_content = include_content
         self._aggregated = aggregated_usage
-        self._open: list[tuple[Span, TurnRecord]] = []  # nested: a held message's turn
         self._lock = threading.Lock()  # reports may come from a turn's tool threads
 
     @contextmanager
@@ -65,9 +71,9 @@ class TurnTracer:
             f"agent turn {self._name}", context=parent, attributes=self._turn_attributes(message)
         )
         record = TurnRecord()
-        self._open.append((span, record))
         current = trace.set_span_in_context(span, parent)
         token = otel_context.attach(current)
+        open_turn = _open_turn.set((span, record))
         try:
             yield inject(current)
         except BaseException as failure:
@@ -77,15 +83,18 @@ class TurnTracer:
             if record.cancelled:
                 _cancelled(span)
         finally:
+            _open_turn.reset(open_turn)
             otel_context.detach(token)
-            self._open.pop()
             span.set_attributes(record.end_attributes(self._aggregated))
             span.end()
 
     def report(self, message: Message) -> None:
-        if not self._open:
+        # The turn whose work reports: a tool of a run abandoned by a cancel may still be
+        # running when a later turn has begun, and must not write into that one.
+        found = _open_turn.get()
+        if found is None or not found[0].is_recording():
             return
-        span, record = self._open[-1]
+        span, record = found
         with self._lock:
             event = record.read(message)
         if event is not None:
