@@ -32,7 +32,7 @@ from retinue import (
     get_plugin_manager,
     hookimpl,
 )
-from retinue.actors.record_codec import encode
+from retinue.actors.record_codec import decode, encode
 from retinue.testing import FOLLOW, TeamHarness, scripted_card
 
 
@@ -115,6 +115,7 @@ def test_without_observers_the_trace_context_travels_like_the_chain_id(plain: Te
     ]
     assert all(m.trace_context == origin for m in sent)
     assert len({m.chain_id for m in sent}) == 1
+    assert all(decode(encode(m)) == m for m in sent)  # the record keeps it, equal by value
 
 
 def test_an_untraced_message_leaves_no_trace_in_the_record(plain: TeamHarness) -> None:
