@@ -13,8 +13,8 @@ block of the README must likewise appear in examples/quickstart.py.
     python docs/check_snippets.py            # README.md and docs/*.md
     python docs/check_snippets.py FILE.md    # just these
 
-Needs the kernel and the team, mailbox, planning, workspace, skills, models and otel plugins installed;
-runs offline.
+Needs the kernel and the team, mailbox, planning, workspace, skills, models and otel plugins
+installed; runs offline.
 """
 
 from __future__ import annotations
