@@ -28,3 +28,10 @@ def to_nobody(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """Writes to a member nobody has heard of, then to its sender."""
     got = incoming(messages)
     return send(info, ("@Nobody", "request", "hello?"), (got.sender, "response", "sent"))
+
+
+def pings_and_cannot_conclude(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Takes `ping` steps until its run runs out; the tool-free conclusion fails too."""
+    if not info.function_tools:
+        raise RuntimeError("no answer without tools")
+    return call_tool("ping")

@@ -125,6 +125,22 @@ def test_a_run_out_of_budget_is_an_event_and_its_turn_goes_on(
     assert [m.content for m in team.received_by("@Human")] == ["out of budget"]
 
 
+def test_a_run_out_of_budget_that_cannot_conclude_fails_its_turn_with_one_breach_event(
+    team: TeamHarness, spans: Spans
+) -> None:
+    limits = RunUsageLimits(run_request_limit=2)
+    script = "pings_and_cannot_conclude"
+    worker = team.add(card("Worker", script, tools=[PingTool()], run_usage_limits=limits))
+    team.say(worker, "ping away")
+    team.wait_idle()
+
+    (turn,) = spans.named("agent turn @Worker")
+    assert turn.status.status_code is StatusCode.ERROR
+    assert (turn.attributes or {})["error.type"] == "RunUsageLimitError"
+    (breach,) = events(turn, "retinue.usage_limit")
+    assert breach["retinue.limit.tier"] == "run"
+
+
 def test_an_agent_out_of_budget_fails_its_turn_with_the_breach(
     team: TeamHarness, spans: Spans
 ) -> None:

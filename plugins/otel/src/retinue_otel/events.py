@@ -54,6 +54,7 @@ class TurnRecord:
 
     run_ids: list[str] = field(default_factory=list)
     cancelled: bool = False
+    run_breached: bool = False
     requests: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
@@ -100,6 +101,7 @@ class TurnRecord:
             "retinue.run.status": event.status,
         }
         if event.status == "usage_limit":
+            self.run_breached = True
             attributes["retinue.limit.tier"] = "run"
         if event.error:
             attributes["retinue.reason"] = event.error

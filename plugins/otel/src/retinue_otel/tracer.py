@@ -23,8 +23,10 @@ from opentelemetry.trace import Span, Status, StatusCode
 from retinue import (
     AgentConfig,
     AgentMessage,
+    AgentUsageLimitError,
     Message,
     RunInterruptedError,
+    TeamBudgetExhaustedError,
     UsageLimitError,
     WarningError,
     from_operator,
@@ -35,8 +37,6 @@ from retinue_otel.propagation import extract, inject
 
 if TYPE_CHECKING:
     from opentelemetry.context import Context
-
-_TIERS = {"AgentUsageLimitError": "agent", "RunUsageLimitError": "run"}
 
 #: The turn in flight in this context, with what it reported so far. A context variable:
 #: it follows the turn's work to the model loop and to its tools' worker threads.
@@ -77,7 +77,7 @@ class TurnTracer:
         try:
             yield inject(current)
         except BaseException as failure:
-            _fail(span, failure)
+            _fail(span, failure, record)
             raise
         else:
             if record.cancelled:
@@ -152,15 +152,19 @@ class TurnTracer:
         return {key: value for key, value in ids.items() if value is not None}
 
 
-def _fail(span: Span, failure: BaseException) -> None:
-    """A turn that raised: ERROR, with what raised (a usage limit as its own event too)."""
+def _fail(span: Span, failure: BaseException, record: TurnRecord) -> None:
+    """A turn that raised: ERROR, with what raised (a usage limit as its own event too, unless
+    the run that hit it said so already)."""
     if isinstance(failure, RunInterruptedError):  # stopped on purpose; act() re-raised it
         _cancelled(span)
         return
     cause = failure.__cause__
     if isinstance(failure, WarningError) and isinstance(cause, UsageLimitError):
-        tier = _TIERS.get(type(cause).__name__, "team")
-        span.add_event(USAGE_LIMIT, {"retinue.limit.tier": tier, "retinue.reason": str(cause)})
+        tier = "agent" if isinstance(cause, AgentUsageLimitError) else "run"
+        if isinstance(cause, TeamBudgetExhaustedError):
+            tier = "team"
+        if not (tier == "run" and record.run_breached):
+            span.add_event(USAGE_LIMIT, {"retinue.limit.tier": tier, "retinue.reason": str(cause)})
         failure = cause
     span.record_exception(failure)
     span.set_attribute("error.type", type(failure).__qualname__)
