@@ -95,17 +95,18 @@ def _per_hop(hops: int, variant: str) -> tuple[float, float]:
 
 def run(scale: Scale) -> CaseResult:
     result = CaseResult(case="otel", scale=scale)
+    variants: tuple[str, ...] = VARIANTS
     if not otel_installed():
-        result.notes.append("retinue-otel is not installed: nothing to measure.")
-        return result
+        result.notes.append("retinue-otel is not installed: only the baseline ran.")
+        variants = ("blocked",)
     # `idle` means what it says: no destination from the environment of this run.
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]
     hops, repeats = HOPS[scale], REPEATS[scale]
-    wall: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
-    cpu: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
+    wall: dict[str, list[float]] = {variant: [] for variant in variants}
+    cpu: dict[str, list[float]] = {variant: [] for variant in variants}
     for _ in range(repeats):  # interleaved, so drift hits every variant alike
-        for variant in VARIANTS:
+        for variant in variants:
             hop_wall, hop_cpu = _per_hop(hops, variant)
             wall[variant].append(hop_wall)
             cpu[variant].append(hop_cpu)
@@ -115,7 +116,7 @@ def run(scale: Scale) -> CaseResult:
         ["variant", "wall ms/hop", "vs blocked", "CPU ms/hop", "vs blocked"],
     )
     base_wall, base_cpu = median(wall["blocked"]), median(cpu["blocked"])
-    for variant in VARIANTS:
+    for variant in variants:
         hop_wall, hop_cpu = median(wall[variant]), median(cpu[variant])
         table.add(
             LABELS[variant],
@@ -128,6 +129,8 @@ def run(scale: Scale) -> CaseResult:
         result.metrics[f"otel.{variant}.cpu_ms_per_hop"] = hop_cpu
         result.metrics[f"otel.{variant}.cpu_ratio"] = hop_cpu / base_cpu
     result.tables.append(table)
+    if len(variants) == 1:
+        return result
     result.targets += [
         Target(
             "installed, nowhere to export, CPU per hop vs blocked",
