@@ -27,6 +27,7 @@ from retinue.plugins.manager import (
 if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.panels import Panel
     from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 CARDS_HOOK = "retinue_tool_cards"
 CAPABILITIES_HOOK = "retinue_capabilities"
 OBSERVERS_HOOK = "retinue_turn_observers"
+PANELS_HOOK = "retinue_panels"
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,38 @@ def _per_agent(
                 raise PluginError(f"{label} returned {item!r} from {hook}; expected {expected}")
             items.append((label, item))
     return items
+
+
+# -- panels ----------------------------------------------------------------------------------
+
+
+def collect_panel_classes(pm: pluggy.PluginManager) -> dict[str, type[Panel]]:
+    """Every installed panel class by name, sorted by name (the `retinue_panels` hook).
+
+    A `PluginError` names the plugin that returns something other than `Panel` subclasses
+    with a `name`, or a name another plugin's panel already has.
+    """
+    from retinue.actors.panels import Panel
+
+    classes: dict[str, type[Panel]] = {}
+    owners: dict[str, str] = {}
+    for source in plugin_hooks(pm, PANELS_HOOK):
+        for item in source.call():
+            if not (isinstance(item, type) and issubclass(item, Panel)):
+                raise PluginError(
+                    f"{source.label} returned {item!r} from {PANELS_HOOK}; expected Panel "
+                    "subclasses (the classes, not instances)"
+                )
+            name = getattr(item, "name", None)
+            if not isinstance(name, str) or not name:
+                raise PluginError(f"{source.label}: panel {_qualname(item)} has no name")
+            if name in classes and classes[name] is not item:
+                raise PluginError(
+                    f"panel {name!r} is provided twice: by {owners[name]} and {source.label}"
+                )
+            classes[name] = item
+            owners.setdefault(name, source.label)
+    return dict(sorted(classes.items()))
 
 
 # -- reports ---------------------------------------------------------------------------------
