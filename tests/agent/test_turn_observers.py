@@ -257,3 +257,18 @@ def test_the_kernel_names_no_tracer() -> None:
             if any(name.split(".")[0] in ("opentelemetry", "logfire") for name in names):
                 importing.append(str(source.relative_to(kernel)))
     assert importing == []
+
+
+def test_a_persons_answer_stays_in_the_trace_of_the_question(
+    observed: TeamHarness, observers: dict[str, Recording]
+) -> None:
+    a = observed.add(scripted_card("A", FOLLOW))
+    observed.say(a, "send @Human request: which file?")
+    observed.wait_idle()
+    (question,) = observed.received_by("@Human")
+    observed.proxy(observed.human).process_human_input("this one", question)
+    observed.wait_idle()
+
+    answer = observers["@A"].turns[-1]
+    assert answer.content == "this one"  # type: ignore[attr-defined]
+    assert answer.trace_context == question.trace_context == {"traceparent": "@A turn 1"}
