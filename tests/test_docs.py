@@ -19,6 +19,7 @@ def test_every_python_block_in_the_docs_runs() -> None:
     pytest.importorskip("retinue_planning", reason="docs/planning.md runs the planning card")
     pytest.importorskip("retinue_skills", reason="docs/skills.md runs the skills card")
     pytest.importorskip("retinue_models", reason="docs/models.md runs the models card")
+    pytest.importorskip("retinue_otel", reason="docs/tracing.md traces a team")
     done = subprocess.run(
         [sys.executable, str(ROOT / "docs" / "check_snippets.py")],
         check=False,

@@ -59,6 +59,7 @@ from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.team import DirectoryBoard, Team, TeamDirectory, may_hire
+from retinue.actors.turns import TurnObserver
 from retinue.actors.user_proxy import UserProxy
 from retinue.frozen import FrozenMap
 
@@ -116,6 +117,7 @@ __all__ = [
     "TeamMetadata",
     "TeamUsage",
     "TeamUsageLimits",
+    "TurnObserver",
     "UserProxy",
     "WarningError",
     "check_member_name",

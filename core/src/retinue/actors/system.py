@@ -43,6 +43,7 @@ from retinue.actors.redaction import redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.shutdown import stop_all
+from retinue.actors.turns import observe
 from retinue.actors.validation import check_timeout
 from retinue.store import Store, open_store
 
@@ -164,6 +165,7 @@ class ActorSystem(Runtime):
                 team_id=address.team_id,
             )
             self.post(orchestrator, start)
+            observe(start)  # a hire, to the turn that made it (if observed)
         self.tracker.add()  # the start itself is owed work until on_start returns
         try:
             cls.start(

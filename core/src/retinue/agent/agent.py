@@ -91,6 +91,7 @@ class BaseAgent(FailureHandling):
         )
         self._backstory = config.prompt.render()
         self._plugin_capabilities = plugins.capabilities(config)
+        self._turn_observers = tuple(observer for _, observer in plugins.turn_observers(config))
         self._recipient_check = RecipientCheckCapability(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None

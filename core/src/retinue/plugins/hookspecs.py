@@ -15,7 +15,7 @@ The kernel calls every hook below through pluggy, one plugin at a time (a subset
 caller per plugin), in plugin registration order, so it can tell which distribution
 provided what; for that reason they may not be implemented as hook wrappers, and
 `tryfirst`/`trylast` do not reorder them. Card classes are collected once per actor system
-(and again only if its plugins change); capabilities once per agent.
+(and again only if its plugins change); capabilities and turn observers once per agent.
 
 Agent-layer types are named here only for type checkers: this layer sits below the agent
 layer and must not import it.
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
     from retinue.actors.panels import Panel
+    from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
@@ -47,6 +48,7 @@ __all__ = [
     "retinue_session_options",
     "retinue_session_started",
     "retinue_tool_cards",
+    "retinue_turn_observers",
 ]
 
 PROJECT_NAME = "retinue"
@@ -78,6 +80,19 @@ def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any
     model request (an audit wrapper, a guard) and has no card channel to ride; return an
     empty sequence for agents the plugin does not concern. The kernel's own cancellation
     capability always runs first and is never returned here.
+    """
+
+
+@hookspec
+def retinue_turn_observers(config: AgentConfig) -> Sequence[TurnObserver]:  # type: ignore[empty-body]
+    """Observers of the turns of an agent built from this config (tracing, audit, metrics).
+
+    Called once per agent, while it is created, in the thread creating it. A capability sees
+    model requests; an observer sees the whole turn around them: it wraps each turn in a
+    context of its own (whose trace context the turn's outbound messages carry) and is told
+    what the turn reports and whom it hires and fires (see `retinue.actors.turns`). Return
+    new objects every call, and an empty sequence for agents the plugin does not watch: an
+    agent without observers pays nothing for the hook.
     """
 
 
