@@ -50,11 +50,21 @@ def retinue_plugin_manager() -> Any:
 
 
 @pytest.fixture
-def retinue_team(retinue_plugin_manager: Any) -> Iterator[TeamHarness]:
+def retinue_cluster() -> Any:
+    """The `Cluster` `retinue_team` runs on; None (the default): every actor in this process.
+
+    A runtime's own pytest plugin overrides it (retinue-ray's `retinue_ray.testing` gives a
+    `RayCluster`), so the same tests run on that runtime.
+    """
+    return None
+
+
+@pytest.fixture
+def retinue_team(retinue_plugin_manager: Any, retinue_cluster: Any) -> Iterator[TeamHarness]:
     """A running team with an orchestrator and a `@Human`; shut down afterwards."""
     from retinue.testing.team import TeamHarness
 
-    team = TeamHarness(plugin_manager=retinue_plugin_manager)
+    team = TeamHarness(plugin_manager=retinue_plugin_manager, cluster=retinue_cluster)
     try:
         yield team
     finally:

@@ -1,0 +1,59 @@
+"""retinue-ray's pytest plugin (opt-in: `pytest -p retinue_ray.testing`).
+
+- `ray_cluster`: a real local Ray cluster for the whole session (a head on 127.0.0.1 and a
+  second node on 127.0.0.2), this process connected to it; stopped at the end with
+  `ray stop`, even when a test failed. One that cannot start fails the tests that need it.
+- `retinue_cluster`: retinue's own fixture, overridden: every `retinue_team` runs on two
+  Ray hosts (started once, then opened again for each test), so a suite written for one
+  process runs unchanged on Ray.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from retinue_ray.local import LocalRayCluster
+
+#: Hosts each test's team runs on.
+TEST_HOSTS = 2
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--ray-python-path",
+        action="append",
+        default=[],
+        help="a directory the Ray workers import test modules from (repeatable)",
+    )
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(request: pytest.FixtureRequest) -> Iterator[LocalRayCluster]:
+    """A head on 127.0.0.1 and a node on 127.0.0.2, this process connected; stopped after."""
+    import ray
+
+    # Test modules (and the scripted models in them) are imported by name on the hosts.
+    paths = [Path(p).resolve() for p in request.config.getoption("--ray-python-path")]
+    paths.append(Path(str(request.config.rootpath)).resolve())
+    cluster = LocalRayCluster(nodes=2, python_path=paths)
+    cluster.start()
+    try:
+        ray.init(address=cluster.address, logging_level="WARNING", log_to_driver=True)
+        yield cluster
+    finally:
+        try:
+            ray.shutdown()
+        finally:
+            cluster.stop()
+
+
+@pytest.fixture
+def retinue_cluster(ray_cluster: LocalRayCluster) -> Any:
+    """Each team runs on two Ray hosts, kept between tests (`RayCluster(reuse=True)`)."""
+    from retinue_ray.cluster import RayCluster
+
+    return RayCluster(hosts=TEST_HOSTS, reuse=True)
