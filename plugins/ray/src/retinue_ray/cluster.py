@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from retinue import ActorAddress, ActorSystem, Orchestrator
 
 from retinue_ray.host import Host, HostSettings, _pusher, call_host
-from retinue_ray.links import HostLost, PushLink
+from retinue_ray.links import HostLostError, PushLink
 from retinue_ray.node import Node
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ class RayCluster(Node):
         self._load: dict[str, tuple[int, int]] = dict.fromkeys(self._tags, (0, 0))
         self._owns_ray = False
         self._closed: set[str] = set()
+        self._reported: dict[str, threading.Event] = {}
 
     @property
     def hosts(self) -> list[str]:
@@ -107,14 +108,17 @@ class RayCluster(Node):
     def attach(self, system: ActorSystem) -> str:
         super().attach(system)
         import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         if not ray.is_initialized():
             ray.init(address=self._address, **self._init_options)
             self._owns_ray = True
         remote_host = ray.remote(Host)
         namespace = f"retinue-{os.getpid()}"
-        for name in self._tags:
-            handle = None
+        listed: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+        nodes = sorted(n["NodeID"] for n in listed if n.get("Alive"))
+        for index, name in enumerate(self._tags):
+            handle: Any = None
             if self._reuse:
                 try:
                     handle = ray.get_actor(f"retinue-{name}", namespace=namespace)
@@ -125,7 +129,12 @@ class RayCluster(Node):
                     "num_cpus": 0,
                     "max_concurrency": 64,
                     "max_restarts": 0,
-                    "scheduling_strategy": "SPREAD",
+                    # round robin over the nodes, so two hosts on two nodes are one each
+                    "scheduling_strategy": NodeAffinitySchedulingStrategy(
+                        nodes[index % len(nodes)], soft=False
+                    )
+                    if nodes
+                    else "SPREAD",
                 }
                 if self._reuse:
                     options.update(name=f"retinue-{name}", namespace=namespace)
@@ -156,7 +165,7 @@ class RayCluster(Node):
         while not self.closing or not self._closed_host(name):
             try:
                 seq, batch, load = call_host(handle.take.remote(ack, PULL_WAIT))
-            except HostLost:
+            except HostLostError:
                 self.host_lost(name)
                 return
             except Exception as exc:
@@ -214,7 +223,9 @@ class RayCluster(Node):
             return [where]
         tagged = [name for name, tags in self._tags.items() if where in tags]
         if not tagged:
-            raise ValueError(f"{source} names host {where!r}, which is no host or tag: {self._known()}")
+            raise ValueError(
+                f"{source} names host {where!r}, which is no host or tag: {self._known()}"
+            )
         return tagged
 
     def _least_loaded(self, among: list[str] | None) -> str:
@@ -301,7 +312,16 @@ class RayCluster(Node):
     def on_host_lost(self, host: str) -> None:
         for other in self.live_hosts:  # they stop sending to it at once, too
             self._handles[other].lost.remote(host)
-        super().on_host_lost(host)
+        try:
+            super().on_host_lost(host)
+        finally:
+            self._reported.setdefault(host, threading.Event()).set()
+
+    def wait_lost(self, host: str, timeout: float) -> bool:
+        """Wait until the loss of `host` has been noticed and reported; False if not in time."""
+        with self._lock:
+            reported = self._reported.setdefault(host, threading.Event())
+        return reported.wait(timeout)
 
     # ------------------------------------------------------------------ stop
     def shutdown(self, timeout: float) -> bool:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from retinue import ActorAddress, ActorSystem
 
-from retinue_ray.links import HostLost, Item, PullLink, PushLink
+from retinue_ray.links import HostLostError, Item, PullLink, PushLink
 from retinue_ray.node import Node, _answer
 
 if TYPE_CHECKING:
@@ -35,14 +35,14 @@ class HostSettings:
 
 
 def call_host(ref: Any) -> Any:
-    """`ray.get` of a call to a host, a dead host raising `HostLost`."""
+    """`ray.get` of a call to a host, a dead host raising `HostLostError`."""
     import ray
     from ray.exceptions import ActorUnavailableError, RayActorError
 
     try:
         return ray.get(ref)
     except (RayActorError, ActorUnavailableError) as exc:
-        raise HostLost(str(exc)) from exc
+        raise HostLostError(str(exc)) from exc
 
 
 class HostNode(Node):
@@ -59,9 +59,7 @@ class HostNode(Node):
         self._pull = PullLink(self.driver, system.tracker)
         self.add_link(self._pull)
         for peer, handle in self._peers.items():
-            self.add_link(
-                PushLink(peer, system.tracker, _pusher(handle, self.name), self.failed)
-            )
+            self.add_link(PushLink(peer, system.tracker, _pusher(handle, self.name), self.failed))
         return name
 
     @property
@@ -101,6 +99,19 @@ class Host:
     def ping(self) -> str:
         """The host's name, once it is up."""
         return self.name
+
+    def where(self) -> tuple[int, str]:
+        """This host's process id and the id of the Ray node it runs on."""
+        import os
+
+        import ray
+
+        return os.getpid(), ray.get_runtime_context().get_node_id()
+
+    def stats(self) -> dict[str, tuple[int, int]]:
+        """(batches, items) this host has sent to each other host (and the driver)."""
+        node = self._node
+        return node.link_stats() if node is not None else {}
 
     def open(self, settings: HostSettings, peers: Mapping[str, Any]) -> None:
         """Start a fresh `ActorSystem` here for the driver's system; `peers`: the other hosts."""

@@ -49,6 +49,7 @@ class Link:
         self._delivered = 0  # items the other host has taken (or that were settled as lost)
         self.lost = False
         self._closed = False
+        self.batches = 0  # batches sent (or taken), for the tests and benchmarks
 
     def put(self, item: Item) -> bool:
         """Queue `item` for the other host; False once that host is lost."""
@@ -66,6 +67,11 @@ class Link:
         with self._cond:
             mark = self._put
             return self._cond.wait_for(lambda: self._delivered >= mark or self.lost, timeout)
+
+    @property
+    def sent(self) -> int:
+        """Items that have left (taken by the other host, or settled as lost)."""
+        return self._delivered
 
     @property
     def queued(self) -> int:
@@ -104,13 +110,14 @@ class Link:
             if not self._queue:
                 return None
             n = min(len(self._queue), MAX_BATCH)
+            self.batches += 1
             return [self._queue.popleft() for _ in range(n)]
 
 
 class PushLink(Link):
     """A link whose batches a thread of its own sends with `send(batch)`.
 
-    `send` raises `HostLost` when the other host is gone: that batch and everything queued
+    `send` raises `HostLostError` when the other host is gone: that batch and everything queued
     go to `on_failed(target, items, lost=True)` and the link refuses new items from then on. A batch
     that fails otherwise (an item that cannot be pickled) is sent again item by item, and
     only the items that fail alone go to `on_failed(target, items, lost=False)`.
@@ -145,7 +152,7 @@ class PushLink(Link):
         try:
             self._send(batch)
             return
-        except HostLost:
+        except HostLostError:
             self._lose(batch)
             return
         except Exception as exc:
@@ -190,5 +197,5 @@ class PullLink(Link):
         return self._seq, batch
 
 
-class HostLost(Exception):
+class HostLostError(Exception):
     """The other host of a link is gone (its process died or was killed)."""

@@ -1,5 +1,9 @@
 """`LocalRayCluster`: a real Ray cluster on this machine's loopback addresses, for tests
-and benchmarks: a head on 127.0.0.1 and more nodes on 127.0.0.2, 127.0.0.3, ...
+and benchmarks: a head on 127.0.0.2 and more nodes on 127.0.0.3, 127.0.0.4, ...
+
+Not 127.0.0.1: Ray takes that address (and `localhost`) to mean "this machine" and swaps
+in the address of its network interface, so a head started there would be reached on the
+machine's outside address. Every other 127.x address is taken as it is.
 
 Started with Ray's own command (`ray start`), each step bounded in time; `stop()` runs
 `ray stop --force`, which ends every Ray process of this user on the machine, so nothing
@@ -32,14 +36,14 @@ class LocalRayCluster:
         object_store_bytes: int = 100 * 1024 * 1024,
         python_path: Sequence[str | Path] = (),
     ) -> None:
-        if not 1 <= nodes <= 200:
+        if not 1 <= nodes <= 200:  # 127.0.0.2 to 127.0.0.201
             raise ValueError(f"nodes must be 1 to 200, got {nodes}")
         self.nodes = nodes
         self.cpus_per_node = cpus_per_node
         self.object_store_bytes = object_store_bytes
         self.python_path = [str(p) for p in python_path]
         self.port = _free_port()
-        self.address = f"127.0.0.1:{self.port}"
+        self.address = f"{node_ip(1)}:{self.port}"
         self.temp_dir = tempfile.mkdtemp(prefix="rt-ray-")
         self.started = False
 
@@ -84,7 +88,7 @@ class LocalRayCluster:
             self._run(
                 "start",
                 "--head",
-                "--node-ip-address=127.0.0.1",
+                f"--node-ip-address={node_ip(1)}",
                 f"--port={self.port}",
                 "--include-dashboard=false",
                 f"--temp-dir={self.temp_dir}",
@@ -96,7 +100,7 @@ class LocalRayCluster:
                 self._run(
                     "start",
                     f"--address={self.address}",
-                    f"--node-ip-address=127.0.0.{n}",
+                    f"--node-ip-address={node_ip(n)}",
                     f"--min-worker-port={20000 + 1000 * (n - 1)}",
                     f"--max-worker-port={20999 + 1000 * (n - 1)}",
                     *common,
@@ -123,8 +127,13 @@ class LocalRayCluster:
         self.stop()
 
 
+def node_ip(n: int) -> str:
+    """The loopback address of the `n`th node (1: the head)."""
+    return f"127.0.0.{n + 1}"
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((node_ip(1), 0))
         port: int = probe.getsockname()[1]
         return port

@@ -7,10 +7,10 @@ serves what the other hosts send it:
 
 | item | what the receiving host does |
 |---|---|
-| `post` | puts the message in the recipient's mailbox; a delivery to a stopped actor goes back as a `bounce` |
+| `post` | puts the message in the recipient's mailbox (a delivery to a stopped one: `bounce`) |
 | `bounce` | makes it a dead letter here, where its sender runs (recorded, the sender answered) |
 | `send` | `ActorSystem.send` from code outside the actors, stamped and routed here |
-| `call` | an ask, a spawn, a stop, a team's budget or chains, a directory: answered with a `result` |
+| `call` | an ask, a start, a stop, the team's budget, chains or directory: `result` answers |
 | `tell` | a call without an answer |
 | `directory` | a newer directory of a team whose orchestrator runs there, for the members here |
 
@@ -24,7 +24,7 @@ import itertools
 import logging
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from retinue import (
     ActorAddress,
@@ -49,6 +49,18 @@ logger = logging.getLogger(__name__)
 
 #: What a member on another host may call on its team's orchestrator without its mailbox.
 TEAM_PARTS = frozenset({"team_budget", "chain_ledger"})
+
+
+class StartSpec(NamedTuple):
+    """What starting an admitted actor takes, here or on another host."""
+
+    actor_class: type[Any]
+    config: BaseConfig
+    address: ActorAddress
+    orchestrator: ActorAddress | None
+    parent: ActorAddress | None
+    resumption: Resumption | None
+    model: Model | None
 
 
 class Node:
@@ -111,6 +123,10 @@ class Node:
         with self._lock:
             self._links[link.target] = link
 
+    def link_stats(self) -> dict[str, tuple[int, int]]:
+        """(batches, items) sent to each other host so far."""
+        return {name: (link.batches, link.sent) for name, link in self._links.items()}
+
     def put(self, host: str | None, item: Item) -> bool:
         """Queue `item` for `host`; False when it is lost or unknown."""
         link = self._links.get(host) if host is not None else None
@@ -141,9 +157,9 @@ class Node:
     ) -> None:
         model: Model | None = getattr(self._here, "model", None)
         self._here.model = None
-        spec = (actor_class, config, address, orchestrator, parent, resumption, model)
+        spec = StartSpec(actor_class, config, address, orchestrator, parent, resumption, model)
         if address.host == self.name:
-            self.start_here(*spec)
+            self.start_here(spec)
             return
         future = self.request(address.host, "start", spec)
         try:
@@ -153,28 +169,21 @@ class Node:
                 self.system.post(orchestrator, StopMessage(sender=address, recipient=orchestrator))
             raise
 
-    def start_here(
-        self,
-        actor_class: type[Any],
-        config: BaseConfig,
-        address: ActorAddress,
-        orchestrator: ActorAddress | None,
-        parent: ActorAddress | None,
-        resumption: Resumption | None,
-        model: Model | None,
-    ) -> None:
+    def start_here(self, spec: StartSpec) -> None:
         """Start an admitted actor in this host's system (on the test's model, if given)."""
         override = None
-        if model is not None:
-            override = add_model_override(model, role=config.role, team=address.team_id)
+        if spec.model is not None:
+            override = add_model_override(
+                spec.model, role=spec.config.role, team=spec.address.team_id
+            )
         try:
             self.system.start_actor(
-                actor_class,
-                config,
-                address,
-                orchestrator=orchestrator,
-                parent=parent,
-                resumption=resumption,
+                spec.actor_class,
+                spec.config,
+                spec.address,
+                orchestrator=spec.orchestrator,
+                parent=spec.parent,
+                resumption=spec.resumption,
             )
         finally:
             if override is not None:
@@ -286,16 +295,18 @@ class Node:
                 else:
                     logger.warning("host %s ignored an item of kind %r", self.name, kind)
             except Exception as exc:
-                logger.warning("host %s could not take a %s from %s: %s", self.name, kind, source, exc)
+                logger.warning(
+                    "host %s could not take a %s from %s: %s", self.name, kind, source, exc
+                )
                 logger.debug("traceback of the failure above", exc_info=True)
 
     def _take_post(self, recipient: ActorAddress, message: Any, bounce: bool) -> None:
         if self.system.post(recipient, message) or not bounce:
             return
         sender = getattr(message, "sender", None)
-        if sender is not None and sender.host not in (None, self.name):
-            if self.put(sender.host, ("bounce", sender, recipient, message)):
-                return
+        home = sender.host if sender is not None else None
+        if home not in (None, self.name) and self.put(home, ("bounce", sender, recipient, message)):
+            return  # its sender's host makes it a dead letter, where the sender is answered
         self.system.dead_letter(sender, recipient, message)
 
     def _take_call(self, source: str, call_id: int, kind: str, args: tuple[Any, ...]) -> None:
@@ -326,7 +337,7 @@ class Node:
     def serve(self, source: str, kind: str, args: tuple[Any, ...]) -> Any:
         """Answer a call of `kind` from host `source` (in a pool thread: it may wait)."""
         if kind == "start":
-            return self.start_here(*args)
+            return self.start_here(StartSpec(*args))
         if kind == "stop":
             return self._stop_here(*args)
         if kind == "team":
@@ -362,9 +373,11 @@ class Node:
             self._watched.add((team_id, source))
         if not new:
             return actor.directory
-        return actor.directory_board.watch(
-            lambda directory: self.put(source, ("directory", team_id, directory)) and None
-        )
+
+        def hand_on(directory: TeamDirectory) -> None:  # in the orchestrator's thread
+            self.put(source, ("directory", team_id, directory))
+
+        return actor.directory_board.watch(hand_on)
 
     def _orchestrator(self, address: ActorAddress) -> Orchestrator:
         actor = self.system.local_actor(address)
@@ -406,7 +419,9 @@ class Node:
             try:
                 self._undeliverable(target, item, lost)
             except Exception as exc:
-                logger.warning("host %s could not settle an item for %s: %s", self.name, target, exc)
+                logger.warning(
+                    "host %s could not settle an item for %s: %s", self.name, target, exc
+                )
         if lost:
             self.host_lost(target)
 

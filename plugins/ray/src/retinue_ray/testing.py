@@ -1,8 +1,9 @@
 """retinue-ray's pytest plugin (opt-in: `pytest -p retinue_ray.testing`).
 
-- `ray_cluster`: a real local Ray cluster for the whole session (a head on 127.0.0.1 and a
-  second node on 127.0.0.2), this process connected to it; stopped at the end with
-  `ray stop`, even when a test failed. One that cannot start fails the tests that need it.
+- `ray_cluster`: a real local Ray cluster for the whole session (a head on 127.0.0.2 and a
+  second node on 127.0.0.3: Ray swaps 127.0.0.1 for the machine's outside address, see
+  `retinue_ray.local`), this process connected to it; stopped at the end with `ray stop`,
+  even when a test failed. One that cannot start fails the tests that need it.
 - `retinue_cluster`: retinue's own fixture, overridden: every `retinue_team` runs on two
   Ray hosts (started once, then opened again for each test), so a suite written for one
   process runs unchanged on Ray.
@@ -10,6 +11,8 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,16 +36,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture(scope="session")
 def ray_cluster(request: pytest.FixtureRequest) -> Iterator[LocalRayCluster]:
-    """A head on 127.0.0.1 and a node on 127.0.0.2, this process connected; stopped after."""
+    """A head on 127.0.0.2 and a node on 127.0.0.3, this process connected; stopped after."""
     import ray
 
-    # Test modules (and the scripted models in them) are imported by name on the hosts.
-    paths = [Path(p).resolve() for p in request.config.getoption("--ray-python-path")]
-    paths.append(Path(str(request.config.rootpath)).resolve())
+    # Test modules (and the scripts and actors in them) are imported by name on the hosts:
+    # the directories pytest put on `sys.path` for them go on the hosts' path too.
+    root = Path(str(request.config.rootpath)).resolve()
+    given = request.config.getoption("--ray-python-path", default=None) or []
+    paths = [Path(p).resolve() for p in given]
+    paths += [Path(p).resolve() for p in sys.path if p and Path(p).resolve().is_relative_to(root)]
+    paths.append(root)
     cluster = LocalRayCluster(nodes=2, python_path=paths)
     cluster.start()
     try:
-        ray.init(address=cluster.address, logging_level="WARNING", log_to_driver=True)
+        ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=True)
         yield cluster
     finally:
         try:
