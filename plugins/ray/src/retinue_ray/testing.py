@@ -7,6 +7,10 @@
 - `retinue_cluster`: retinue's own fixture, overridden: every `retinue_team` runs on two
   Ray hosts (started once, then opened again for each test), so a suite written for one
   process runs unchanged on Ray.
+
+Run with it, a suite keeps only the tests that take a `retinue_team` (the others would run
+in one process exactly as without it), and the tests listed in `ON_ONE_PROCESS_ONLY` are
+expected to fail there, each for the reason given.
 """
 
 from __future__ import annotations
@@ -23,6 +27,28 @@ from retinue_ray.local import LocalRayCluster
 
 #: Hosts each test's team runs on.
 TEST_HOSTS = 2
+
+
+#: Tests of the kernel's agent suite that cannot pass on Ray hosts, and why (by test id,
+#: from the repository's root). Each is run and expected to fail (strict: one that passes
+#: fails the run, so the list stays true).
+ON_ONE_PROCESS_ONLY: dict[str, str] = {}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tests that run a team; mark those that cannot pass on Ray."""
+    kept, dropped = [], []
+    for item in items:
+        if "retinue_team" in getattr(item, "fixturenames", ()):
+            kept.append(item)
+        else:
+            dropped.append(item)
+        reason = ON_ONE_PROCESS_ONLY.get(item.nodeid)
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
