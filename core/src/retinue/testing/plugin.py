@@ -49,14 +49,27 @@ def retinue_plugin_manager() -> Any:
     return None
 
 
-@pytest.fixture
-def retinue_cluster() -> Any:
-    """The `Cluster` `retinue_team` runs on; None (the default): every actor in this process.
+class RetinueHookspecs:
+    """The pytest hook a runtime's own pytest plugin implements."""
 
-    A runtime's own pytest plugin overrides it (retinue-ray's `retinue_ray.testing` gives a
-    `RayCluster`), so the same tests run on that runtime.
-    """
-    return None
+    @pytest.hookspec(firstresult=True)
+    def pytest_retinue_cluster(self, request: pytest.FixtureRequest) -> Any:
+        """The `Cluster` the test's `retinue_team` runs on (None: every actor in this process).
+
+        retinue-ray's plugin (`-p retinue_ray.testing`) answers with two Ray hosts, so a
+        suite written for one process runs unchanged on that runtime.
+        """
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(RetinueHookspecs)
+
+
+@pytest.fixture
+def retinue_cluster(request: pytest.FixtureRequest) -> Any:
+    """The `Cluster` `retinue_team` runs on: what a runtime's plugin answers to the
+    `pytest_retinue_cluster` hook; None (no such plugin): every actor in this process."""
+    return request.config.hook.pytest_retinue_cluster(request=request)
 
 
 @pytest.fixture

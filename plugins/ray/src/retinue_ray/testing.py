@@ -4,9 +4,9 @@
   second node on 127.0.0.3: Ray swaps 127.0.0.1 for the machine's outside address, see
   `retinue_ray.local`), this process connected to it; stopped at the end with `ray stop`,
   even when a test failed. One that cannot start fails the tests that need it.
-- `retinue_cluster`: retinue's own fixture, overridden: every `retinue_team` runs on two
-  Ray hosts (started once, then opened again for each test), so a suite written for one
-  process runs unchanged on Ray.
+- `pytest_retinue_cluster`: retinue's hook for the `retinue_cluster` fixture, answered:
+  every `retinue_team` runs on two Ray hosts (started once, then opened again for each
+  test), so a suite written for one process runs unchanged on Ray.
 
 Run with it, a suite keeps only the tests that take a `retinue_team` (the others would run
 in one process exactly as without it), and the tests listed in `ON_ONE_PROCESS_ONLY` are
@@ -27,6 +27,7 @@ from retinue_ray.local import LocalRayCluster
 
 #: Hosts each test's team runs on.
 TEST_HOSTS = 2
+_TEAM_TESTS = pytest.StashKey[int]()
 
 
 #: Tests of the kernel's agent suite that cannot pass on Ray hosts, and why (by test id,
@@ -49,6 +50,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    config.stash[_TEAM_TESTS] = len(kept)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -84,9 +86,26 @@ def ray_cluster(request: pytest.FixtureRequest) -> Iterator[LocalRayCluster]:
             cluster.stop()
 
 
-@pytest.fixture
-def retinue_cluster(ray_cluster: LocalRayCluster) -> Any:
-    """Each team runs on two Ray hosts, kept between tests (`RayCluster(reuse=True)`)."""
+def pytest_retinue_cluster(request: pytest.FixtureRequest) -> Any:
+    """Each `retinue_team` runs on two Ray hosts, kept between tests (`reuse=True`)."""
     from retinue_ray.cluster import RayCluster
 
+    request.getfixturevalue("ray_cluster")
+    _ANSWERED.append(request.node.nodeid)
     return RayCluster(hosts=TEST_HOSTS, reuse=True)
+
+
+#: The tests this plugin gave a Ray cluster: none after a run of team tests means the suite
+#: ran in one process after all (another `retinue_cluster` fixture won), which fails it.
+_ANSWERED: list[str] = []
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    teams = session.config.stash.get(_TEAM_TESTS, 0)
+    if teams and not _ANSWERED and session.testscollected:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        session.config.get_terminal_writer().line(
+            "retinue_ray.testing: no test's team ran on Ray (another `retinue_cluster` "
+            "fixture overrides the hook)",
+            red=True,
+        )
