@@ -13,7 +13,6 @@ and closes them all at shutdown.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -38,6 +37,17 @@ START_TIMEOUT = 120.0
 PULL_WAIT = 0.5
 #: The card metadata key naming the host (or host tag) a role's members start on.
 HOST_KEY = "host"
+#: Hosts kept for the next `RayCluster(reuse=True)` of this process, by name: a Ray actor
+#: lives while a handle to it does.
+_KEPT: dict[str, Any] = {}
+
+
+def _alive(handle: Any) -> bool:
+    try:
+        call_host(handle.ping.remote())
+    except HostLostError:
+        return False
+    return True
 
 
 class RayCluster(Node):
@@ -114,16 +124,13 @@ class RayCluster(Node):
             ray.init(address=self._address, **self._init_options)
             self._owns_ray = True
         remote_host = ray.remote(Host)
-        namespace = f"retinue-{os.getpid()}"
         listed: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
         nodes = sorted(n["NodeID"] for n in listed if n.get("Alive"))
         for index, name in enumerate(self._tags):
-            handle: Any = None
-            if self._reuse:
-                try:
-                    handle = ray.get_actor(f"retinue-{name}", namespace=namespace)
-                except ValueError:
-                    handle = None
+            handle = _KEPT.get(name) if self._reuse else None
+            if handle is not None and not _alive(handle):
+                handle = _KEPT.pop(name)
+                handle = None
             if handle is None:
                 options: dict[str, Any] = {
                     "num_cpus": 0,
@@ -136,10 +143,10 @@ class RayCluster(Node):
                     if nodes
                     else "SPREAD",
                 }
-                if self._reuse:
-                    options.update(name=f"retinue-{name}", namespace=namespace)
                 options.update(self._host_options)
                 handle = remote_host.options(**options).remote(name)
+                if self._reuse:  # held here, so the host outlives this cluster object
+                    _KEPT[name] = handle
             self._handles[name] = handle
         ray.get([h.ping.remote() for h in self._handles.values()], timeout=START_TIMEOUT)
         settings = HostSettings(driver=DRIVER, ask_timeout=system.ask_timeout)
@@ -206,7 +213,10 @@ class RayCluster(Node):
         team = orchestrator.team_id if orchestrator is not None else None
         from retinue.llm.model_overrides import overriding_model
 
-        return host, overriding_model(agent=config.name or None, role=config.role, team=team)
+        model = overriding_model(agent=config.name or None, role=config.role, team=team)
+        if model is not None:
+            _check_travels(model, config, host)
+        return host, model
 
     def _wanted(self, config: BaseConfig, orchestrator: ActorAddress | None) -> str | None:
         """The host or tag the role's card or the placement names, if any."""
@@ -365,3 +375,16 @@ def _host_tags(hosts: int | Sequence[str] | Mapping[str, Sequence[str]]) -> dict
     if DRIVER in tags:
         raise ValueError(f"{DRIVER!r} is the driver's own name; choose another host name")
     return tags
+
+
+def _check_travels(model: Model, config: BaseConfig, host: str) -> None:
+    """Refuse, in one clear line, a model override that cannot be sent to `host`."""
+    from ray import cloudpickle
+
+    try:
+        cloudpickle.dumps(model)  # type: ignore[no-untyped-call]
+    except Exception as exc:
+        raise TypeError(
+            f"the model given to {config.name or config.role} cannot be sent to host {host}: "
+            f"{type(exc).__name__}: {exc} (a model for an agent on a Ray host must pickle)"
+        ) from None
