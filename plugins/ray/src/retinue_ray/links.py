@@ -117,10 +117,10 @@ class Link:
 class PushLink(Link):
     """A link whose batches a thread of its own sends with `send(batch)`.
 
-    `send` raises `HostLostError` when the other host is gone: that batch and everything queued
-    go to `on_failed(target, items, lost=True)` and the link refuses new items from then on. A batch
-    that fails otherwise (an item that cannot be pickled) is sent again item by item, and
-    only the items that fail alone go to `on_failed(target, items, lost=False)`.
+    `send` raises `HostLostError` when the other host is gone: that batch and everything
+    queued go to `on_failed(target, items, True, reason)` and the link refuses new items
+    from then on. A batch that fails otherwise (an item that cannot be pickled) is sent
+    again item by item; only the items that fail alone go to `on_failed(..., False, reason)`.
     """
 
     def __init__(
@@ -128,7 +128,7 @@ class PushLink(Link):
         target: str,
         tracker: Tracker,
         send: Callable[[Sequence[Item]], None],
-        on_failed: Callable[[str, list[Item], bool], None],
+        on_failed: Callable[[str, list[Item], bool, str], None],
     ) -> None:
         super().__init__(target, tracker)
         self._send = send
@@ -158,16 +158,16 @@ class PushLink(Link):
         except Exception as exc:
             if len(batch) == 1:
                 logger.warning("an item for %s could not be sent: %s", self.target, exc)
-                self._on_failed(self.target, batch, False)
+                self._on_failed(self.target, batch, False, f"{type(exc).__name__}: {exc}")
                 return
         for item in batch:  # find the item that cannot go; the others go in order
             if self.lost:
-                self._on_failed(self.target, [item], True)
+                self._on_failed(self.target, [item], True, "")
             else:
                 self._deliver([item])
 
     def _lose(self, batch: list[Item]) -> None:
-        self._on_failed(self.target, batch + self.fail(), True)
+        self._on_failed(self.target, batch + self.fail(), True, "")
 
     def join(self, timeout: float) -> None:
         """Wait for the sending thread to end (after `close` or a loss)."""

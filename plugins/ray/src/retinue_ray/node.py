@@ -413,11 +413,11 @@ class Node:
             future.set_exception(value)
 
     # ------------------------------------------------------------------ failures
-    def failed(self, target: str, items: list[Item], lost: bool) -> None:
+    def failed(self, target: str, items: list[Item], lost: bool, reason: str = "") -> None:
         """Settle items that could not reach `target` (gone if `lost`), then report a loss."""
         for item in items:
             try:
-                self._undeliverable(target, item, lost)
+                self._undeliverable(target, item, lost, reason)
             except Exception as exc:
                 logger.warning(
                     "host %s could not settle an item for %s: %s", self.name, target, exc
@@ -425,14 +425,16 @@ class Node:
         if lost:
             self.host_lost(target)
 
-    def _undeliverable(self, target: str, item: Item, lost: bool) -> None:
+    def _undeliverable(self, target: str, item: Item, lost: bool, reason: str) -> None:
         kind = item[0]
         if kind == "post" and item[3]:
             message = item[2]
             self.system.dead_letter(getattr(message, "sender", None), item[1], message)
+        elif kind == "call" and lost:
+            self._settle(item[1], False, ActorNotFoundError(f"host {target} is gone"))
         elif kind == "call":
-            why = f"host {target} is gone" if lost else f"the call could not be sent to {target}"
-            self._settle(item[1], False, ActorNotFoundError(why))
+            why = f"the call could not be sent to host {target}: {reason}"
+            self._settle(item[1], False, TypeError(why))
         elif kind == "result" and not lost:
             error = RuntimeError(f"the answer from host {self.name} could not be sent back")
             self.put(target, ("result", item[1], False, error))
