@@ -12,6 +12,7 @@ is left behind even when a start failed half-way. Never an address outside 127.0
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -20,6 +21,8 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+logger = logging.getLogger(__name__)
 
 #: How long one `ray start` or `ray stop` may take on a loaded machine.
 COMMAND_TIMEOUT = 180.0
@@ -77,8 +80,25 @@ class LocalRayCluster:
                 f"{(done.stderr or done.stdout).strip()[-2000:]}"
             )
 
-    def start(self) -> str:
-        """Start every node; the address to give `ray.init`. On failure, nothing is left."""
+    def start(self, attempts: int = 2) -> str:
+        """Start every node; the address to give `ray.init`. On failure, nothing is left.
+
+        Ray gives a starting node 30 s to register with the head; on a loaded machine that
+        can pass, so a failed start is tried again from scratch, `attempts` times in all.
+        """
+        for attempt in range(1, attempts + 1):
+            try:
+                return self._start_once()
+            except RuntimeError as exc:
+                if attempt == attempts:
+                    raise
+                logger.warning("the Ray cluster did not start (%s); trying again", exc)
+                self.port = _free_port()
+                self.address = f"{node_ip(1)}:{self.port}"
+                self.temp_dir = tempfile.mkdtemp(prefix="rt-ray-")
+        raise AssertionError("unreachable")
+
+    def _start_once(self) -> str:
         common = [
             f"--num-cpus={self.cpus_per_node}",
             f"--object-store-memory={self.object_store_bytes}",
