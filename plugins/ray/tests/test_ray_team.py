@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from retinue import (
     TeamUsageLimits,
 )
 from retinue.testing import TeamHarness
-from retinue_ray import HostLostEvent, RayCluster
+from retinue_ray import HostLostEvent, MembersRestoredEvent, RayCluster
 
 
 def card(role: str, script: str, **metadata: Any) -> AgentCard:
@@ -177,5 +178,32 @@ def test_a_lost_host_is_reported_and_its_mail_is_dead_letters(ray_cluster: Any) 
         with pytest.raises(Exception, match=r"not running|lost|gone"):
             team.system.ask(doomed, "received")
         assert team.proxy(survivor).received() == []  # the other host goes on
+    finally:
+        assert team.shutdown(30)
+
+
+def test_the_members_of_a_lost_host_come_back_from_the_record(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    cluster = RayCluster(hosts={"stays": [], "goes": ["gpu"]}, restore=True)
+    team = TeamHarness(cluster=cluster, store=tmp_path / "team.sqlite")
+    try:
+        team.register(card("Developer", "developer", host="gpu"))
+        developer = team.start("Developer")
+        assert developer.host == "goes"
+        team.say(developer, "The first task.")
+        team.wait_idle(60)
+        ray.kill(cluster.handle("goes"))
+        assert cluster.wait_lost("goes", 120)
+        team.wait_idle(60)
+        assert team.events(MembersRestoredEvent) == [
+            MembersRestoredEvent(host="goes", members={"@Developer": "stays"})
+        ]
+        assert team.roster()["@Developer"] == "Developer"
+        # Its old address reaches it where it runs now, and it remembers what it was told.
+        team.say(developer, "The second task.")
+        team.wait_idle(60)
+        assert team.transcript()[-1] == ("@Developer", "@Human", "response", "plan ready")
+        assert "The first task." in str(team.model_requests("@Developer")[-1])
     finally:
         assert team.shutdown(30)

@@ -7,6 +7,6 @@ subscribers, wait_idle, shutdown) works unchanged. See docs/ray.md.
 """
 
 from retinue_ray.cluster import RayCluster
-from retinue_ray.events import HostLostEvent
+from retinue_ray.events import HostLostEvent, MembersRestoredEvent
 
-__all__ = ["HostLostEvent", "RayCluster"]
+__all__ = ["HostLostEvent", "MembersRestoredEvent", "RayCluster"]

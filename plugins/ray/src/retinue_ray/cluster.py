@@ -64,6 +64,8 @@ class RayCluster(Node):
     - `init_options`: more keyword arguments for `ray.init` (`runtime_env`, ...).
     - `reuse`: keep the hosts when the system shuts down, for the next `RayCluster` of this
       process with the same host names (a test session starts its hosts once).
+    - `restore`: when a host dies, start its members again on the other hosts from the
+      team's record (needs `ActorSystem(store=...)`; see `retinue_ray.restore`).
     """
 
     def __init__(
@@ -77,8 +79,10 @@ class RayCluster(Node):
         host_options: Mapping[str, Any] | None = None,
         init_options: Mapping[str, Any] | None = None,
         reuse: bool = False,
+        restore: bool = False,
     ) -> None:
         super().__init__(DRIVER)
+        self.restore = restore
         self._tags = _host_tags(hosts)
         for label, where in (("orchestrator", orchestrator), ("people", people)):
             if where != DRIVER and where not in self._tags:
@@ -240,6 +244,9 @@ class RayCluster(Node):
 
     def _least_loaded(self, among: list[str] | None) -> str:
         candidates = [h for h in (among or self._tags) if h not in self._lost]
+        if not candidates and among:  # the hosts named were lost: any live one will do
+            logger.warning("hosts %s were lost; starting on another", ", ".join(among))
+            candidates = self.live_hosts
         if not candidates:
             raise RuntimeError("every host of the cluster was lost; nothing can start")
         with self._lock:
@@ -327,8 +334,14 @@ class RayCluster(Node):
         finally:
             self._reported.setdefault(host, threading.Event()).set()
 
+    def moved(self, address: ActorAddress) -> None:
+        super().moved(address)
+        for host in self.live_hosts:  # every host sends its mail for the old address there
+            self._handles[host].moved.remote(address)
+
     def wait_lost(self, host: str, timeout: float) -> bool:
-        """Wait until the loss of `host` has been noticed and reported; False if not in time."""
+        """Wait until the loss of `host` has been noticed and reported (and its members
+        restored, with `restore`); False if not in time."""
         with self._lock:
             reported = self._reported.setdefault(host, threading.Event())
         return reported.wait(timeout)

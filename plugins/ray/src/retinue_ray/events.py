@@ -17,3 +17,13 @@ class HostLostEvent(BaseModel):
     event_type: Literal["host_lost"] = "host_lost"
     host: str
     members: list[str]
+
+
+class MembersRestoredEvent(BaseModel):
+    """Members lost with `host` started again from the record: `members` maps each `@name`
+    to the host it runs on now; `redelivered` counts the messages given to them again."""
+
+    event_type: Literal["members_restored"] = "members_restored"
+    host: str
+    members: dict[str, str]
+    redelivered: int = 0

@@ -165,6 +165,12 @@ class Host:
         system = self._system
         return system.actors() if system is not None else []
 
+    def moved(self, address: ActorAddress) -> None:
+        """The driver says this actor was restored on `address.host`: send its mail there."""
+        node = self._node
+        if node is not None:
+            node.moved(address)
+
     def lost(self, host: str) -> None:
         """The driver says `host` died: stop sending to it."""
         node = self._node

@@ -82,6 +82,9 @@ class Node:
         self._here = threading.local()
         self.closing = False
         self.started = 0  # actors started here, ever: the driver's placement reads it
+        #: Start the members of a lost host again elsewhere from the record (the driver's).
+        self.restore = False
+        self._moved: dict[str, str] = {}
 
     # ------------------------------------------------------------------ to override
     def choose(
@@ -101,7 +104,32 @@ class Node:
         for address in system.actors():
             actor = system.local_actor(address)
             if isinstance(actor, Orchestrator):
-                report_lost_members(system, actor, host)
+                lost = report_lost_members(system, actor, host, leave=not self.restore)
+                if lost and self.restore:  # in the thread that noticed: it has nothing else to do
+                    self._restore(actor, host, lost)
+
+    def _restore(self, orchestrator: Orchestrator, host: str, lost: list[ActorAddress]) -> None:
+        from retinue_ray.restore import restore_members
+
+        try:
+            back = restore_members(self.system, orchestrator, host, lost)
+        except Exception as exc:
+            logger.warning("the members lost with %s could not be restored: %s", host, exc)
+            return
+        for address in back.values():
+            self.moved(address)
+
+    def moved(self, address: ActorAddress) -> None:
+        """`address`'s actor runs on `address.host` now: mail for its old address goes there."""
+        with self._lock:
+            self._moved[address.agent_id] = address.host or ""
+
+    def current(self, address: ActorAddress) -> ActorAddress:
+        """`address`, or its actor's new address if it was restored on another host."""
+        host = self._moved.get(address.agent_id)
+        if host is None or host == address.host:
+            return address
+        return address.model_copy(update={"host": host})
 
     # ------------------------------------------------------------------ the system
     @property
@@ -192,25 +220,40 @@ class Node:
 
     # ------------------------------------------------------------------ Cluster: deliver
     def post(self, recipient: ActorAddress, message: Any, *, bounce: bool) -> bool:
+        recipient = self.current(recipient)
+        if recipient.host == self.name:  # restored here
+            return self.system.post(recipient, message, bounce=bounce)
         return self.put(recipient.host, ("post", recipient, message, bounce))
 
     def send(self, sender: ActorAddress | None, recipient: ActorAddress, message: Any) -> None:
-        if not self.put(recipient.host, ("send", sender, recipient, message)):
+        recipient = self.current(recipient)
+        if recipient.host == self.name:
+            self.system.send(recipient, message, sender)
+        elif not self.put(recipient.host, ("send", sender, recipient, message)):
             raise ActorNotFoundError(f"{recipient.name} is not running (its host is gone)")
 
     # ------------------------------------------------------------------ Cluster: call
     def call(
         self, address: ActorAddress, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> concurrent.futures.Future[Any]:
+        address = self.current(address)
+        if address.host == self.name:
+            return self.system.ask_future(address, method, *args, **kwargs)
         return self.request(address.host, "ask", (address, method, args, kwargs))
 
     def tell(
         self, address: ActorAddress, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> None:
-        if not self.put(address.host, ("tell", address, method, args, kwargs)):
+        address = self.current(address)
+        if address.host == self.name:
+            self.system.tell(address, method, *args, **kwargs)
+        elif not self.put(address.host, ("tell", address, method, args, kwargs)):
             raise ActorNotFoundError(f"{address.name} is not running (its host is gone)")
 
     def stop_actor(self, address: ActorAddress, timeout: float) -> bool:
+        address = self.current(address)
+        if address.host == self.name:
+            return self.system.stop_actor(address, timeout)
         future = self.request(address.host, "stop", (address, timeout))
         try:
             return bool(future.result(timeout + self.timeout))
@@ -474,23 +517,31 @@ def _answer(future: concurrent.futures.Future[Any], timeout: float, what: str) -
         raise AskTimeoutError(f"{what} gave no answer within {timeout:g}s") from None
 
 
-def report_lost_members(system: ActorSystem, orchestrator: Orchestrator, host: str) -> None:
-    """Record that `host` died with members of `orchestrator`'s team; they leave the team."""
+def report_lost_members(
+    system: ActorSystem, orchestrator: Orchestrator, host: str, *, leave: bool
+) -> list[ActorAddress]:
+    """Record that `host` died with members of `orchestrator`'s team; with `leave`, they
+    leave the team. Returns them."""
     me = orchestrator.myAddress
     lost = [a for a in orchestrator.directory.members.values() if a.host == host]
     if not lost:
-        return
+        return []
     names = [a.name for a in lost]
     logger.warning("host %s was lost with %s of team %s", host, ", ".join(names), me.name)
     event = EventMessage(event=HostLostEvent(host=host, members=names), sender=me, recipient=me)
     event.team_id = me.team_id
     system.post(me, event)
-    for member in lost:  # as if each had stopped: the roster and directory let it go
-        system.post(me, StopMessage(sender=member, recipient=me, team_id=me.team_id))
+    if leave:
+        for member in lost:  # as if each had stopped: the roster and directory let it go
+            system.post(me, StopMessage(sender=member, recipient=me, team_id=me.team_id))
+        what = "messages to them come back as undeliverable"
+    else:
+        what = "they are being started again on another host from the team's record"
     text = (
         f"Host {host} was lost, and with it {', '.join(names)}: their work in progress and "
-        "queued mail are gone, and messages to them come back as undeliverable."
+        f"queued mail are gone, and {what}."
     )
     for person in orchestrator.directory.members.values():
         if person.is_user_proxy and person.host != host:
             system.send(person, AgentMessage(content=text, type="notification"), sender=me)
+    return lost
