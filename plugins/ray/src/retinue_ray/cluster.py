@@ -310,22 +310,6 @@ class RayCluster(Node):
             return {} if deadline is not None and time.monotonic() < deadline else None
         return dict(zip(names, looks, strict=True))
 
-    def busy(self) -> list[str]:
-        """What keeps the hosts busy, for an idle timeout's message."""
-        import ray
-
-        found: list[str] = []
-        try:
-            for name, listed in zip(
-                self.live_hosts,
-                ray.get([self._handles[h].busy.remote() for h in self.live_hosts], timeout=5),
-                strict=True,
-            ):
-                found.extend(f"{entry} on {name}" for entry in listed)
-        except Exception as exc:
-            found.append(f"(the hosts could not be asked: {exc})")
-        return found
-
     def on_host_lost(self, host: str) -> None:
         for other in self.live_hosts:  # they stop sending to it at once, too
             self._handles[other].lost.remote(host)

@@ -146,20 +146,6 @@ class Host:
         idle = system.tracker.wait(wait) if wait > 0 else system.tracker.pending <= 0
         return idle, system.tracker.activity
 
-    def busy(self) -> list[str]:
-        """What the actors here are doing (for the driver's idle diagnostics)."""
-        system = self._system
-        if system is None:
-            return []
-        found = []
-        for address in system.actors():
-            actor = system.local_actor(address)
-            doing = actor.describe_busy() if actor is not None else None
-            queued = actor.mailbox.qsize() if actor is not None else 0
-            if doing or queued:
-                found.append(f"{address.name} ({doing or 'starting'}, {queued} queued)")
-        return found
-
     def actors(self) -> list[ActorAddress]:
         """The actors running here."""
         system = self._system

@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from retinue import (
     ActorAddress,
     ActorNotFoundError,
-    AgentMessage,
-    EventMessage,
+    AskTimeoutError,
     Orchestrator,
     StopMessage,
     Team,
@@ -38,8 +37,8 @@ from retinue import (
 )
 from retinue.llm.model_overrides import add_model_override, remove_model_override
 
-from retinue_ray.events import HostLostEvent
 from retinue_ray.links import Item, Link
+from retinue_ray.lost import report_lost_members
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -109,7 +108,7 @@ class Node:
                     self._restore(actor, host, lost)
 
     def _restore(self, orchestrator: Orchestrator, host: str, lost: list[ActorAddress]) -> None:
-        from retinue_ray.restore import restore_members
+        from retinue_ray.lost import restore_members
 
         try:
             back = restore_members(self.system, orchestrator, host, lost)
@@ -512,36 +511,4 @@ def _answer(future: concurrent.futures.Future[Any], timeout: float, what: str) -
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:
-        from retinue import AskTimeoutError
-
         raise AskTimeoutError(f"{what} gave no answer within {timeout:g}s") from None
-
-
-def report_lost_members(
-    system: ActorSystem, orchestrator: Orchestrator, host: str, *, leave: bool
-) -> list[ActorAddress]:
-    """Record that `host` died with members of `orchestrator`'s team; with `leave`, they
-    leave the team. Returns them."""
-    me = orchestrator.myAddress
-    lost = [a for a in orchestrator.directory.members.values() if a.host == host]
-    if not lost:
-        return []
-    names = [a.name for a in lost]
-    logger.warning("host %s was lost with %s of team %s", host, ", ".join(names), me.name)
-    event = EventMessage(event=HostLostEvent(host=host, members=names), sender=me, recipient=me)
-    event.team_id = me.team_id
-    system.post(me, event)
-    if leave:
-        for member in lost:  # as if each had stopped: the roster and directory let it go
-            system.post(me, StopMessage(sender=member, recipient=me, team_id=me.team_id))
-        what = "messages to them come back as undeliverable"
-    else:
-        what = "they are being started again on another host from the team's record"
-    text = (
-        f"Host {host} was lost, and with it {', '.join(names)}: their work in progress and "
-        f"queued mail are gone, and {what}."
-    )
-    for person in orchestrator.directory.members.values():
-        if person.is_user_proxy and person.host != host:
-            system.send(person, AgentMessage(content=text, type="notification"), sender=me)
-    return lost

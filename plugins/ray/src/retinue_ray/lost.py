@@ -1,5 +1,6 @@
-"""Members lost with their host, started again on another from the team's record.
+"""A host that died: each team told which members it lost, and those members restored.
 
+`report_lost_members` records a `HostLostEvent` with the team and tells its people. With
 `RayCluster(restore=True)`, with a store (`ActorSystem(store=...)`): when a host dies, each
 member of a team recorded by an orchestrator in the driver comes back on the least-loaded
 live host, under its own name and id, with its last checkpoint and its events (a
@@ -16,10 +17,18 @@ import pkgutil
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
-from retinue import ActorAddress, BaseConfig, EventMessage, Orchestrator, Resumption, StopMessage
+from retinue import (
+    ActorAddress,
+    AgentMessage,
+    BaseConfig,
+    EventMessage,
+    Orchestrator,
+    Resumption,
+    StopMessage,
+)
 from retinue.resume import read_team_record
 
-from retinue_ray.events import MembersRestoredEvent
+from retinue_ray.events import HostLostEvent, MembersRestoredEvent
 
 if TYPE_CHECKING:
     from retinue import ActorSystem
@@ -91,3 +100,33 @@ def _config(actor_class: str, recorded: Any) -> BaseConfig:
         return recorded
     data = recorded.model_dump() if isinstance(recorded, BaseModel) else recorded
     return config_class.model_validate(data)
+
+
+def report_lost_members(
+    system: ActorSystem, orchestrator: Orchestrator, host: str, *, leave: bool
+) -> list[ActorAddress]:
+    """Record that `host` died with members of `orchestrator`'s team; with `leave`, they
+    leave the team. Returns them."""
+    me = orchestrator.myAddress
+    lost = [a for a in orchestrator.directory.members.values() if a.host == host]
+    if not lost:
+        return []
+    names = [a.name for a in lost]
+    logger.warning("host %s was lost with %s of team %s", host, ", ".join(names), me.name)
+    event = EventMessage(event=HostLostEvent(host=host, members=names), sender=me, recipient=me)
+    event.team_id = me.team_id
+    system.post(me, event)
+    if leave:
+        for member in lost:  # as if each had stopped: the roster and directory let it go
+            system.post(me, StopMessage(sender=member, recipient=me, team_id=me.team_id))
+        what = "messages to them come back as undeliverable"
+    else:
+        what = "they are being started again on another host from the team's record"
+    text = (
+        f"Host {host} was lost, and with it {', '.join(names)}: their work in progress and "
+        f"queued mail are gone, and {what}."
+    )
+    for person in orchestrator.directory.members.values():
+        if person.is_user_proxy and person.host != host:
+            system.send(person, AgentMessage(content=text, type="notification"), sender=me)
+    return lost
