@@ -48,6 +48,8 @@ logger = logging.getLogger(__name__)
 
 #: What a member on another host may call on its team's orchestrator without its mailbox.
 TEAM_PARTS = frozenset({"team_budget", "chain_ledger"})
+#: Calls that may wait on another host (an admission, a start, a stop): served in a pool.
+WAITING_CALLS = frozenset({"start", "stop"})
 
 
 class StartSpec(NamedTuple):
@@ -363,7 +365,10 @@ class Node:
             return
         tracker = self.system.tracker
         tracker.add()  # owed work until answered, so the system is not idle meanwhile
-        self._pool.submit(self._run_op, source, call_id, kind, args)
+        if kind in WAITING_CALLS:  # they may wait on another host: never in this thread
+            self._pool.submit(self._run_op, source, call_id, kind, args)
+        else:  # a few additions under a lock: answered at once, one thread hand-off fewer
+            self._run_op(source, call_id, kind, args)
 
     def _run_op(self, source: str, call_id: int, kind: str, args: tuple[Any, ...]) -> None:
         try:
