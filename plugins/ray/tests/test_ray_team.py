@@ -12,16 +12,21 @@ import ray
 from ray_scripts import Counter
 from retinue import (
     ActorAddress,
+    ActorSystem,
     AgentCard,
     AgentConfig,
+    AgentMessage,
     BaseConfig,
     DeadLetterEvent,
     EventMessage,
     EventSubscriber,
+    HumanProxy,
     Message,
     ModelConfig,
+    Orchestrator,
     PromptTemplate,
     RunStartedEvent,
+    SentMessage,
     TeamUsageLimits,
 )
 from retinue.testing import TeamHarness
@@ -81,6 +86,29 @@ def test_the_quick_start_runs_across_hosts(retinue_team: TeamHarness) -> None:
     # The person and the orchestrator stay in the driver; the hire went to the other host.
     assert members["@Human"].host == "driver" and team.orchestrator.host == "driver"
     assert {members["@Manager"].host, members["@Developer"].host} == {"host-1", "host-2"}
+
+
+def test_the_orchestrator_can_run_on_a_host(ray_cluster: Any) -> None:
+    system = ActorSystem(cluster=RayCluster(hosts=2, reuse=True, orchestrator="host-1"))
+    try:
+        config = BaseConfig(name="@Orchestrator", role="Orchestrator")
+        orchestrator = system.createActor(Orchestrator, config)
+        assert orchestrator.host == "host-1"
+        team = system.proxy_ask(orchestrator, Orchestrator)
+        team.register_agent_profiles([card("Developer", "developer")])
+        human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
+        manager = team.createActor("retinue.BaseAgent", card("Manager", "manager").config)
+        assert human.host == "driver"
+        system.send(manager, AgentMessage(content="Plan the next sprint."), sender=human)
+        system.wait_idle(60)
+        said = [
+            (m.sender.name, m.recipient.name, m.message.content)
+            for m in team.get_messages()
+            if isinstance(m, SentMessage) and m.sender and m.recipient
+        ]
+        assert said[-1] == ("@Manager", "@Human", "Sprint planned: plan ready")
+    finally:
+        assert system.shutdown(30)
 
 
 def test_a_senders_mail_arrives_in_order_in_batches(retinue_team: TeamHarness) -> None:

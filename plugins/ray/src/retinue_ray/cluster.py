@@ -65,7 +65,7 @@ class RayCluster(Node):
     - `reuse`: keep the hosts when the system shuts down, for the next `RayCluster` of this
       process with the same host names (a test session starts its hosts once).
     - `restore`: when a host dies, start its members again on the other hosts from the
-      team's record (needs `ActorSystem(store=...)`; see `retinue_ray.restore`).
+      team's record (needs `ActorSystem(store=...)`; see `retinue_ray.lost`).
     """
 
     def __init__(

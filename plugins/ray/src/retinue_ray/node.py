@@ -38,7 +38,7 @@ from retinue import (
 from retinue.llm.model_overrides import add_model_override, remove_model_override
 
 from retinue_ray.links import Item, Link
-from retinue_ray.lost import report_lost_members
+from retinue_ray.lost import report_lost_members, restore_members
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -110,8 +110,6 @@ class Node:
                     self._restore(actor, host, lost)
 
     def _restore(self, orchestrator: Orchestrator, host: str, lost: list[ActorAddress]) -> None:
-        from retinue_ray.lost import restore_members
-
         try:
             back = restore_members(self.system, orchestrator, host, lost)
         except Exception as exc:
