@@ -111,6 +111,18 @@ def test_the_orchestrator_can_run_on_a_host(ray_cluster: Any) -> None:
         assert system.shutdown(30)
 
 
+def test_a_role_goes_where_the_placement_says(ray_cluster: Any) -> None:
+    team = TeamHarness(cluster=RayCluster(hosts=2, reuse=True, placement={"Writer": "host-2"}))
+    try:
+        team.register(card("Writer", "developer"), card("Editor", "developer", host="host-1"))
+        writers = [team.start("Writer") for _ in range(3)]
+        editor = team.start("Editor")
+        assert {w.host for w in writers} == {"host-2"} and editor.host == "host-1"
+        assert [w.name for w in writers] == ["@Writer", "@Writer2", "@Writer3"]
+    finally:
+        assert team.shutdown(30)
+
+
 def test_a_senders_mail_arrives_in_order_in_batches(retinue_team: TeamHarness) -> None:
     team = retinue_team
     first, second = counter(team, "@First"), counter(team, "@Second")
