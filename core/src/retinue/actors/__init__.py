@@ -53,6 +53,7 @@ from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamMember
+from retinue.actors.panels import Panel, PanelView
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
@@ -99,6 +100,8 @@ __all__ = [
     "MessageSink",
     "Orchestrator",
     "OrchestratorTeam",
+    "Panel",
+    "PanelView",
     "Resumption",
     "Runtime",
     "SelfAskError",

@@ -134,6 +134,11 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             state = state_class.model_validate(data)
         self.init_state(state)
 
+    def on_team_resumed(self) -> None:
+        """Hook: every actor of a resumed team is back. Runs in this actor's thread as a
+        message, before the messages the team was owed are delivered again: start here what
+        reaches other members (a timer, a delivery), which `on_resume` is too early for."""
+
     def notify_if_changed(self) -> None:
         """Publish a state checkpoint when the state differs from the last one published.
 

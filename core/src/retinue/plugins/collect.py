@@ -27,11 +27,13 @@ from retinue.plugins.manager import (
 if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.panels import Panel
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
 CARDS_HOOK = "retinue_tool_cards"
 CAPABILITIES_HOOK = "retinue_capabilities"
+PANELS_HOOK = "retinue_panels"
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,38 @@ def collect_capabilities(
     capability's place here is its place around every model request.
     """
     return [capability for _, capability in capabilities_by_plugin(pm, config)]
+
+
+# -- panels ----------------------------------------------------------------------------------
+
+
+def collect_panel_classes(pm: pluggy.PluginManager) -> dict[str, type[Panel]]:
+    """Every installed panel class by name, sorted by name (the `retinue_panels` hook).
+
+    A `PluginError` names the plugin that returns something other than `Panel` subclasses
+    with a `name`, or a name another plugin's panel already has.
+    """
+    from retinue.actors.panels import Panel
+
+    classes: dict[str, type[Panel]] = {}
+    owners: dict[str, str] = {}
+    for source in plugin_hooks(pm, PANELS_HOOK):
+        for item in source.call():
+            if not (isinstance(item, type) and issubclass(item, Panel)):
+                raise PluginError(
+                    f"{source.label} returned {item!r} from {PANELS_HOOK}; expected Panel "
+                    "subclasses (the classes, not instances)"
+                )
+            name = getattr(item, "name", None)
+            if not isinstance(name, str) or not name:
+                raise PluginError(f"{source.label}: panel {_qualname(item)} has no name")
+            if name in classes and classes[name] is not item:
+                raise PluginError(
+                    f"panel {name!r} is provided twice: by {owners[name]} and {source.label}"
+                )
+            classes[name] = item
+            owners.setdefault(name, source.label)
+    return dict(sorted(classes.items()))
 
 
 # -- reports ---------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.panels import Panel
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
@@ -42,6 +43,9 @@ __all__ = [
     "hookspec",
     "retinue_capabilities",
     "retinue_cli_commands",
+    "retinue_panels",
+    "retinue_session_options",
+    "retinue_session_started",
     "retinue_tool_cards",
 ]
 
@@ -87,4 +91,36 @@ def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) ->
     status. Called each time the command line is parsed, so keep it cheap: import what the
     subcommand needs inside `FUNCTION`. A name the kernel or another plugin already uses is
     refused with a `PluginError` naming both.
+    """
+
+
+@hookspec
+def retinue_panels() -> Sequence[type[Panel]]:  # type: ignore[empty-body]
+    """Panel classes this plugin provides: read-only views of its state in a team.
+
+    Return the classes (`retinue.Panel` subclasses): a frontend makes one per team it shows
+    and feeds it that team's record. Each class's `name` must be unique across every
+    installed plugin. Keep the hook cheap: it runs whenever a frontend collects panels.
+    """
+
+
+@hookspec
+def retinue_session_options(parser: argparse.ArgumentParser) -> None:
+    """Options this plugin adds to the commands that run a team for a person.
+
+    Called once for each such command's parser (`retinue run`, `retinue chat`) while the
+    command line is parsed: add your options (`parser.add_argument("--web", ...)`) and read
+    them in `retinue_session_started`. An option the command already has is refused with a
+    `PluginError` naming the plugin; the command works on without it.
+    """
+
+
+@hookspec
+def retinue_session_started(team: Any, args: argparse.Namespace) -> Sequence[Callable[[], object]]:  # type: ignore[empty-body]
+    """A command started a team for a person: attach to it as `args` (your options) ask.
+
+    `team` is the running team (`system`, `orchestrator`, `human`, `entry`, `send()`), before
+    the person's first message. Return the functions to call when the session ends (what to
+    close), or an empty sequence when your options were not given. A hook that raises is
+    reported in one line naming the plugin, and the session goes on without it.
     """
