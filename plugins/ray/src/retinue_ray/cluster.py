@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from retinue import ActorAddress, ActorSystem, Orchestrator
 
-from retinue_ray.host import Host, HostSettings, _pusher, call_host
+from retinue_ray.host import Host, HostSettings, call_host, pusher
 from retinue_ray.links import HostLostError, PushLink
 from retinue_ray.node import Node
 
@@ -132,8 +132,8 @@ class RayCluster(Node):
         nodes = sorted(n["NodeID"] for n in listed if n.get("Alive"))
         for index, name in enumerate(self._tags):
             handle = _KEPT.get(name) if self._reuse else None
-            if handle is not None and not _alive(handle):
-                handle = _KEPT.pop(name)
+            if handle is not None and not _alive(handle):  # a kept host died: a new one
+                del _KEPT[name]
                 handle = None
             if handle is None:
                 options: dict[str, Any] = {
@@ -152,17 +152,25 @@ class RayCluster(Node):
                 if self._reuse:  # held here, so the host outlives this cluster object
                     _KEPT[name] = handle
             self._handles[name] = handle
-        ray.get([h.ping.remote() for h in self._handles.values()], timeout=START_TIMEOUT)
-        settings = HostSettings(driver=DRIVER, ask_timeout=system.ask_timeout)
-        opened = [
-            handle.open.remote(
-                settings, {peer: h for peer, h in self._handles.items() if peer != name}
-            )
-            for name, handle in self._handles.items()
-        ]
-        ray.get(opened, timeout=START_TIMEOUT)
+        try:
+            ray.get([h.ping.remote() for h in self._handles.values()], timeout=START_TIMEOUT)
+            settings = HostSettings(driver=DRIVER, ask_timeout=system.ask_timeout)
+            opened = [
+                handle.open.remote(
+                    settings, {peer: h for peer, h in self._handles.items() if peer != name}
+                )
+                for name, handle in self._handles.items()
+            ]
+            ray.get(opened, timeout=START_TIMEOUT)
+        except BaseException:  # the system is not made: nothing of it is left running
+            for name, handle in self._handles.items():
+                ray.kill(handle)
+                _KEPT.pop(name, None)
+            if self._owns_ray:
+                ray.shutdown()
+            raise
         for name, handle in self._handles.items():
-            self.add_link(PushLink(name, system.tracker, _pusher(handle, DRIVER), self.failed))
+            self.add_link(PushLink(name, system.tracker, pusher(handle, DRIVER), self.failed))
             puller = threading.Thread(
                 target=self._pull, args=(name, handle), name=f"retinue-ray pull {name}", daemon=True
             )

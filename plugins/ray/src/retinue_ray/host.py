@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from retinue import ActorAddress, ActorSystem
 
 from retinue_ray.links import HostLostError, Item, PullLink, PushLink
-from retinue_ray.node import Node, _answer
+from retinue_ray.node import Node, wait_answer
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -59,7 +59,7 @@ class HostNode(Node):
         self._pull = PullLink(self.driver, system.tracker)
         self.add_link(self._pull)
         for peer, handle in self._peers.items():
-            self.add_link(PushLink(peer, system.tracker, _pusher(handle, self.name), self.failed))
+            self.add_link(PushLink(peer, system.tracker, pusher(handle, self.name), self.failed))
         return name
 
     @property
@@ -75,11 +75,11 @@ class HostNode(Node):
         parent: ActorAddress | None,
     ) -> tuple[str, Model | None]:
         future = self.request(self.driver, "place", (actor_class, config, orchestrator, parent))
-        placed: tuple[str, Model | None] = _answer(future, self.timeout, "placing an actor")
+        placed: tuple[str, Model | None] = wait_answer(future, self.timeout, "placing an actor")
         return placed
 
 
-def _pusher(handle: Any, source: str) -> Any:
+def pusher(handle: Any, source: str) -> Any:
     def push(batch: Sequence[Item]) -> None:
         call_host(handle.receive.remote(source, list(batch)))
 

@@ -190,7 +190,7 @@ class Node:
             return
         future = self.request(address.host, "start", spec)
         try:
-            _answer(future, 2 * self.timeout, f"starting {address.name} on {address.host}")
+            wait_answer(future, 2 * self.timeout, f"starting {address.name} on {address.host}")
         except ActorNotFoundError:
             if orchestrator is not None:  # it never started: it leaves the team again
                 self.system.post(orchestrator, StopMessage(sender=address, recipient=orchestrator))
@@ -285,7 +285,7 @@ class Node:
         directory = self._replicas.get(team_id)
         if directory is None:
             future = self.request(orchestrator.host, "watch", (orchestrator,))
-            self.install(team_id, _answer(future, self.timeout, "the team's directory"))
+            self.install(team_id, wait_answer(future, self.timeout, "the team's directory"))
             directory = self._replicas[team_id]
         return directory
 
@@ -293,7 +293,7 @@ class Node:
         """The directory as the orchestrator has it now (after what this host sent it)."""
         team_id = orchestrator.team_id or orchestrator.agent_id
         future = self.request(orchestrator.host, "directory", (orchestrator,))
-        self.install(team_id, _answer(future, self.timeout, "the team's directory"))
+        self.install(team_id, wait_answer(future, self.timeout, "the team's directory"))
         return self._replicas[team_id]
 
     def install(self, team_id: str, directory: TeamDirectory) -> None:
@@ -510,7 +510,7 @@ class Node:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _answer(future: concurrent.futures.Future[Any], timeout: float, what: str) -> Any:
+def wait_answer(future: concurrent.futures.Future[Any], timeout: float, what: str) -> Any:
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:

@@ -26,6 +26,8 @@ from retinue import (
     TeamUsageLimits,
 )
 
+from retinue_ray.node import wait_answer
+
 if TYPE_CHECKING:
     from retinue.actors.budget import Admission as BudgetAdmission
     from retinue.actors.chains import Admission as ChainAdmission
@@ -44,14 +46,12 @@ class _TeamPart:
         self._part = part
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        from retinue_ray.node import _answer
-
         future = self._node.request(
             self._orchestrator.host,
             "team",
             (self._orchestrator, self._part, method, args, kwargs),
         )
-        return _answer(future, self._node.timeout, f"the team's {self._part}.{method}()")
+        return wait_answer(future, self._node.timeout, f"the team's {self._part}.{method}()")
 
     def _send(self, method: str, *args: Any, **kwargs: Any) -> None:
         """A call whose answer nobody waits for (it still arrives, and is dropped)."""
