@@ -20,7 +20,8 @@ from retinue.actors.budget import (
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
-from retinue.actors.chains import ChainLedger, ChainStop, LoopLimits
+from retinue.actors.chains import ChainLedger, ChainStop, LoopLimits, TeamChains
+from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import (
     ActorClassError,
@@ -82,6 +83,7 @@ __all__ = [
     "CancelMessage",
     "ChainLedger",
     "ChainStop",
+    "Cluster",
     "DeadLetterEvent",
     "DirectoryBoard",
     "ErrorMessage",
@@ -111,6 +113,7 @@ __all__ = [
     "StopMessage",
     "Team",
     "TeamBudget",
+    "TeamChains",
     "TeamConfig",
     "TeamDirectory",
     "TeamMember",

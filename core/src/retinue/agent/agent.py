@@ -12,7 +12,6 @@ from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
-from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.team import Team
@@ -385,7 +384,7 @@ class BaseAgent(FailureHandling):
     def team(self) -> Team | None:
         """This agent's team as a typed view (no asks to read it); None outside any team."""
         if self._team is None and self.orchestrator is not None:
-            self._team = OrchestratorTeam(self.system, self.orchestrator, self.myAddress)
+            self._team = self.system.team_view(self.orchestrator, self.myAddress)
         return self._team
 
     def get_team_member(self, name: str) -> ActorAddress | None:

@@ -28,10 +28,10 @@ from retinue import (
     ActorAddress,
     AgentMessage,
     BaseConfig,
-    OrchestratorTeam,
     Resumption,
     Runtime,
     StartMessage,
+    Team,
 )
 
 from retinue_notify.clock import Clock, SystemClock, Timer
@@ -76,7 +76,7 @@ class NotificationScheduler(Actor[SchedulerConfig, SchedulerState]):
         super().__init__(config, **kwargs)
         self._clock: Clock = SystemClock()
         self._timer: Timer | None = None
-        self._team: OrchestratorTeam | None = None
+        self._team: Team | None = None
 
     def default_state(self) -> SchedulerState:
         return SchedulerState()
@@ -267,7 +267,7 @@ class NotificationScheduler(Actor[SchedulerConfig, SchedulerState]):
         if orchestrator is None:
             return owner
         if self._team is None:
-            self._team = OrchestratorTeam(self.system, orchestrator, self.myAddress)
+            self._team = self.system.team_view(orchestrator, self.myAddress)
         return self._team.directory.member(owner.name)
 
 
