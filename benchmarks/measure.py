@@ -102,8 +102,9 @@ class QuietHuman(HumanProxy):
 class BenchTeam:
     """An actor system with an orchestrator and a quiet `@Human`, plugins discovered or not.
 
-    `blocked` names installed plugins to leave out (`("team",)`: no team card); `store`
-    records the team (a `retinue.store.Store` or a path), None records nothing.
+    `blocked` names installed plugins to leave out (`("team",)`: no team card); `extra`
+    registers plugin objects made in code besides; `store` records the team (a
+    `retinue.store.Store` or a path), None records nothing.
     """
 
     def __init__(
@@ -111,10 +112,11 @@ class BenchTeam:
         *,
         plugins: bool = True,
         blocked: Sequence[str] = (),
+        extra: Sequence[object] = (),
         ask_timeout: float = 60.0,
         store: Any = None,
     ) -> None:
-        pm = get_plugin_manager(autoload=plugins, blocked=blocked)
+        pm = get_plugin_manager(autoload=plugins, blocked=blocked, plugins=extra)
         self.system = ActorSystem(ask_timeout=ask_timeout, plugin_manager=pm, store=store)
         # A 2,000-hop ping-pong is a loop by design: the detector still counts every hop
         # (its cost is part of what is measured) but never stops one.

@@ -26,6 +26,7 @@ EXPECTED = {
     "team_size",
     "planning",
     "record",
+    "otel",
 }
 CASES = discover()
 

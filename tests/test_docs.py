@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ def test_every_python_block_in_the_docs_runs() -> None:
     pytest.importorskip("retinue_planning", reason="docs/planning.md runs the planning card")
     pytest.importorskip("retinue_skills", reason="docs/skills.md runs the skills card")
     pytest.importorskip("retinue_models", reason="docs/models.md runs the models card")
+    pytest.importorskip("retinue_otel", reason="docs/tracing.md traces a team")
     done = subprocess.run(
         [sys.executable, str(ROOT / "docs" / "check_snippets.py")],
         check=False,
@@ -27,3 +29,22 @@ def test_every_python_block_in_the_docs_runs() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_the_plugin_guide_quotes_the_templates_output_and_only_complete_code() -> None:
+    """Needs no plugin, so the kernel-alone environment checks it too: docs/example-plugin
+    is what `retinue plugin new notes` writes, and every excerpt of it in the guide matches
+    and imports what it uses."""
+    spec = importlib.util.spec_from_file_location(
+        "check_snippets", ROOT / "docs" / "check_snippets.py"
+    )
+    assert spec is not None and spec.loader is not None
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+
+    assert checker.check_example_plugin() == []
+    assert checker.check_excerpts(ROOT / "docs" / "plugin-authoring.md") == []
+    assert checker.unbound_names("from x import y\n\ndef f(a: Z) -> y:\n    return a + q\n") == [
+        "Z",
+        "q",
+    ]

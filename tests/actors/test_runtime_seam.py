@@ -17,8 +17,15 @@ from retinue.tools.host import ToolHost
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "core" / "src" / "retinue"
-#: Code that must reach the runtime only through `Runtime`: agents, cards, plugins.
-SEAM_USERS = [KERNEL / "agent", KERNEL / "tools", KERNEL / "plugins", *ROOT.glob("plugins/*/src")]
+#: Code that must reach the runtime only through `Runtime`: agents, cards, plugins. Not
+#: retinue-ray: it implements the runtime's `Cluster` seam, below the line.
+RUNTIMES = {"ray"}
+SEAM_USERS = [
+    KERNEL / "agent",
+    KERNEL / "tools",
+    KERNEL / "plugins",
+    *(p for p in ROOT.glob("plugins/*/src") if p.parent.name not in RUNTIMES),
+]
 #: Modules of the pykka implementation that code above the seam must not import.
 IMPLEMENTATION = {"retinue.actors.system", "retinue.actors.runtime"}
 

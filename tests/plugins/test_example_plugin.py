@@ -7,15 +7,17 @@ a team file would. Its model is the plugin's own scripted model, so no network i
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig
+from retinue import AgentCard, AgentConfig, BaseAgent
 from retinue.testing import TeamHarness
 
 from .conftest import EXAMPLE_PLUGIN
@@ -26,33 +28,32 @@ PLUGIN_TESTS = EXAMPLE_PLUGIN / "tests"
 @pytest.fixture
 def team(example_plugin: Path) -> Iterator[TeamHarness]:
     """A team on plain discovery, started after the plugin was installed."""
-    # The plugin's scripted model is imported by path. Not monkeypatch.syspath_prepend: its
-    # undo restores the whole sys.path as it was, temporary site directory included.
-    sys.path.insert(0, str(PLUGIN_TESTS))
     harness = TeamHarness()
-    try:
-        yield harness
-    finally:
-        stopped = harness.shutdown(timeout=10)
-        sys.path.remove(str(PLUGIN_TESTS))
-        sys.modules.pop("notes_scripts", None)
-    assert stopped, "an actor was still busy at the end of the test"
+    yield harness
+    assert harness.shutdown(timeout=10), "an actor was still busy at the end of the test"
+
+
+def plugin_scripted_model(example_plugin: Path) -> Any:
+    """The scripted model the plugin's own tests run (`scribe_model` in its test module)."""
+    spec = importlib.util.spec_from_file_location(
+        "notes_plugin_tests", PLUGIN_TESTS / "test_notes.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.scribe_model
 
 
 def test_the_installed_plugin_runs_in_a_real_agent(
-    team: TeamHarness, caplog: pytest.LogCaptureFixture
+    team: TeamHarness, example_plugin: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     ada = team.add(
         AgentCard(
             description="Keeps track of what the team decided",
             agent_class=BaseAgent,
-            config=AgentConfig(
-                name="@Ada",
-                role="Scribe",
-                model_cfg=ModelConfig(provider="function", model="notes_scripts:scribe"),
-                tools=["notes"],
-            ),
-        )
+            config=AgentConfig(name="@Ada", role="Scribe", tools=["notes"]),
+        ),
+        model=plugin_scripted_model(example_plugin),
     )
     caplog.set_level(logging.INFO, logger="retinue_notes")
 

@@ -1,9 +1,9 @@
 """`hookimpl` is written one way everywhere: `from retinue import hookimpl`.
 
-A plugin author copies what the docs, the example plugin and the kernel's own plugins do;
-two spellings make them wonder whether the two markers differ. The marker lives in
-`retinue.plugins`, and `retinue/__init__.py` re-exports it: those two are the only places
-that name it otherwise.
+A plugin author copies what the docs, the plugin template (`retinue plugin new`) and the
+kernel's own plugins do; two spellings make them wonder whether the two markers differ. The
+marker lives in `retinue.plugins`, and `retinue/__init__.py` re-exports it: those two are
+the only places that name it otherwise.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ PUBLIC_FACE = ROOT / "core" / "src" / "retinue" / "__init__.py"  # re-exports it
 
 # `from retinue.plugins import hookimpl`, `from retinue.plugins.hookspecs import (..., hookimpl)`
 OTHER_IMPORT = re.compile(r"from\s+retinue\.plugins[\w.]*\s+import\s+(\([^)]*\)|[^\n]*)")
-# `retinue.plugins.hookimpl`, `plugins.hookspecs.hookimpl`
-OTHER_ATTRIBUTE = re.compile(r"\bplugins(\.hookspecs)?\.hookimpl\b")
+# `retinue.plugins.hookimpl`, `plugins.hookspecs.hookimpl`, `retinue.hookimpl`, and a marker
+# of one's own (`pluggy.HookimplMarker("retinue")`)
+OTHER_ATTRIBUTE = re.compile(r"\b(retinue|plugins(\.hookspecs)?)\.hookimpl\b|HookimplMarker\(")
 
 
 def _files() -> list[Path]:
-    patterns = ("*.py", "*.md", "*.toml")
+    patterns = ("*.py", "*.md", "*.toml", "*.tmpl")  # the plugin template too
     roots = [ROOT / "docs", ROOT / "plugins", ROOT / "tests", ROOT / "core", ROOT / "examples"]
     found = [ROOT / "README.md"]
     for root in roots:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import warnings
 from pathlib import Path
 
@@ -95,3 +97,38 @@ def test_known_names_in_the_disabled_list_warn_nothing(
         warnings.simplefilter("error", PluginWarning)
         pm = get_plugin_manager()
     assert pm.is_blocked("dup_a")
+
+
+def test_plugins_json_gives_each_card_its_origin_channels_and_capabilities(
+    example_plugin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["plugins", "--json"]) == 0
+
+    report = {plugin["name"]: plugin for plugin in json.loads(capsys.readouterr().out)}
+    notes = report["notes"]
+    assert notes["capabilities"] == []  # an agent without the card gets none from it
+    (card,) = notes["cards"]
+    assert {key: card[key] for key in ("distribution", "version", "default")} == {
+        "distribution": "retinue-notes",
+        "version": "0.1.0",
+        "default": False,
+    }
+    assert [tool["name"] for tool in card["tools"]] == ["take_note"]
+    assert [(c["name"], c["usage"]) for c in card["commands"]] == [
+        ("notes", "/notes [last=<last>] [<words>...]")
+    ]
+    assert card["context_sections"] == ["Notes"]
+    assert card["system_prompts"] == [sys.modules["retinue_notes.card"].SYSTEM_PROMPT]
+    assert card["capabilities"] == ["NotesAudit"]  # what an agent carrying it gets
+
+
+def test_plugins_lists_a_cards_capabilities_under_it(
+    example_plugin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["plugins"]) == 0
+
+    out = capsys.readouterr().out
+    listing = out[out.index("notes        retinue-notes 0.1.0  (notes)") :].splitlines()
+    assert listing[1].startswith("  card notes (opt-in): A notebook")
+    assert "    commands: /notes [last=<last>] [<words>...]" in listing
+    assert "    capabilities: NotesAudit" in listing

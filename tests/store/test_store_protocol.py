@@ -143,6 +143,29 @@ def test_members_follow_starts_and_stops(store: Store) -> None:
     assert [(m.name, m.alive) for m in store.members("t")][-1] == ("@Manager", True)
 
 
+def test_an_attached_actor_is_no_member_and_a_shutdown_is_no_departure(store: Store) -> None:
+    store.create_team("t")
+    store.append(
+        "t",
+        [
+            rec("StartMessage", 1, actor="h", sender="@Human"),
+            rec("StartMessage", 2, actor="b", sender="@PlanningBoard", data='{"member": false}'),
+            rec("StartMessage", 3, actor="m", sender="@Manager", data='{"member": true}'),
+            rec("StartMessage", 4, actor="d", sender="@Dev"),
+            rec("StopMessage", 5, actor="d", sender="@Dev", data='{"shutdown": false}'),
+            rec("StopMessage", 6, actor="m", sender="@Manager", data='{"shutdown": true}'),
+            rec("StopMessage", 7, actor="h", sender="@Human", data='{"shutdown": true}'),
+        ],
+    )
+    assert [(m.name, m.stopped) for m in store.members("t")] == [
+        ("@Human", None),
+        ("@Manager", None),
+        ("@Dev", 5),
+    ]
+    info = store.team("t")
+    assert info is not None and info.members == ("@Human", "@Manager")
+
+
 def test_the_team_summary_adds_up_usage_and_activity(store: Store) -> None:
     store.create_team("t")
     store.append(

@@ -1,29 +1,18 @@
-"""Fixtures for retinue-notes' own tests: a real team that sees this plugin and no other."""
+"""Fixtures for retinue-notes's tests: real teams that see this plugin and no other."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-
+import pluggy
 import pytest
 import retinue_notes.hooks
 from retinue import get_plugin_manager
-from retinue.testing import TeamHarness
-
-# An agent names its scripted model by import path (`notes_scripts:scribe`), and the agent
-# imports it in its own thread, so the module must be importable from anywhere.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture
-def team() -> Iterator[TeamHarness]:
-    """An orchestrator and a `@Human`; agents get this plugin's hooks and nothing else.
+def retinue_plugin_manager() -> pluggy.PluginManager:
+    """The plugins of the teams `retinue_team` (retinue's pytest plugin) starts: this one.
 
-    Pinning the plugin manager keeps these tests independent of whatever other retinue
-    plugins happen to be installed beside this one.
+    Pinning it keeps these tests independent of whatever other retinue plugins are
+    installed beside this one.
     """
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_notes.hooks])
-    harness = TeamHarness(plugin_manager=pm)
-    yield harness
-    assert harness.shutdown(timeout=10), "an actor was still busy at the end of the test"
+    return get_plugin_manager(autoload=False, plugins=[retinue_notes.hooks])

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import inspect
 import threading
+import time
+from pathlib import Path
 
 import pytest
 import retinue_notify.hooks
-from retinue import ActorSystem, Channel, StateChangedMessage
+from retinue import ActorSystem, AgentMessage, Channel, SentMessage, StateChangedMessage
+from retinue.actors.record_codec import decode
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue.resume import resume_team
+from retinue.store import SQLiteStore
 from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
 from retinue_notify import (
     ManualClock,
@@ -264,6 +269,52 @@ def test_pending_notifications_are_checkpointed_and_a_resumed_team_gets_them(
             scheduler.proxy().restore(saved)
     finally:
         assert resumed.shutdown()
+
+
+def test_resume_team_brings_the_scheduler_back_and_delivers_what_fell_due_meanwhile(
+    tmp_path: Path,
+) -> None:
+    pm = get_plugin_manager(autoload=False, plugins=[retinue_notify.hooks])
+    path = tmp_path / "team.sqlite"
+    first = TeamHarness(plugin_manager=pm, store=SQLiteStore(path))
+    try:
+        # The first run keeps time an hour behind the wall clock: by the resume, "in a minute"
+        # and "in a minute and a half" have long passed, "in two hours" has not.
+        clock = ManualClock(start=time.time() - 3600)
+        team_scheduler(first.system, first.orchestrator, clock=clock)
+        ada = first.add(notifier("Ada"))
+        first.say(
+            ada,
+            "\n".join(
+                call_directive("schedule_notification", {"delay_seconds": d, "text": t})
+                for d, t in ((60, "first"), (90, "second"), (3 * 3600, "much later"))
+            ),
+        )
+        first.wait_idle(20)
+        team_id = first.team_id
+    finally:
+        assert first.shutdown()
+
+    with SQLiteStore(path, create=False) as store:
+        assert [m.name for m in store.members(team_id)] == ["@Human", "@Ada"]
+        team = resume_team(store, team_id, plugin_manager=pm)
+        try:
+            team.wait_idle(20)
+            with SQLiteStore(path, create=False) as reader:
+                sent = [decode(r.data) for r in reader.read(team_id, kinds=["SentMessage"])]
+            delivered = [
+                m.message.content.splitlines()[-1]
+                for m in sent
+                if isinstance(m, SentMessage)
+                and isinstance(m.message, AgentMessage)
+                and m.message.type == "notification"
+            ]
+            assert delivered == ["first", "second"]
+            handle = team_scheduler(team.system, team.orchestrator)
+            assert isinstance(handle.clock, SystemClock)
+            assert [n.text for n in handle.proxy().get_state().pending] == ["much later"]
+        finally:
+            assert team.shutdown()
 
 
 def test_one_timer_thread_serves_a_team_on_the_wall_clock(retinue_team: TeamHarness) -> None:

@@ -38,7 +38,7 @@ def test_the_hook_module_holds_only_hook_implementations() -> None:
     functions = inspect.getmembers(retinue_planning.hooks, inspect.isfunction)
     own = [f for _, f in functions if f.__module__ == retinue_planning.hooks.__name__]
 
-    assert [f.__name__ for f in own] == ["retinue_tool_cards"]
+    assert [f.__name__ for f in own] == ["retinue_panels", "retinue_tool_cards"]
     assert retinue_planning.hooks.retinue_tool_cards() == [PlanningTool]
 
 

@@ -36,7 +36,7 @@ def test_the_hook_module_holds_only_hook_implementations() -> None:
     functions = inspect.getmembers(retinue_workspace.hooks, inspect.isfunction)
     own = [f for _, f in functions if f.__module__ == retinue_workspace.hooks.__name__]
 
-    assert [f.__name__ for f in own] == ["retinue_tool_cards"]
+    assert [f.__name__ for f in own] == ["retinue_panels", "retinue_tool_cards"]
     assert retinue_workspace.hooks.retinue_tool_cards() == [WorkspaceTool]
 
 

@@ -20,7 +20,8 @@ from retinue.actors.budget import (
     TeamUsageLimits,
 )
 from retinue.actors.card import AgentCard
-from retinue.actors.chains import ChainLedger, ChainStop, LoopLimits
+from retinue.actors.chains import ChainLedger, ChainStop, LoopLimits, TeamChains
+from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import (
     ActorClassError,
@@ -52,12 +53,14 @@ from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
 from retinue.actors.orchestrator import Orchestrator, TeamMember
+from retinue.actors.panels import Panel, PanelView
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.system import ActorSystem
 from retinue.actors.team import DirectoryBoard, Team, TeamDirectory, may_hire
+from retinue.actors.turns import TurnObserver
 from retinue.actors.user_proxy import UserProxy
 from retinue.frozen import FrozenMap
 
@@ -80,6 +83,7 @@ __all__ = [
     "CancelMessage",
     "ChainLedger",
     "ChainStop",
+    "Cluster",
     "DeadLetterEvent",
     "DirectoryBoard",
     "ErrorMessage",
@@ -97,6 +101,8 @@ __all__ = [
     "MessageSink",
     "Orchestrator",
     "OrchestratorTeam",
+    "Panel",
+    "PanelView",
     "Resumption",
     "Runtime",
     "SelfAskError",
@@ -107,12 +113,14 @@ __all__ = [
     "StopMessage",
     "Team",
     "TeamBudget",
+    "TeamChains",
     "TeamConfig",
     "TeamDirectory",
     "TeamMember",
     "TeamMetadata",
     "TeamUsage",
     "TeamUsageLimits",
+    "TurnObserver",
     "UserProxy",
     "WarningError",
     "check_member_name",

@@ -39,6 +39,7 @@ from retinue.actors.messages import (
     StateChangedMessage,
     StopMessage,
 )
+from retinue.actors.turns import ObservedTurn, TurnObserver, observe
 
 if TYPE_CHECKING:
     from retinue.actors.resumption import Resumption
@@ -60,6 +61,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     is_user_proxy: ClassVar[bool] = False
     config_class: ClassVar[type[BaseConfig]] = BaseConfig
     """The config this actor is built from: a card validates a config given as data with it."""
+    _turn_observers: tuple[TurnObserver, ...] = ()
+    """What plugins watch this actor's turns with (`retinue.actors.turns`); none by default."""
+    _turn_trace: dict[str, str] | None = None
 
     def __init__(
         self,
@@ -133,6 +137,11 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             data = state.model_dump() if isinstance(state, BaseModel) else state
             state = state_class.model_validate(data)
         self.init_state(state)
+
+    def on_team_resumed(self) -> None:
+        """Hook: every actor of a resumed team is back. Runs in this actor's thread as a
+        message, before the messages the team was owed are delivered again: start here what
+        reaches other members (a timer, a delivery), which `on_resume` is too early for."""
 
     def notify_if_changed(self) -> None:
         """Publish a state checkpoint when the state differs from the last one published.
@@ -335,6 +344,21 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         return None
 
     def _handle(self, message: Message) -> None:
+        observers = self._turn_observers
+        if not observers:
+            self._turn(message)
+            return
+        observed = ObservedTurn(observers, message)
+        previous, self._turn_trace = self._turn_trace, observed.trace_context
+        failure: BaseException | None = None
+        try:
+            failure = self._turn(message)
+        finally:
+            self._turn_trace = previous
+            observed.close(failure)
+
+    def _turn(self, message: Message) -> BaseException | None:
+        """Handle one message; what failed the turn (already reported), or None."""
         previous, self._current = self._current, message
         try:
             handler = self._handler_for(type(message))
@@ -347,6 +371,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(caught, message)
             self._run_failure_hook(self.on_handler_failed, message, _as_failure(caught, message))
+            return caught
         finally:
             # While `message` is current, so both name it as their cause; one mailbox slot.
             if self.orchestrator is not None:  # else nobody hears of it: build nothing
@@ -354,6 +379,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                     self._safe_notify_if_changed()
                     self._report_handled(message)
             self._current = previous
+        return None
 
     def _report_handled(self, message: Message) -> None:
         """Record that `message` had its turn: everything the turn did is reported before.
@@ -462,12 +488,17 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         return self._current
 
     def stamp(self, recipient: ActorAddress, message: Message) -> Message:
-        """A copy of `message` addressed from this actor, in the chain of the current one."""
+        """A copy of `message` addressed from this actor, in the chain (and the trace context)
+        of the current one."""
         current = self._current
         parent_id = message.parent_id
         chain_id = message.chain_id
-        if parent_id is None and current is not None:
-            parent_id = current.id
+        trace_context = message.trace_context
+        if current is not None:
+            if parent_id is None:
+                parent_id = current.id
+            if trace_context is None:
+                trace_context = self._turn_trace if self._turn_observers else current.trace_context
         msg_id = new_id()
         if chain_id is None:
             chain_id = current.chain_id if current is not None and current.chain_id else msg_id
@@ -479,6 +510,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 "team_id": self.myAddress.team_id,
                 "parent_id": parent_id,
                 "chain_id": chain_id,
+                "trace_context": trace_context,
             }
         )
 
@@ -500,6 +532,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         if current is not None:
             message.parent_id = message.parent_id or current.id
             message.chain_id = message.chain_id or current.chain_id
+        if self._turn_observers:
+            observe(message)
         buffer = self._report_buffer
         if buffer is not None and threading.get_ident() == self._thread_ident:
             buffer.append(message)

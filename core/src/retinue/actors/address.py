@@ -39,6 +39,9 @@ class ActorAddress(BaseModel):
     agent_id: str = Field(default_factory=new_id)
     team_id: str | None = None
     is_user_proxy: bool = False
+    host: str | None = None
+    """The host the actor runs on when its system spans several (`ActorSystem(cluster=...)`);
+    None: the process of the system that started it."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ActorAddress) and other.agent_id == self.agent_id

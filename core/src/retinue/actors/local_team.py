@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from retinue.actors import runtime
+from retinue.actors.messages import StopMessage
 from retinue.actors.orchestrator import Orchestrator
+from retinue.actors.turns import observe, observing
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
@@ -94,6 +96,9 @@ class OrchestratorTeam:
         return True
 
     def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
+        if observing():  # a fire, told to the turn that made it
+            team_id = member.team_id
+            observe(StopMessage(sender=member, recipient=self._orchestrator, team_id=team_id))
         if member == self._member:
             # Never wait on ourselves: the stop queues behind the message being handled.
             actor = runtime.lookup(member.agent_id)

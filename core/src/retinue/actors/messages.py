@@ -2,6 +2,7 @@
 
 Every message carries its parent message id and the id of the task chain it belongs to: a
 message sent while an actor handles another one inherits that one's chain (see DESIGN.md §2).
+Its trace context travels the same way (see `retinue.actors.turns`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _is_none(value: object) -> bool:
+    return value is None
+
+
 class Message(BaseModel):
     """Base of everything actors send each other."""
 
@@ -30,6 +35,10 @@ class Message(BaseModel):
     team_id: str | None = None
     parent_id: str | None = None
     chain_id: str | None = None
+    trace_context: dict[str, str] | None = Field(default=None, exclude_if=_is_none)
+    """Opaque to the kernel: what a tracer propagates (W3C `traceparent`, ...). A message sent
+    during a turn inherits the handled message's, or what the turn's observers gave (see
+    `retinue.actors.turns`). Left out of dumps when None, so untraced records are unchanged."""
     timestamp: datetime = Field(default_factory=_now)
 
     def log_text(self) -> str:

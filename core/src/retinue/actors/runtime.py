@@ -57,15 +57,19 @@ class WorkTracker:
 
     A sender adds the recipient's unit before its own unit is done, so the count can only
     reach zero when a whole chain of sends has drained; `wait_idle` waits for that.
+    `activity` only grows (one per unit ever added): a system spread over hosts compares it
+    between two looks to tell that a host stayed idle in between (see `Cluster.wait_idle`).
     """
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._pending = 0
+        self._activity = 0
 
     def add(self, n: int = 1) -> None:
         with self._cond:
             self._pending += n
+            self._activity += n
 
     def done(self, n: int = 1) -> None:
         with self._cond:
@@ -77,6 +81,11 @@ class WorkTracker:
     @property
     def pending(self) -> int:
         return self._pending
+
+    @property
+    def activity(self) -> int:
+        """How many units were ever added: unchanged between two looks means no work began."""
+        return self._activity
 
     def wait(self, timeout: float | None) -> bool:
         with self._cond:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from retinue.actors.config import BaseConfig
     from retinue.actors.messages import Message
     from retinue.actors.resumption import Resumption
+    from retinue.actors.team import Team
 
 T = TypeVar("T")
 
@@ -113,6 +114,13 @@ class Runtime(Protocol):
 
     def proxy_tell(self, address: ActorAddress, actor_class: type[T] | None = None) -> T:
         """An object whose method calls are tells to the actor."""
+        ...
+
+    def team_view(self, orchestrator: ActorAddress, member: ActorAddress) -> Team:
+        """The team of `member`, run by `orchestrator`, as that member reads and changes it.
+
+        Reads never wait; where the orchestrator runs is this runtime's business.
+        """
         ...
 
     # ------------------------------------------------------------------ quiet and stop

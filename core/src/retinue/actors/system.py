@@ -2,7 +2,9 @@
 
 It starts actors, carries their messages, asks and tells, waits for quiet and shuts down;
 the proxies (`proxies`), dead letters (`dead_letters`) and the shutdown procedure
-(`shutdown`) live in modules of their own.
+(`shutdown`) live in modules of their own. Given a `Cluster`, it is one host of several:
+what its own process cannot answer (an address whose `host` is another) goes to the
+cluster, and nothing else changes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pykka
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress, new_id
+from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig
 from retinue.actors.dead_letters import report_dead_letter
 from retinue.actors.errors import (
@@ -43,6 +46,8 @@ from retinue.actors.redaction import redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.shutdown import stop_all
+from retinue.actors.team import Team
+from retinue.actors.turns import observe
 from retinue.actors.validation import check_timeout
 from retinue.store import Store, open_store
 
@@ -87,6 +92,7 @@ class ActorSystem(Runtime):
         ask_timeout: float = 30.0,
         plugin_manager: Any = None,
         store: Store | str | Path | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         #: Seconds an ask waits for its answer: above 0 and finite, or every ask would fail.
         self.ask_timeout = check_timeout("ActorSystem", "ask_timeout", ask_timeout)
@@ -105,6 +111,9 @@ class ActorSystem(Runtime):
         self._lock = threading.Lock()
         self._shutting_down = False
         self._all_stopped = threading.Event()  # set by the last actor to stop in a shutdown
+        #: The hosts beyond this process (None: every actor runs here), and this host's name.
+        self.cluster = cluster
+        self.host: str | None = cluster.attach(self) if cluster is not None else None
 
     # ------------------------------------------------------------------ creation
     def createActor(
@@ -138,6 +147,10 @@ class ActorSystem(Runtime):
             name, agent_id = resumption.address.name, resumption.address.agent_id
             if runtime.lookup(agent_id) is not None:
                 raise RuntimeError(f"{name} ({agent_id[:8]}) is already running; not resumed")
+        cluster = self.cluster
+        host = self.host
+        if cluster is not None:  # where it runs is part of its address
+            host = cluster.place(cls, config, orchestrator=orchestrator, parent=parent)
         team_id = orchestrator.team_id if orchestrator is not None else None
         if orchestrator is None and getattr(cls, "starts_team", False):
             team_id = agent_id
@@ -147,6 +160,7 @@ class ActorSystem(Runtime):
             agent_id=agent_id,
             team_id=team_id,
             is_user_proxy=cls.is_user_proxy,
+            host=host,
         )
         if orchestrator is not None:
             address = self._admit(orchestrator, address, parent, resumed=resumption is not None)
@@ -162,6 +176,43 @@ class ActorSystem(Runtime):
                 team_id=address.team_id,
             )
             self.post(orchestrator, start)
+            observe(start)  # a hire, to the turn that made it (if observed)
+        if cluster is not None:
+            cluster.start(
+                cls,
+                config,
+                address,
+                orchestrator=orchestrator,
+                parent=parent,
+                resumption=resumption,
+            )
+        else:
+            self.start_actor(
+                cls,
+                config,
+                address,
+                orchestrator=orchestrator,
+                parent=parent,
+                resumption=resumption,
+            )
+        return address
+
+    def start_actor(
+        self,
+        actor_class: type[Any],
+        config: BaseConfig,
+        address: ActorAddress,
+        *,
+        orchestrator: ActorAddress | None,
+        parent: ActorAddress | None,
+        resumption: Resumption | None,
+    ) -> None:
+        """Start an actor admitted under `address` in this process (the last step of
+        `spawn`; a `Cluster` calls it for the actors it placed on this host).
+
+        When its start fails, it leaves its team again and the error is raised.
+        """
+        cls = resolve_actor_class(actor_class)
         self.tracker.add()  # the start itself is owed work until on_start returns
         try:
             cls.start(
@@ -182,7 +233,6 @@ class ActorSystem(Runtime):
         if actor is not None:
             with self._lock:
                 self._actors[address.agent_id] = actor
-        return address
 
     def _admit(
         self,
@@ -217,11 +267,31 @@ class ActorSystem(Runtime):
             if self._shutting_down and not self._actors:
                 self._all_stopped.set()
 
+    def elsewhere(self, address: ActorAddress) -> bool:
+        """Whether `address` names an actor on another host of this system's cluster."""
+        host = address.host
+        return host is not None and host != self.host and self.cluster is not None
+
+    def local_actor(self, address: ActorAddress) -> Actor[Any, Any] | None:
+        """The live actor at `address` if it runs in this process (a `Cluster` serves the
+        calls of other hosts with it)."""
+        return runtime.lookup(address.agent_id)
+
     # ------------------------------------------------------------------ delivery
-    def post(self, recipient: ActorAddress, message: Any, reply_to: Any = None) -> bool:
-        """Queue `message` in the recipient's mailbox; False when it is not running."""
+    def post(
+        self, recipient: ActorAddress, message: Any, reply_to: Any = None, *, bounce: bool = False
+    ) -> bool:
+        """Queue `message` in the recipient's mailbox; False when it is not running.
+
+        For an actor on another host it is queued for that host (`bounce`: a delivery whose
+        recipient turns out stopped there comes back here as a dead letter).
+        """
         actor = runtime.lookup(recipient.agent_id)
-        return actor is not None and actor._accept(message, reply_to)
+        if actor is not None:
+            return actor._accept(message, reply_to)
+        if self.cluster is not None and self.elsewhere(recipient):
+            return self.cluster.post(recipient, message, bounce=bounce)
+        return False
 
     def route(self, orchestrator: ActorAddress | None, message: Message) -> None:
         """Deliver an addressed message, telling the orchestrator first."""
@@ -242,7 +312,7 @@ class ActorSystem(Runtime):
                 chain_id=message.chain_id,
             )
             self.post(orchestrator, report)
-        if not self.post(recipient, message):
+        if not self.post(recipient, message, bounce=True):
             self.dead_letter(message.sender, recipient, message)
         elif logger.isEnabledFor(logging.INFO) and not isinstance(message, _REPORTS):
             sender = message.sender.name if message.sender is not None else "outside"
@@ -258,6 +328,9 @@ class ActorSystem(Runtime):
         self, sender: ActorAddress | None, recipient: ActorAddress, message: Message
     ) -> None:
         """A send from code that is not a running actor (a script, a test)."""
+        if self.cluster is not None and self.elsewhere(recipient):
+            self.cluster.send(sender, recipient, message)  # stamped and routed on its host
+            return
         msg_id = new_id()
         stamped = message.model_copy(
             update={
@@ -308,6 +381,15 @@ class ActorSystem(Runtime):
         A self-ask from the actor's own thread runs inline instead of deadlocking; one from
         work the actor is waiting for (a tool of its run) raises `SelfAskError` at once.
         """
+        wait = self.ask_timeout if timeout is None else timeout
+        if self.cluster is not None and self.elsewhere(address):
+            remote = self.cluster.call(address, method, args, kwargs)
+            try:
+                return remote.result(timeout=wait)
+            except concurrent.futures.TimeoutError:
+                raise AskTimeoutError(
+                    f"{address.name}.{method}() gave no answer within {wait:g}s"
+                ) from None
         actor = self._target(address, method)
         if actor._thread_ident == threading.get_ident():
             return actor._member(method)(*args, **kwargs)
@@ -315,7 +397,6 @@ class ActorSystem(Runtime):
         future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
         if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), future):
             raise ActorNotFoundError(f"{address.name} is not running")
-        wait = self.ask_timeout if timeout is None else timeout
         try:
             return future.get(timeout=wait)
         except pykka.Timeout:
@@ -331,6 +412,8 @@ class ActorSystem(Runtime):
         self, address: ActorAddress, method: str, *args: Any, **kwargs: Any
     ) -> concurrent.futures.Future[Any]:
         """Ask without blocking: await `asyncio.wrap_future(...)` from async code."""
+        if self.cluster is not None and self.elsewhere(address):
+            return self.cluster.call(address, method, args, kwargs)
         actor = self._target(address, method)
         if actor._thread_ident == threading.get_ident():
             raise RuntimeError(f"{address.name} cannot wait on an ask to itself")
@@ -342,6 +425,9 @@ class ActorSystem(Runtime):
 
     def tell(self, address: ActorAddress, method: str, *args: Any, **kwargs: Any) -> None:
         """Call `method` on the actor without waiting; errors go to its orchestrator."""
+        if self.cluster is not None and self.elsewhere(address):
+            self.cluster.tell(address, method, args, kwargs)
+            return
         actor = self._target(address, method)
         call = ProxyCall(method=method, args=args, kwargs=kwargs, reply=False)
         if not actor._accept(call):
@@ -360,17 +446,29 @@ class ActorSystem(Runtime):
         """A proxy whose method calls run in the actor; nothing is waited for."""
         return cast(T, TellProxy(self, address))
 
+    def team_view(self, orchestrator: ActorAddress, member: ActorAddress) -> Team:
+        """The team of `member` as it reads and changes it (`OrchestratorTeam` here)."""
+        if self.cluster is not None and self.elsewhere(orchestrator):
+            return self.cluster.team_view(orchestrator, member)
+        from retinue.actors.local_team import OrchestratorTeam
+
+        return OrchestratorTeam(self, orchestrator, member)
+
     # ------------------------------------------------------------------ quiet and stop
     def actors(self) -> list[ActorAddress]:
-        """Addresses of the running actors of this system."""
+        """Addresses of the running actors of this system (on every host it can list)."""
         with self._lock:
-            return [a.myAddress for a in self._actors.values()]
+            here = [a.myAddress for a in self._actors.values()]
+        return here + self.cluster.actors() if self.cluster is not None else here
 
     def wait_idle(self, timeout: float = 30.0) -> None:
         """Return once every mailbox is empty and no handler runs; raise on timeout."""
         if any(a._thread_ident == threading.get_ident() for a in self._snapshot()):
             raise RuntimeError("wait_idle() called from an actor's own thread would never return")
-        if self.tracker.wait(timeout):
+        if self.cluster is not None:
+            if self.cluster.wait_idle(timeout):
+                return
+        elif self.tracker.wait(timeout):
             return
         busy = []
         for actor in self._snapshot():
@@ -388,6 +486,8 @@ class ActorSystem(Runtime):
 
     def stop_actor(self, address: ActorAddress, timeout: float | None = None) -> bool:
         """Stop one actor after its queued messages; never waits on itself."""
+        if self.cluster is not None and self.elsewhere(address):
+            return self.cluster.stop_actor(address, timeout or self.ask_timeout)
         actor = runtime.lookup(address.agent_id)
         if actor is None:
             return True
@@ -411,10 +511,14 @@ class ActorSystem(Runtime):
         deadline = time.monotonic() + timeout
         with self._lock:
             self._shutting_down = True
+        elsewhere = True
+        if self.cluster is not None:  # first: their members' last reports still come here
+            elsewhere = self.cluster.shutdown(max(0.0, deadline - time.monotonic()))
+        with self._lock:
             actors = list(self._actors.values())
             if not actors:
                 self._all_stopped.set()
-        stopped = stop_all(actors, self.tracker, self._all_stopped, deadline)
+        stopped = stop_all(actors, self.tracker, self._all_stopped, deadline) and elsewhere
         if self._owns_store and self.store is not None and stopped:
             self.store.close()  # one still running may yet record: left open then
         return stopped

@@ -10,7 +10,7 @@ process `OrchestratorTeam`, elsewhere (Ray hosts) an implementation of the same 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
-    from retinue.actors.chains import ChainLedger
+    from retinue.actors.chains import TeamChains
     from retinue.actors.metadata import TeamMetadata
     from retinue.actors.orchestrator import TeamMember
 
@@ -81,12 +81,15 @@ class DirectoryBoard:
 
     Only the orchestrator's thread publishes; any thread reads `current`, which is one
     attribute read of an immutable object (atomic), so no lock is taken on either side.
+    A watcher (`watch`) hears of each new directory right after it is published: how a
+    runtime spread over hosts copies it to the members running elsewhere.
     """
 
-    __slots__ = ("_current",)
+    __slots__ = ("_current", "_watchers")
 
     def __init__(self, directory: TeamDirectory | None = None) -> None:
         self._current = directory if directory is not None else TeamDirectory()
+        self._watchers: tuple[Callable[[TeamDirectory], None], ...] = ()
 
     @property
     def current(self) -> TeamDirectory:
@@ -101,6 +104,17 @@ class DirectoryBoard:
                 f"{self._current.version}"
             )
         self._current = directory
+        for watcher in self._watchers:
+            watcher(directory)
+
+    def watch(self, watcher: Callable[[TeamDirectory], None]) -> TeamDirectory:
+        """Call `watcher` with every directory published from now on; returns the current one.
+
+        It runs in the publishing thread (the orchestrator's), so it must only hand the
+        directory on, never wait.
+        """
+        self._watchers = (*self._watchers, watcher)
+        return self._current
 
 
 @runtime_checkable
@@ -136,7 +150,7 @@ class Team(Protocol):
         ...
 
     @property
-    def chains(self) -> ChainLedger:
+    def chains(self) -> TeamChains:
         """The team's task chains: who delegated to whom, stops, loop counts; never waits."""
         ...
 

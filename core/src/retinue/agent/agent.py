@@ -12,7 +12,6 @@ from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
-from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.team import Team
@@ -91,6 +90,7 @@ class BaseAgent(FailureHandling):
         )
         self._backstory = config.prompt.render()
         self._plugin_capabilities = plugins.capabilities(config)
+        self._turn_observers = tuple(observer for _, observer in plugins.turn_observers(config))
         self._recipient_check = RecipientCheck(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None
@@ -386,7 +386,7 @@ class BaseAgent(FailureHandling):
     def team(self) -> Team | None:
         """This agent's team as a typed view (no asks to read it); None outside any team."""
         if self._team is None and self.orchestrator is not None:
-            self._team = OrchestratorTeam(self.system, self.orchestrator, self.myAddress)
+            self._team = self.system.team_view(self.orchestrator, self.myAddress)
         return self._team
 
     def get_team_member(self, name: str) -> ActorAddress | None:

@@ -31,7 +31,7 @@ from retinue.agent.events import ChainMessageDroppedEvent, ChainResumedEvent, Ch
 from retinue.agent.messages import AgentMessage
 
 if TYPE_CHECKING:
-    from retinue.actors.chains import ChainLedger, ChainStop
+    from retinue.actors.chains import ChainStop, TeamChains
     from retinue.actors.runtime_api import Runtime
     from retinue.actors.team import Team
 
@@ -67,7 +67,7 @@ class ChainAgent(Protocol):
     def consume_mailbox(self, predicate: Any) -> list[Message]: ...
 
 
-def ledger_of(agent: ChainAgent) -> ChainLedger | None:
+def ledger_of(agent: ChainAgent) -> TeamChains | None:
     """The team's chain ledger; None for an agent outside any team (or whose team is gone:
     an orchestrator that has stopped, as at shutdown, leaves nothing to count for)."""
     team = agent.team

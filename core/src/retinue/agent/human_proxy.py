@@ -41,7 +41,8 @@ class HumanProxy(UserProxy):
         return delivery_notice(message, recipient, self.myAddress)
 
     def process_human_input(self, text: str, original_message: AgentMessage) -> None:
-        """Answer the agent that sent `original_message`, as a response in its chain."""
+        """Answer the agent that sent `original_message`, as a response in its chain (and in
+        its trace)."""
         if original_message.sender is None:
             raise ValueError("the original message has no sender to answer")
         self.send(
@@ -51,5 +52,6 @@ class HumanProxy(UserProxy):
                 type="response",
                 parent_id=original_message.id,
                 chain_id=original_message.chain_id,
+                trace_context=original_message.trace_context,
             ),
         )

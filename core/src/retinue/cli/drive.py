@@ -15,7 +15,7 @@ from collections.abc import Callable
 from rich.text import Text
 
 from retinue.actors.subscriber import EventSubscriber
-from retinue.cli import launch
+from retinue.cli import launch, plugin_commands
 from retinue.cli.logs import LineHandler, setup_logging
 from retinue.cli.oneshot import PersonInbox, run_once
 from retinue.cli.options import level_of
@@ -62,6 +62,7 @@ def _drive(
         running = launch.start(spec, model, watchers)
     except launch.LaunchError as error:
         return launch.report(error, command)
+    closers = plugin_commands.session_started(running, args)  # `retinue run --web`, ...
     try:
         if message is not None:
             inbox = PersonInbox(running.human)
@@ -80,6 +81,7 @@ def _drive(
             return interact_in_terminal(session, running.human.name)
         return interact(session, PlainReader(), settle=args.timeout)
     finally:
+        plugin_commands.session_ended(closers)
         running.shutdown(timeout=args.shutdown_timeout)
         handler.write = None
         if console is not None:

@@ -6,7 +6,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from retinue.cli import chat, check, plugin_commands, plugins, resume, run, store_commands
+from retinue.cli import (
+    chat,
+    check,
+    plugin_commands,
+    plugin_new,
+    plugins,
+    resume,
+    run,
+    store_commands,
+)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -39,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         run=_demo
     )
     plugins.register(commands)
+    plugin_new.register(commands)
     check.register(commands)
     run.register(commands)
     chat.register(commands)

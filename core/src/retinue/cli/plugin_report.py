@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from retinue.agent.config import AgentConfig
 from retinue.plugins.collect import (
     CAPABILITIES_HOOK,
+    PluginHook,
+    PluginInfo,
     capabilities_from,
     cards_by_plugin,
     describe_plugins,
@@ -57,6 +59,8 @@ class CardInfo(_Frozen):
 
     name: str
     card_class: str
+    distribution: str | None = Field(default=None, description="Where the card comes from.")
+    version: str | None = None
     default: bool = Field(description="Given to every agent that does not configure it.")
     description: str = ""
     settings: dict[str, Any] = Field(
@@ -68,6 +72,10 @@ class CardInfo(_Frozen):
     context_sections: list[str] = Field(default_factory=list)
     system_prompts: list[str] = Field(
         default_factory=list, description="Text added to the system prompt (shortened)."
+    )
+    capabilities: list[str] = Field(
+        default_factory=list,
+        description="The pydantic-ai capabilities its plugin gives an agent carrying the card.",
     )
     problems: list[str] = Field(
         default_factory=list, description="Channels that could not be read without an agent."
@@ -93,17 +101,12 @@ def describe_installed(pm: pluggy.PluginManager) -> list[PluginReport]:
     """Every active plugin, in registration order, with its cards described in full."""
     cards = {id(plugin): found for plugin, found in cards_by_plugin(pm)}
     plugins = {name: plugin for name, plugin in pm.list_name_plugin() if plugin is not None}
-    capabilities: dict[str, list[str]] = {}
-    for source in plugin_hooks(pm, CAPABILITIES_HOOK):
-        name = pm.get_name(source.plugin) or ""
-        try:
-            found = capabilities_from([(source.label, source)], AgentConfig())
-            capabilities[name] = [type(capability).__name__ for _, capability in found]
-        except PluginError as exc:
-            capabilities[name] = [f"(failed: {exc})"]
+    capability_hooks = {
+        pm.get_name(source.plugin) or "": source for source in plugin_hooks(pm, CAPABILITIES_HOOK)
+    }
     reports: list[PluginReport] = []
     for info in describe_plugins(pm):
-        plugin = plugins.get(info.name)
+        hook = capability_hooks.get(info.name)
         reports.append(
             PluginReport(
                 name=info.name,
@@ -111,11 +114,34 @@ def describe_installed(pm: pluggy.PluginManager) -> list[PluginReport]:
                 distribution=info.distribution,
                 version=info.version,
                 hooks=info.hooks,
-                cards=[describe_card(cls) for cls in cards.get(id(plugin), [])],
-                capabilities=capabilities.get(info.name, []),
+                cards=[_card(cls, info, hook) for cls in cards.get(id(plugins.get(info.name)), [])],
+                capabilities=_capability_names(hook, AgentConfig()),
             )
         )
     return reports
+
+
+def _card(cls: type[ToolCard], plugin: PluginInfo, hook: PluginHook | None) -> CardInfo:
+    """A card as its plugin gives it: where it comes from, and the capabilities an agent
+    carrying it gets from that plugin."""
+    return describe_card(cls).model_copy(
+        update={
+            "distribution": plugin.distribution,
+            "version": plugin.version,
+            "capabilities": _capability_names(hook, AgentConfig(tools=[cls.name])),
+        }
+    )
+
+
+def _capability_names(hook: PluginHook | None, config: AgentConfig) -> list[str]:
+    """The classes of the capabilities one plugin gives an agent of `config`, by name."""
+    if hook is None:
+        return []
+    try:
+        found = capabilities_from([(hook.label, hook)], config)
+    except PluginError as exc:
+        return [f"(failed: {exc})"]
+    return [type(capability).__name__ for _, capability in found]
 
 
 def describe_card(cls: type[ToolCard]) -> CardInfo:

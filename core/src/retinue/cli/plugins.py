@@ -53,8 +53,9 @@ def _print(reports: list[PluginReport]) -> None:
             _line("context", card.context_sections)
             _line("toolsets", card.toolsets)
             _line("system prompt", card.system_prompts)
+            _line("capabilities", [c for c in card.capabilities if c not in report.capabilities])
             _line("not readable without an agent", card.problems)
-        _line("capabilities", report.capabilities, indent="  ")
+        _line("capabilities for every agent", report.capabilities, indent="  ")
 
 
 def _line(label: str, items: list[str], indent: str = "    ") -> None:

@@ -15,6 +15,7 @@ from retinue.plugins.collect import PluginInfo as PluginInfo
 from retinue.plugins.collect import capabilities_by_plugin as capabilities_by_plugin
 from retinue.plugins.collect import collect_capabilities as collect_capabilities
 from retinue.plugins.collect import collect_card_classes as collect_card_classes
+from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
 from retinue.plugins.collect import default_card_classes as default_card_classes
 from retinue.plugins.collect import describe_plugins
 from retinue.plugins.hookspecs import PROJECT_NAME as PROJECT_NAME

@@ -17,14 +17,17 @@ import pluggy
 from retinue.plugins.collect import (
     CAPABILITIES_HOOK,
     CARDS_HOOK,
+    OBSERVERS_HOOK,
     capabilities_from,
     collect_card_classes,
     plugin_hooks,
+    turn_observers_from,
 )
 
 if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
@@ -49,6 +52,9 @@ class PluginCatalog:
         self._capability_sources = [
             (source.label, source) for source in plugin_hooks(pm, CAPABILITIES_HOOK)
         ]
+        self._observer_sources = [
+            (source.label, source) for source in plugin_hooks(pm, OBSERVERS_HOOK)
+        ]
 
     def is_current(self) -> bool:
         """Whether the manager still holds exactly the implementations this was built from."""
@@ -63,6 +69,12 @@ class PluginCatalog:
         if not self._capability_sources:
             return []
         return capabilities_from(self._capability_sources, config)
+
+    def turn_observers(self, config: AgentConfig) -> list[tuple[str, TurnObserver]]:
+        """The plugins' turn observers for an agent built from `config`, each with its label."""
+        if not self._observer_sources:
+            return []
+        return turn_observers_from(self._observer_sources, config)
 
 
 def _implementations(pm: pluggy.PluginManager) -> tuple[tuple[Any, ...], ...]:

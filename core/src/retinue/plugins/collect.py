@@ -27,11 +27,15 @@ from retinue.plugins.manager import (
 if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.panels import Panel
+    from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
 CARDS_HOOK = "retinue_tool_cards"
 CAPABILITIES_HOOK = "retinue_capabilities"
+OBSERVERS_HOOK = "retinue_turn_observers"
+PANELS_HOOK = "retinue_panels"
 
 
 @dataclass(frozen=True)
@@ -158,16 +162,8 @@ def capabilities_from(
     """Ask each `(label, source)` for its capabilities for `config`, checked and labelled."""
     from pydantic_ai.capabilities import AbstractCapability
 
-    capabilities: list[tuple[str, AbstractCapability[Any]]] = []
-    for label, source in sources:
-        for item in source.call(config=config):
-            if not isinstance(item, AbstractCapability):
-                raise PluginError(
-                    f"{label} returned {item!r} from {CAPABILITIES_HOOK}; expected "
-                    "pydantic-ai AbstractCapability instances"
-                )
-            capabilities.append((label, item))
-    return capabilities
+    expected = "pydantic-ai AbstractCapability instances"
+    return _per_agent(sources, config, CAPABILITIES_HOOK, AbstractCapability, expected)
 
 
 def capabilities_by_plugin(
@@ -190,6 +186,65 @@ def collect_capabilities(
     capability's place here is its place around every model request.
     """
     return [capability for _, capability in capabilities_by_plugin(pm, config)]
+
+
+def turn_observers_from(
+    sources: Iterable[tuple[str, PluginHook]], config: AgentConfig
+) -> list[tuple[str, TurnObserver]]:
+    """Ask each `(label, source)` for its turn observers for `config`, checked and labelled."""
+    from retinue.actors.turns import TurnObserver
+
+    expected = "turn observers (objects with turn(message) and report(message))"
+    return _per_agent(sources, config, OBSERVERS_HOOK, TurnObserver, expected)
+
+
+def _per_agent(
+    sources: Iterable[tuple[str, PluginHook]],
+    config: AgentConfig,
+    hook: str,
+    kind: type[Any],
+    expected: str,
+) -> list[tuple[str, Any]]:
+    """What each source returns from a per-agent hook, each item checked to be a `kind`."""
+    items: list[tuple[str, Any]] = []
+    for label, source in sources:
+        for item in source.call(config=config):
+            if not isinstance(item, kind):
+                raise PluginError(f"{label} returned {item!r} from {hook}; expected {expected}")
+            items.append((label, item))
+    return items
+
+
+# -- panels ----------------------------------------------------------------------------------
+
+
+def collect_panel_classes(pm: pluggy.PluginManager) -> dict[str, type[Panel]]:
+    """Every installed panel class by name, sorted by name (the `retinue_panels` hook).
+
+    A `PluginError` names the plugin that returns something other than `Panel` subclasses
+    with a `name`, or a name another plugin's panel already has.
+    """
+    from retinue.actors.panels import Panel
+
+    classes: dict[str, type[Panel]] = {}
+    owners: dict[str, str] = {}
+    for source in plugin_hooks(pm, PANELS_HOOK):
+        for item in source.call():
+            if not (isinstance(item, type) and issubclass(item, Panel)):
+                raise PluginError(
+                    f"{source.label} returned {item!r} from {PANELS_HOOK}; expected Panel "
+                    "subclasses (the classes, not instances)"
+                )
+            name = getattr(item, "name", None)
+            if not isinstance(name, str) or not name:
+                raise PluginError(f"{source.label}: panel {_qualname(item)} has no name")
+            if name in classes and classes[name] is not item:
+                raise PluginError(
+                    f"panel {name!r} is provided twice: by {owners[name]} and {source.label}"
+                )
+            classes[name] = item
+            owners.setdefault(name, source.label)
+    return dict(sorted(classes.items()))
 
 
 # -- reports ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ The kernel calls every hook below through pluggy, one plugin at a time (a subset
 caller per plugin), in plugin registration order, so it can tell which distribution
 provided what; for that reason they may not be implemented as hook wrappers, and
 `tryfirst`/`trylast` do not reorder them. Card classes are collected once per actor system
-(and again only if its plugins change); capabilities once per agent.
+(and again only if its plugins change); capabilities and turn observers once per agent.
 
 Agent-layer types are named here only for type checkers: this layer sits below the agent
 layer and must not import it.
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
     from pydantic_ai.capabilities import AbstractCapability
 
+    from retinue.actors.panels import Panel
+    from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
     from retinue.tools.card import ToolCard
 
@@ -42,7 +44,11 @@ __all__ = [
     "hookspec",
     "retinue_capabilities",
     "retinue_cli_commands",
+    "retinue_panels",
+    "retinue_session_options",
+    "retinue_session_started",
     "retinue_tool_cards",
+    "retinue_turn_observers",
 ]
 
 PROJECT_NAME = "retinue"
@@ -78,6 +84,19 @@ def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any
 
 
 @hookspec
+def retinue_turn_observers(config: AgentConfig) -> Sequence[TurnObserver]:  # type: ignore[empty-body]
+    """Observers of the turns of an agent built from this config (tracing, audit, metrics).
+
+    Called once per agent, while it is created, in the thread creating it. A capability sees
+    model requests; an observer sees the whole turn around them: it wraps each turn in a
+    context of its own (whose trace context the turn's outbound messages carry) and is told
+    what the turn reports and whom it hires and fires (see `retinue.actors.turns`). Return
+    new objects every call, and an empty sequence for agents the plugin does not watch: an
+    agent without observers pays nothing for the hook.
+    """
+
+
+@hookspec
 def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) -> None:
     """Subcommands this plugin adds to the `retinue` command.
 
@@ -87,4 +106,36 @@ def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) ->
     status. Called each time the command line is parsed, so keep it cheap: import what the
     subcommand needs inside `FUNCTION`. A name the kernel or another plugin already uses is
     refused with a `PluginError` naming both.
+    """
+
+
+@hookspec
+def retinue_panels() -> Sequence[type[Panel]]:  # type: ignore[empty-body]
+    """Panel classes this plugin provides: read-only views of its state in a team.
+
+    Return the classes (`retinue.Panel` subclasses): a frontend makes one per team it shows
+    and feeds it that team's record. Each class's `name` must be unique across every
+    installed plugin. Keep the hook cheap: it runs whenever a frontend collects panels.
+    """
+
+
+@hookspec
+def retinue_session_options(parser: argparse.ArgumentParser) -> None:
+    """Options this plugin adds to the commands that run a team for a person.
+
+    Called once for each such command's parser (`retinue run`, `retinue chat`) while the
+    command line is parsed: add your options (`parser.add_argument("--web", ...)`) and read
+    them in `retinue_session_started`. An option the command already has is refused with a
+    `PluginError` naming the plugin; the command works on without it.
+    """
+
+
+@hookspec
+def retinue_session_started(team: Any, args: argparse.Namespace) -> Sequence[Callable[[], object]]:  # type: ignore[empty-body]
+    """A command started a team for a person: attach to it as `args` (your options) ask.
+
+    `team` is the running team (`system`, `orchestrator`, `human`, `entry`, `send()`), before
+    the person's first message. Return the functions to call when the session ends (what to
+    close), or an empty sequence when your options were not given. A hook that raises is
+    reported in one line naming the plugin, and the session goes on without it.
     """

@@ -118,12 +118,14 @@ def resume_team(
         if owns_system:  # nothing of a team that could not come back is left running
             system.shutdown()
         raise
+    for address in (*members.values(), *attached):  # all back: each may now reach the others
+        system.tell(address, "on_team_resumed")
     system.post(  # recorded before anything the owed messages cause
         orchestrator,
         EventMessage(
             event=TeamResumedEvent(
                 members=sorted(members),
-                attached=attached,
+                attached=[address.name for address in attached],
                 redelivered=[m.id for m in plan.owed],
                 after_position=plan.last_position,
             ),
@@ -156,7 +158,7 @@ def _restart(
     plan: TeamRecord,
     profiles: Iterable[AgentCard],
     human_class: type[Any] | str | None,
-) -> tuple[ActorAddress, dict[str, ActorAddress], list[str]]:
+) -> tuple[ActorAddress, dict[str, ActorAddress], list[ActorAddress]]:
     """The orchestrator with its profiles, then every actor alive when the record ends."""
     given = {card.role: card for card in profiles}
     orchestrator = _resume_orchestrator(system, plan)
@@ -164,13 +166,13 @@ def _restart(
     if cards:
         system.ask(orchestrator, "register_agent_profiles", list(cards.values()))
     members: dict[str, ActorAddress] = {}
-    attached: list[str] = []
+    attached: list[ActorAddress] = []
     for actor in plan.alive:
         address = _resume_actor(system, orchestrator, actor, given, human_class)
         if actor.is_member:
             members[address.name] = address
         else:
-            attached.append(address.name)
+            attached.append(address)
     return orchestrator, members, attached
 
 

@@ -6,8 +6,10 @@ Beside the stream a store keeps, in the same transaction as the batch that chang
 
 - the snapshots: each actor's latest checkpoint (`StateChangedMessage` record), so a resume
   reads one record per actor instead of replaying every checkpoint;
-- the members: every actor started in the team (a `StartMessage` record) and, once it
-  stopped, where (`StopMessage`); the orchestrator itself (whose id is the team id) is not one;
+- the members: every member started in the team (a `StartMessage` record; not an actor
+  attached with `member=False`, nor the orchestrator, whose id is the team id) and, once it
+  left, where (`StopMessage`). A stop caused by a shutdown is no departure: the member's
+  process ended, and a resume brings it back;
 - the team's summary: last position, last activity, usage totals (`TeamInfo`).
 
 Implementations: `MemoryStore` (tests), `SQLiteStore` (the embedded default) and
@@ -16,6 +18,7 @@ Implementations: `MemoryStore` (tests), `SQLiteStore` (the embedded default) and
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -76,11 +79,8 @@ def place_batch(team_id: str, last_position: int, records: Iterable[Record]) -> 
         actor = placed.actor_id
         if placed.kind == CHECKPOINT and actor is not None:
             batch.snapshots[actor] = placed
-        elif placed.kind == START and actor is not None and actor != team_id:
-            batch.started[actor] = (placed.sender or "", position)
-            batch.stopped.pop(actor, None)
-        elif placed.kind == STOP and actor is not None and actor != team_id:
-            batch.stopped[actor] = position
+        elif placed.kind in (START, STOP) and actor is not None and actor != team_id:
+            _membership(batch, placed, actor, position)
         batch.requests += placed.requests
         batch.input_tokens += placed.input_tokens
         batch.output_tokens += placed.output_tokens
@@ -88,6 +88,25 @@ def place_batch(team_id: str, last_position: int, records: Iterable[Record]) -> 
         if batch.last_activity is None or placed.timestamp > batch.last_activity:
             batch.last_activity = placed.timestamp
     return batch
+
+
+def _membership(batch: Batch, placed: Record, actor: str, position: int) -> None:
+    """A start makes a member (not an attached actor); a stop ends one (not a shutdown)."""
+    if placed.kind == START:
+        if _field(placed, "member") is not False:
+            batch.started[actor] = (placed.sender or "", position)
+            batch.stopped.pop(actor, None)
+    elif _field(placed, "shutdown") is not True:
+        batch.stopped[actor] = position
+
+
+def _field(record: Record, name: str) -> object:
+    """A top-level field of the record's message (start and stop records only: rare)."""
+    try:
+        data = json.loads(record.data)
+    except ValueError:
+        return None
+    return data.get(name) if isinstance(data, dict) else None
 
 
 class Store(ABC):

@@ -61,9 +61,18 @@ _R_COLUMNS = ", ".join(f"r.{c}" for c in RECORD_COLUMNS)
 
 
 class Statements:
-    """The statements in one dialect: `p` is its parameter marker (`?` or `%s`)."""
+    """The statements in one dialect: `p` is its parameter marker (`?` or `%s`).
 
-    def __init__(self, p: str) -> None:
+    `lock_team` ends the read of a team's last position in a batch's transaction: PostgreSQL
+    locks the row (`FOR UPDATE`) so two writers of a team take turns; SQLite's `BEGIN
+    IMMEDIATE` already holds the whole file.
+    """
+
+    def __init__(self, p: str, *, lock_team: str = "") -> None:
+        self.p = p
+        self.last_position = (
+            f"SELECT last_position FROM retinue_teams WHERE team_id = {p}{lock_team}"
+        )
         marks = ", ".join([p] * len(RECORD_COLUMNS))
         self.insert_record = f"INSERT INTO retinue_records ({_COLUMNS}) VALUES ({marks})"
         self.upsert_snapshot = (
@@ -118,15 +127,17 @@ class Statements:
             f"DELETE FROM {table} WHERE team_id = {p}" for table in TABLES if table != META
         ]
 
-    def page_with_kinds(self, p: str, count: int) -> str:
+    def page_with_kinds(self, count: int) -> str:
+        p = self.p
         marks = ", ".join([p] * count)
         return (
             f"SELECT {_COLUMNS} FROM retinue_records WHERE team_id = {p} AND position > {p}"
             f" AND kind IN ({marks}) ORDER BY position LIMIT {p}"
         )
 
-    def prune_telemetry(self, p: str, count: int) -> str:
+    def prune_telemetry(self, count: int) -> str:
         """Delete all but the newest N (the last parameter) telemetry records of a team."""
+        p = self.p
         marks = ", ".join([p] * count)
         return (
             f"DELETE FROM retinue_records WHERE team_id = {p} AND kind IN ({marks})"

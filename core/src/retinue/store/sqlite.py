@@ -14,34 +14,24 @@ one `StoreError` (`SchemaVersionError` for the last), and the file is left as it
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
-from retinue.store.protocol import (
-    APPLICATION,
-    SCHEMA_VERSION,
-    Store,
-    StoreError,
-    newer_schema_error,
-    place_batch,
-)
-from retinue.store.records import MemberInfo, Record, TeamInfo, row_record
+from retinue.store.protocol import APPLICATION, SCHEMA_VERSION, StoreError, newer_schema_error
 from retinue.store.retention import Retention
-from retinue.store.sql import META, SCHEMA, Statements, batch_parameters, kinds_tuple
+from retinue.store.sql import META, SCHEMA, Statements
+from retinue.store.sql_store import SQLStore
 
+T = TypeVar("T")
 _HEADER = b"SQLite format 3\x00"
-_PAGE = 500
-_SQL = Statements("?")
 
 Durability = Literal["process", "power"]
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLStore):
     """A record in one SQLite file; `create=False` refuses a path with no store yet."""
 
     def __init__(
@@ -58,6 +48,7 @@ class SQLiteStore(Store):
         self.path = Path(path)
         self.durability: Durability = durability
         self._lock = threading.RLock()
+        self._sql = Statements("?")
         self._conn = self._open(create)
         self._version = SCHEMA_VERSION
 
@@ -143,60 +134,8 @@ class SQLiteStore(Store):
             conn.execute("ROLLBACK")
             raise
 
-    # ------------------------------------------------------------------ helpers
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
-            try:
-                return self._conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self.describe()}: {exc}") from exc
-
-    def _team_row(self, row: Any, members: tuple[str, ...]) -> TeamInfo:
-        return TeamInfo(
-            team_id=row[0],
-            created=row[1],
-            metadata=json.loads(row[2]),
-            last_position=row[3],
-            last_activity=row[4],
-            members=members,
-            requests=row[5],
-            input_tokens=row[6],
-            output_tokens=row[7],
-            cost_usd=row[8],
-        )
-
-    def _alive(self, team_id: str) -> tuple[str, ...]:
-        return tuple(row[0] for row in self._query(_SQL.alive_members, (team_id,)))
-
-    # ------------------------------------------------------------------ teams
-    def create_team(self, team_id: str, metadata: dict[str, Any] | None = None) -> TeamInfo:
-        created = time.time()
-        with self._lock:
-            try:
-                self._conn.execute(_SQL.insert_team, (team_id, created, json.dumps(metadata or {})))
-            except sqlite3.IntegrityError:
-                raise StoreError(f"{self.describe()} already has a team {team_id}") from None
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self.describe()}: {exc}") from exc
-        return TeamInfo(team_id=team_id, created=created, metadata=dict(metadata or {}))
-
-    def team(self, team_id: str) -> TeamInfo | None:
-        with self._lock:
-            rows = self._query(_SQL.select_team, (team_id,))
-            return self._team_row(rows[0], self._alive(team_id)) if rows else None
-
-    def list_teams(self) -> list[TeamInfo]:
-        with self._lock:
-            rows = self._query(_SQL.select_teams)
-            return [self._team_row(row, self._alive(row[0])) for row in rows]
-
-    def delete_team(self, team_id: str) -> bool:
-        with self._lock:
-            found = bool(self._query(_SQL.select_team, (team_id,)))
-            self._transaction(lambda c: [c.execute(s, (team_id,)) for s in _SQL.delete_team])
-            return found
-
-    def _transaction(self, work: Any) -> Any:
+    # ------------------------------------------------------------------ transactions
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         with self._lock:
             conn = self._conn
             try:
@@ -211,83 +150,9 @@ class SQLiteStore(Store):
                 raise StoreError(f"{self.describe()}: {exc}") from exc
             return result
 
-    # ------------------------------------------------------------------ the stream
-    def _append(self, team_id: str, records: Sequence[Record]) -> int:
-        def write(conn: sqlite3.Connection) -> int:
-            row = conn.execute(
-                "SELECT last_position FROM retinue_teams WHERE team_id = ?", (team_id,)
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"{self.describe()} has no team {team_id}")
-            batch = place_batch(team_id, row[0], records)
-            rows, snapshots, started, stopped, team = batch_parameters(team_id, batch)
-            conn.executemany(_SQL.insert_record, rows)
-            if snapshots:
-                conn.executemany(_SQL.upsert_snapshot, snapshots)
-            if started:
-                conn.executemany(_SQL.upsert_member, started)
-            if stopped:
-                conn.executemany(_SQL.stop_member, stopped)
-            conn.execute(_SQL.update_team, team)
-            return batch.last_position
-
-        result: int = self._transaction(write)
-        return result
-
-    def read(
-        self,
-        team_id: str,
-        after: int = 0,
-        *,
-        kinds: Iterable[str] | None = None,
-        limit: int | None = None,
-    ) -> Iterator[Record]:
-        if self.team(team_id) is None:
-            raise StoreError(f"{self.describe()} has no team {team_id}")
-        wanted = kinds_tuple(kinds)
-        left = limit
-        while left is None or left > 0:
-            page = _PAGE if left is None else min(_PAGE, left)
-            if wanted is None:
-                rows = self._query(_SQL.select_page, (team_id, after, page))
-            else:
-                sql = _SQL.page_with_kinds("?", len(wanted))
-                rows = self._query(sql, (team_id, after, *wanted, page))
-            for row in rows:
-                record = row_record(row)
-                after = record.position
-                yield record
-            if left is not None:
-                left -= len(rows)
-            if len(rows) < page:
-                return
-
-    def snapshots(self, team_id: str) -> dict[str, Record]:
-        rows = self._query(_SQL.select_snapshots, (team_id,))
-        records = [row_record(row) for row in rows]
-        return {r.actor_id: r for r in records if r.actor_id is not None}
-
-    def members(self, team_id: str) -> list[MemberInfo]:
-        rows = self._query(_SQL.select_members, (team_id,))
-        return [MemberInfo(actor_id=a, name=n, started=s, stopped=t) for a, n, s, t in rows]
-
-    def prune(self, team_id: str, retention: Retention | None = None) -> int:
-        rules = retention if retention is not None else self.retention
-        telemetry = kinds_tuple(rules.telemetry) or ()
-
-        def delete(conn: sqlite3.Connection) -> int:
-            gone = 0
-            if telemetry and rules.keep_telemetry is not None:
-                sql = _SQL.prune_telemetry("?", len(telemetry))
-                params = (team_id, *telemetry, team_id, *telemetry, rules.keep_telemetry)
-                gone += conn.execute(sql, params).rowcount
-            if not rules.keep_superseded_checkpoints:
-                gone += conn.execute(_SQL.prune_checkpoints, (team_id, team_id)).rowcount
-            return gone
-
-        result: int = self._transaction(delete)
-        return result
-
-    def close(self) -> None:
+    def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         with self._lock:
-            self._conn.close()
+            try:
+                return work(self._conn)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.describe()}: {exc}") from exc

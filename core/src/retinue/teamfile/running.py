@@ -41,14 +41,23 @@ class RunningTeam:
     started: dict[str, ActorAddress] = field(default_factory=dict)
     owns_system: bool = True
 
-    def send(self, text: str, to: ActorAddress | None = None, intent: str = "request") -> None:
+    def send(
+        self,
+        text: str,
+        to: ActorAddress | None = None,
+        intent: str = "request",
+        *,
+        chain_id: str | None = None,
+    ) -> None:
         """Send `text` as the person, to the entry agent unless `to` says otherwise.
 
         Returns once the message is in the recipient's mailbox; a `/command` is read as one.
+        `chain_id` names the task chain the message starts (by default its own id): whatever
+        the team sends while working on it, the answer to the person included, carries it.
         """
         recipient = to if to is not None else self.entry
         self.system.proxy_ask(self.human, HumanProxy).send(
-            recipient, AgentMessage(content=text, type=intent)
+            recipient, AgentMessage(content=text, type=intent, chain_id=chain_id)
         )
 
     def wait_idle(self, timeout: float = 30.0) -> None:

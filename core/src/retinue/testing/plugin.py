@@ -49,12 +49,35 @@ def retinue_plugin_manager() -> Any:
     return None
 
 
+class RetinueHookspecs:
+    """The pytest hook a runtime's own pytest plugin implements."""
+
+    @pytest.hookspec(firstresult=True)
+    def pytest_retinue_cluster(self, request: pytest.FixtureRequest) -> Any:
+        """The `Cluster` the test's `retinue_team` runs on (None: every actor in this process).
+
+        retinue-ray's plugin (`-p retinue_ray.testing`) answers with two Ray hosts, so a
+        suite written for one process runs unchanged on that runtime.
+        """
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(RetinueHookspecs)
+
+
 @pytest.fixture
-def retinue_team(retinue_plugin_manager: Any) -> Iterator[TeamHarness]:
+def retinue_cluster(request: pytest.FixtureRequest) -> Any:
+    """The `Cluster` `retinue_team` runs on: what a runtime's plugin answers to the
+    `pytest_retinue_cluster` hook; None (no such plugin): every actor in this process."""
+    return request.config.hook.pytest_retinue_cluster(request=request)
+
+
+@pytest.fixture
+def retinue_team(retinue_plugin_manager: Any, retinue_cluster: Any) -> Iterator[TeamHarness]:
     """A running team with an orchestrator and a `@Human`; shut down afterwards."""
     from retinue.testing.team import TeamHarness
 
-    team = TeamHarness(plugin_manager=retinue_plugin_manager)
+    team = TeamHarness(plugin_manager=retinue_plugin_manager, cluster=retinue_cluster)
     try:
         yield team
     finally:

@@ -11,6 +11,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetStatus, TeamUsageLimits
 from retinue.actors.card import AgentCard
 from retinue.actors.chains import LoopLimits
+from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig, TeamConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
 from retinue.actors.metadata import TeamMetadata
@@ -58,11 +59,12 @@ class TeamHarness:
         budget: TeamUsageLimits | None = None,
         loops: LoopLimits | None = None,
         metadata: TeamMetadata | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         """`budget`: what the whole team may spend (no limit when None); `loops`: the team's
         loop-detection thresholds (the defaults, on, when None); `metadata`: the team's
         business context; `store`: where the team is recorded (a `retinue.store.Store`, a path
-        or a URL)."""
+        or a URL); `cluster`: the hosts the team runs on beyond this process (None: all here)."""
         # Built first: a metadata template naming a missing key fails before anything starts.
         config = TeamConfig(
             name="@Orchestrator",
@@ -72,7 +74,7 @@ class TeamHarness:
             metadata=metadata,
         )
         self.system = ActorSystem(
-            ask_timeout=ask_timeout, plugin_manager=plugin_manager, store=store
+            ask_timeout=ask_timeout, plugin_manager=plugin_manager, store=store, cluster=cluster
         )
         self.orchestrator = self.system.createActor(Orchestrator, config)
         self.orchestrator_proxy: Any = self.system.proxy_ask(self.orchestrator, Orchestrator)

@@ -1,5 +1,5 @@
-"""retinue-notes: a notebook for each agent, shown back to it in context updates."""
+"""retinue-notes: a retinue plugin, a notebook for each agent."""
 
-from retinue_notes.card import NOTES_SECTION, NotesTool
+from retinue_notes.card import NotesTool
 
-__all__ = ["NOTES_SECTION", "NotesTool"]
+__all__ = ["NotesTool"]

@@ -1,8 +1,9 @@
 """`NotesAudit`: a pydantic-ai capability that logs every note an agent takes, with its run.
 
 A card sees only its own tools; a capability sits inside the agent's pydantic-ai runs and
-sees every tool call and model request, with the run's id. This one only writes a log line;
-a real plugin might export a trace span or enforce a policy at the same place.
+sees every tool call and model request, with the run's id. This one writes a log line; a
+real plugin might export a trace span or enforce a policy at the same place. Delete this
+module and the `retinue_capabilities` hook if your plugin needs neither.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ logger = logging.getLogger("retinue_notes")
 
 @dataclass
 class NotesAudit(AbstractCapability[Any]):
-    """Logs `take_note` calls of one agent; built afresh for each agent that keeps notes."""
+    """Logs the `take_note` calls of one agent; built afresh for each agent with the card."""
 
     agent_name: str
 

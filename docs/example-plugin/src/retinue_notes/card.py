@@ -1,15 +1,15 @@
-"""`NotesTool`: a notebook for one agent, served on all four channels of a tool card.
+"""`NotesTool`: a notebook for each agent, served on all four channels of a tool card.
 
-* TOOL_CALL — `take_note(text)`: the model writes something down.
-* SYSTEM_PROMPT — one fixed sentence telling the model the notebook exists.
-* LLM_CONTEXT — the notes, keyed by number, so a new note reaches the model as a one-line
-  delta ("Added: - #2: ...") instead of the whole notebook again.
-* COMMAND — `notes()`: an operator types `/notes` to read the notebook; code calls
-  `agent.command_registry.callable("notes")()`.
+* TOOL_CALL: `take_note(text)`, the model writes something down.
+* SYSTEM_PROMPT: one fixed sentence telling the model the notebook exists.
+* LLM_CONTEXT: the notes keyed by number, so a new note reaches the model as a one-line
+  delta instead of the whole notebook again.
+* COMMAND: `/notes`, a person reads the notebook (`/notes launch last=3`: the newest three
+  notes holding "launch"); code calls `agent.command_registry.callable("notes")()`.
 
-The card in an agent's config is a blueprint: every agent binds its own deep copy, so each
-agent has its own notebook. The notes are the card's own state, kept in the agent's state
-checkpoints: a team resumed from its record finds every agent's notes again.
+The card in an agent's config is a blueprint: every agent binds its own copy. The notes are
+the card's own state, kept in the agent's checkpoints, so a team resumed from its record
+finds every agent's notes again. Replace the notebook with your plugin's feature.
 """
 
 from __future__ import annotations
@@ -20,35 +20,35 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 from retinue import ContextProvider, ToolCard
 
-NOTES_SECTION = "Notes"
-"""Heading of the notebook in context updates; section names are unique within an agent."""
+SECTION = "Notes"
+"""The heading of the notes in context updates; unique among an agent's sections."""
 
 SYSTEM_PROMPT = (
     "You keep a notebook: call take_note to write down anything you will need later. "
-    f"Your notes come back to you in context updates, under '{NOTES_SECTION}'."
+    f"Your notes come back to you in context updates, under '{SECTION}'."
 )
 
 
 class Notebook(BaseModel):
-    """What the card keeps in its agent's checkpoints: the notes, oldest first."""
+    """The card's own state, kept in its agent's checkpoints: the notes, oldest first."""
 
     notes: list[str] = Field(default_factory=list)
 
 
 class NotesTool(ToolCard):
-    """An agent's notebook: the model takes notes, sees them again, and operators read them."""
+    """A notebook: the model takes notes and sees them again; a person reads them."""
 
     name: ClassVar[str] = "notes"
-    """How team files and `AgentConfig.tools` name this card: `tools=["notes"]`."""
+    """How team files and `AgentConfig.tools` name this card: `tools = ["notes"]`."""
 
     max_notes: int = Field(default=100, ge=1)
-    """The most notes one agent may keep; `take_note` refuses more, in words."""
+    """A setting, given per agent (`NotesTool(max_notes=20)`): the most notes kept."""
 
-    def notebook(self) -> list[str]:
-        """This agent's notes: the card's own state, read afresh on every use."""
-        return self.card_state(Notebook).notes
+    def notebook(self) -> Notebook:
+        """This agent's notebook, read afresh on every use: a resume replaces it."""
+        return self.card_state(Notebook)
 
-    # -- channels ------------------------------------------------------------------------
+    # -- the channels: one piece of the feature for each consumer -------------------------
 
     def get_tools(self) -> Sequence[Callable[..., Any]]:
         return [self.take_note]
@@ -57,12 +57,12 @@ class NotesTool(ToolCard):
         return [SYSTEM_PROMPT]
 
     def get_context_states(self) -> Mapping[str, ContextProvider]:
-        return {NOTES_SECTION: self.notes_state}
+        return {SECTION: self.notes_by_number}
 
     def get_commands(self) -> Sequence[Callable[..., Any]]:
         return [self.notes]
 
-    # -- the tool ------------------------------------------------------------------------
+    # -- the tool, for the model -----------------------------------------------------------
 
     def take_note(self, text: str) -> str:
         """Write down something you will need later; your notes are shown to you again.
@@ -73,25 +73,32 @@ class NotesTool(ToolCard):
         text = text.strip()
         if not text:
             return "Nothing was noted: the note is empty."
-        notes = self.notebook()
+        notes = self.notebook().notes
         if len(notes) >= self.max_notes:
             return f"Nothing was noted: the notebook is full (max_notes={self.max_notes})."
-        notes.append(text)
+        notes.append(text)  # changed in place: the agent's next checkpoint keeps it
         return f"Noted as #{len(notes)}."
 
-    # -- the context provider ------------------------------------------------------------
+    # -- the context section, read before every run ----------------------------------------
 
-    def notes_state(self) -> Mapping[str, str]:
-        """The notes keyed by number, read before every run."""
-        return {f"#{number}": note for number, note in enumerate(self.notebook(), start=1)}
+    def notes_by_number(self) -> Mapping[str, str]:
+        """The notes keyed by number: a new note shows as one added line."""
+        return {f"#{number}": note for number, note in enumerate(self.notebook().notes, 1)}
 
-    # -- the command ---------------------------------------------------------------------
+    # -- the command, for a person (or code) -----------------------------------------------
 
-    def notes(self) -> str:
-        """List the notes this agent has taken, oldest first."""
+    def notes(self, *words: str, last: int | None = None) -> str:
+        """List this agent's notes: those holding every word given, the newest `last`."""
+        if last is not None and last < 1:
+            return f"/notes: last= takes a count of notes, 1 or more (got {last})."
+        found = [
+            f"#{number} {note}"
+            for number, note in enumerate(self.notebook().notes, 1)
+            if all(word.casefold() in note.casefold() for word in words)
+        ]
+        if last is not None:
+            found = found[-last:]
         owner = self.host.myAddress.name
-        notes = self.notebook()
-        if not notes:
-            return f"{owner} has taken no notes yet."
-        lines = [f"#{number} {note}" for number, note in enumerate(notes, start=1)]
-        return "\n".join([f"Notes of {owner}:", *lines])
+        if not found:
+            return f"{owner} has no notes" + (f" holding {' '.join(words)}." if words else ".")
+        return "\n".join([f"Notes of {owner}:", *found])

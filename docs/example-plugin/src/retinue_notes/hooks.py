@@ -21,14 +21,15 @@ if TYPE_CHECKING:
 
 @hookimpl
 def retinue_tool_cards() -> Sequence[type[NotesTool]]:
-    """The notes card. Not a default: an agent gets it by naming it in `tools`."""
+    """The card. Not a default: an agent gets it by naming it in `tools`."""
     return [NotesTool]
 
 
 @hookimpl
 def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any]]:
-    """A fresh audit for each agent that carries the notes card; nothing for the others."""
-    if not any(tool == NotesTool.name or isinstance(tool, NotesTool) for tool in config.tools):
+    """A fresh audit for each agent that carries the card; nothing for the others."""
+    names = {tool if isinstance(tool, str) else tool.name for tool in config.tools}
+    if NotesTool.name not in names:
         return []
     from retinue_notes.audit import NotesAudit
 

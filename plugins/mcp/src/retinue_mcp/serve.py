@@ -3,9 +3,11 @@
 Any MCP client (a desktop assistant, an IDE, another agent framework) gets three tools:
 
 - `ask(request)`: the request goes to the team's entry agent as the person's message; the
-  tool answers with the first message the team sends back to the person (a response, a
-  question, or the news that a member failed). While the team works, every message between
-  its members is a progress notification. Requests are taken one at a time.
+  tool answers with the first message the team sends back to the person in that request's
+  task chain (a response, a question, or the news that a member failed). While the team
+  works, every message between its members in that chain is a progress notification.
+  Several requests may wait at once: each starts a chain of its own, so an answer is never
+  taken for another request's, however late it comes.
 - `team()`: the roster (who, which role, busy or not) and what each member has spent.
 - `stop(member="")`: `/stop` to every busy member (or to the one named); a waiting `ask`
   ends at once, saying so.
@@ -22,6 +24,7 @@ import asyncio
 import logging
 import sys
 import threading
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -61,6 +64,8 @@ class Heard:
 
     text: str
     final: bool
+    for_person: bool = False
+    """A message to the person (kept for `team` if its request has ended unread)."""
 
 
 def _shorten(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -83,8 +88,8 @@ class TeamService:
         self.timeout = timeout
         self.running: RunningTeam | None = None
         self._lock = threading.Lock()
-        self._listener: tuple[asyncio.AbstractEventLoop, asyncio.Queue[Heard]] | None = None
-        self._asking: asyncio.Lock | None = None
+        #: The waiting requests, by the id of the task chain each started.
+        self._listeners: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Queue[Heard]]] = {}
         self._usage: dict[str, list[LlmEvent]] = {}
         self._unclaimed: list[str] = []
 
@@ -105,10 +110,14 @@ class TeamService:
     def to_person(self, message: AgentMessage, sender: ActorAddress | None) -> None:
         who = sender.name if sender is not None else "outside"
         text = f"{who} ({message.type}): {message.content}"
-        if not self._hear(Heard(text, final=_is_answer(message))):
-            logger.info("a message for the person arrived with no request waiting: %s", text)
-            with self._lock:
-                self._unclaimed = [*self._unclaimed, text][-20:]
+        heard = Heard(text, final=_is_answer(message), for_person=True)
+        if not self._hear(message.chain_id, heard):
+            self._keep_unclaimed(text)
+
+    def _keep_unclaimed(self, text: str) -> None:
+        logger.info("a message for the person arrived with no request waiting: %s", text)
+        with self._lock:
+            self._unclaimed = [*self._unclaimed, text][-20:]
 
     def on_record(self, message: Message) -> None:
         """Every message the orchestrator records: usage is kept, traffic is progress."""
@@ -126,19 +135,24 @@ class TeamService:
             if sent.sender.is_user_proxy:
                 return
             line = f"{sent.sender.name} -> {recipient.name} ({sent.type}): {sent.content}"
-            self._hear(Heard(_shorten(line), final=False))
+            self._hear(sent.chain_id, Heard(_shorten(line), final=False))
 
-    def _hear(self, heard: Heard) -> bool:
+    def _hear(self, chain_id: str | None, heard: Heard) -> bool:
+        """Pass `heard` to the request waiting on `chain_id` (None: to every waiting one)."""
         with self._lock:
-            listener = self._listener
-        if listener is None:
-            return False
-        loop, queue = listener
-        try:
-            loop.call_soon_threadsafe(queue.put_nowait, heard)
-        except RuntimeError:  # the server's loop has closed
-            return False
-        return True
+            if chain_id is None:
+                listeners = list(self._listeners.values())
+            else:
+                found = self._listeners.get(chain_id)
+                listeners = [] if found is None else [found]
+        told = False
+        for loop, queue in listeners:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, heard)
+                told = True
+            except RuntimeError:  # the server's loop has closed
+                pass
+        return told
 
     # -- the client's side (the server's event loop) -------------------------------------------
 
@@ -147,19 +161,26 @@ class TeamService:
         running = self._require()
         if not request.strip():
             raise ValueError("the request is empty")
-        if self._asking is None:
-            self._asking = asyncio.Lock()
-        async with self._asking:  # one request at a time: answers cannot be told apart
-            loop = asyncio.get_running_loop()
-            queue: asyncio.Queue[Heard] = asyncio.Queue()
+        chain_id = uuid.uuid4().hex  # the request starts this chain; its answer comes back in it
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Heard] = asyncio.Queue()
+        with self._lock:
+            self._listeners[chain_id] = (loop, queue)
+        try:
+            await asyncio.to_thread(running.send, request, chain_id=chain_id)
+            return await self._answer(queue, progress)
+        finally:
             with self._lock:
-                self._listener = (loop, queue)
-            try:
-                await asyncio.to_thread(running.send, request)
-                return await self._answer(queue, progress)
-            finally:
-                with self._lock:
-                    self._listener = None
+                del self._listeners[chain_id]
+            # After whatever was already on its way to the queue: what the person was told
+            # in this chain and nobody read is kept for `team`.
+            loop.call_soon(self._drain, queue)
+
+    def _drain(self, queue: asyncio.Queue[Heard]) -> None:
+        while not queue.empty():
+            heard = queue.get_nowait()
+            if heard.for_person:
+                self._keep_unclaimed(heard.text)
 
     async def _answer(
         self, queue: asyncio.Queue[Heard], progress: Callable[[float, str], Awaitable[None]]
@@ -196,7 +217,7 @@ class TeamService:
             running.send("/stop", to=target.address)
         stopped = ", ".join(m.name for m in chosen)
         text = f"Sent /stop to {stopped}." if chosen else "Nobody was working; nothing to stop."
-        self._hear(Heard(f"Stopped by the client. {text}", final=True))
+        self._hear(None, Heard(f"Stopped by the client. {text}", final=True))
         return text
 
     def describe(self) -> str:

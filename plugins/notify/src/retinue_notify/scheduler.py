@@ -11,6 +11,8 @@ however many notifications are pending, and a test moves a `ManualClock` instead
 sleeping. Like the planning board, the scheduler reports to the team's orchestrator (its
 events, checkpoints and errors are recorded) without being a member: the roster does not
 list it and no one can message or fire it. `open_scheduler` finds or starts it atomically.
+A resumed team restarts its scheduler from the record, which keeps the wall clock again
+once every member is back and delivers at once what fell due while the team was away.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from retinue import (
     ActorAddress,
     AgentMessage,
     BaseConfig,
-    OrchestratorTeam,
+    Resumption,
     Runtime,
+    StartMessage,
+    Team,
 )
 
 from retinue_notify.clock import Clock, SystemClock, Timer
@@ -72,10 +76,35 @@ class NotificationScheduler(Actor[SchedulerConfig, SchedulerState]):
         super().__init__(config, **kwargs)
         self._clock: Clock = SystemClock()
         self._timer: Timer | None = None
-        self._team: OrchestratorTeam | None = None
+        self._team: Team | None = None
 
     def default_state(self) -> SchedulerState:
         return SchedulerState()
+
+    def on_start(self) -> None:
+        # Recorded as attached, not as a member: a resumed team restarts its scheduler with
+        # its last checkpoint, and the roster never lists it.
+        if self.orchestrator is not None:
+            cls = type(self)
+            self._tell_orchestrator(
+                StartMessage(
+                    config=self.config,
+                    actor_class=f"{cls.__module__}:{cls.__qualname__}",
+                    member=False,
+                )
+            )
+
+    def on_resume(self, resumption: Resumption) -> None:
+        """The pending notifications as last checkpointed; the team's cards find it again."""
+        super().on_resume(resumption)
+        _remember(
+            self.config.scheduler_key, SchedulerHandle(self.system, self.myAddress, self._clock)
+        )
+
+    def on_team_resumed(self) -> None:
+        """Every member is back: keep time again, and deliver at once what fell due meanwhile."""
+        self.start_clock(self._clock)  # the wall clock: a resumed team keeps real time
+        self.fire_due()
 
     def on_stop(self) -> None:
         if self._timer is not None:
@@ -238,7 +267,7 @@ class NotificationScheduler(Actor[SchedulerConfig, SchedulerState]):
         if orchestrator is None:
             return owner
         if self._team is None:
-            self._team = OrchestratorTeam(self.system, orchestrator, self.myAddress)
+            self._team = self.system.team_view(orchestrator, self.myAddress)
         return self._team.directory.member(owner.name)
 
 
@@ -318,6 +347,11 @@ def running_scheduler(key: str) -> SchedulerHandle | None:
     with _lock:
         found = _schedulers.get(key)
     return found if found is not None and found.address.is_alive() else None
+
+
+def _remember(key: str, handle: SchedulerHandle) -> None:
+    with _lock:
+        _schedulers[key] = handle
 
 
 def _forget(key: str, address: ActorAddress) -> None:

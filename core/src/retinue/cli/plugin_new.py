@@ -1,0 +1,148 @@
+"""`retinue plugin new NAME [--dir PATH]`: a complete plugin distribution to start from.
+
+It writes the folder PATH/NAME: a pyproject with its entry point and a range on the
+installed kernel, the package with a card serving each channel, its hooks and a capability,
+tests on `retinue.testing`, a README. `pip install -e './NAME[test]' && pytest NAME` passes
+as it is. A name that cannot be a plugin's, or that is taken (by a folder, an installed
+distribution, entry point, card or command), is refused in one line, with exit status 2,
+and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import secrets
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from retinue.cli.plugin_names import PluginNameError, PluginNames
+
+AGENT_COMMANDS = frozenset({"budget", "clear", "compact", "continue"})
+"""The commands every agent has besides its cards' (`BaseAgent`'s own)."""
+
+
+def register(commands: Any) -> None:
+    """Add the `plugin` subcommand (with its action `new`) to the `retinue` command."""
+    plugin = commands.add_parser(
+        "plugin",
+        help="start a new plugin from retinue's template",
+        description="Start a new plugin: `retinue plugin new NAME` writes a complete, "
+        "tested plugin distribution in the folder NAME.",
+    )
+    actions = plugin.add_subparsers(dest="action", metavar="ACTION", required=True)
+    new = actions.add_parser(
+        "new",
+        help="write a new plugin distribution in the folder NAME",
+        description="Write a complete plugin distribution, retinue-NAME, in the folder NAME: "
+        "a card serving a tool, a command, a context section and a system prompt line, "
+        "its hooks, tests on retinue.testing and a README. Then: pip install -e "
+        "'./NAME[test]' && pytest NAME.",
+    )
+    new.add_argument("name", metavar="NAME", help="the plugin's name, e.g. notes or web-search")
+    new.add_argument(
+        "--dir",
+        type=Path,
+        default=Path("."),
+        metavar="PATH",
+        help="the folder to make NAME in (default: the current one)",
+    )
+    new.set_defaults(run=run_new)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    import retinue
+    from retinue.cli.plugin_template import render
+
+    parent: Path = args.dir
+    try:
+        names = PluginNames.of(args.name)
+        folder = parent / names.name
+        _refuse_taken(names, folder, retinue.__version__)
+    except PluginNameError as exc:
+        print(f"retinue plugin new: {exc}", file=sys.stderr)
+        return 2
+    written = render(names, retinue.__version__)
+    try:
+        _write(folder, written)
+    except OSError as exc:
+        print(f"retinue plugin new: cannot write {folder}: {exc}", file=sys.stderr)
+        return 1
+    shown = folder if folder.is_absolute() or str(folder).startswith(".") else f"./{folder}"
+    print(f"wrote {names.distribution} in {shown} ({len(written)} files); next:")
+    print(f"  pip install -e '{shown}[test]'")
+    print(f"  pytest {shown}")
+    print("  retinue plugins")
+    return 0
+
+
+def _refuse_taken(names: PluginNames, folder: Path, kernel_version: str) -> None:
+    """Raise `PluginNameError` when the folder or any of the plugin's names is taken."""
+    from retinue.cli.plugin_template import card_members
+    from retinue.tools import ToolCard
+
+    if not folder.parent.is_dir():
+        raise PluginNameError(f"{folder.parent} is not a folder; give --dir an existing one")
+    if folder.exists():
+        raise PluginNameError(f"{folder} already exists; choose another name or --dir")
+    if names.slug in card_members(kernel_version) or hasattr(ToolCard, names.slug):
+        raise PluginNameError(
+            f"{names.name!r} cannot name a plugin: the card's command is a method of that "
+            "name, and the card already has a member so named; choose another name"
+        )
+    try:
+        installed = importlib.metadata.distribution(names.distribution)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    else:
+        raise PluginNameError(
+            f"{names.distribution} {installed.version} is already installed; choose another name"
+        )
+    for entry_point in importlib.metadata.entry_points(group="retinue", name=names.slug):
+        owner = entry_point.dist.name if entry_point.dist is not None else "a distribution"
+        raise PluginNameError(f"{owner} has the plugin {names.slug!r}; choose another name")
+    if names.slug in AGENT_COMMANDS:
+        raise PluginNameError(f"every agent has /{names.slug}; choose another name")
+    taken = _installed_names().get(names.slug)
+    if taken is not None:
+        raise PluginNameError(f"{taken}; choose another name")
+
+
+def _installed_names() -> dict[str, str]:
+    """Card and command names of the installed plugins, each with the sentence saying so.
+
+    When the installed plugins cannot all be loaded, a note says the card names went
+    unchecked and nothing more is done about it here: `retinue plugins` says what is wrong.
+    """
+    from retinue.cli.plugin_report import describe_card
+    from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
+
+    try:
+        cards = collect_card_classes(get_plugin_manager())
+    except PluginError as exc:
+        print(f"retinue plugin new: note: installed cards not checked: {exc}", file=sys.stderr)
+        return {}
+    taken: dict[str, str] = {}
+    for card_name, card_class in cards.items():
+        taken[card_name] = f"an installed card is named {card_name!r}"
+        for command in describe_card(card_class).commands:
+            taken.setdefault(command.name, f"the installed card {card_name!r} has /{command.name}")
+    return taken
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    """Write every file into a temporary folder beside `folder`, then rename it into place:
+    a failure half-way leaves nothing behind."""
+    staging = folder.parent / f".{folder.name}.{secrets.token_hex(4)}.partial"
+    staging.mkdir()  # as any folder the user makes: the umask decides its mode
+    try:
+        for relative, text in files.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        staging.rename(folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

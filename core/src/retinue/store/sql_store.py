@@ -1,0 +1,172 @@
+"""`SQLStore`: what the SQLite and PostgreSQL stores do alike, over a DB-API connection.
+
+The two databases share the tables and statements (`retinue.store.sql`) and every
+operation on them; they differ in how a connection is opened and checked, how a
+transaction begins and ends, and which exception a driver raises. A subclass supplies those
+three as `_write` and `_read`; everything a store does is written here once.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from retinue.store.protocol import Store, StoreError, place_batch
+from retinue.store.records import MemberInfo, Record, TeamInfo, row_record
+from retinue.store.retention import Retention
+from retinue.store.sql import Statements, batch_parameters, kinds_tuple
+
+T = TypeVar("T")
+#: Records read from the database at a time while a reader iterates a stream.
+PAGE = 500
+
+
+class SQLStore(Store):
+    """A record in SQL tables; subclasses give the dialect and the transactions."""
+
+    _sql: Statements
+    _lock: threading.RLock
+    _conn: Any
+
+    @abstractmethod
+    def _write(self, work: Callable[[Any], T]) -> T:
+        """`work(connection)` in one write transaction; driver errors as `StoreError`."""
+
+    @abstractmethod
+    def _read(self, work: Callable[[Any], T]) -> T:
+        """`work(connection)` as one consistent read; driver errors as `StoreError`."""
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self._read(lambda conn: conn.execute(sql, params).fetchall())
+
+    def _team_info(self, conn: Any, row: Sequence[Any]) -> TeamInfo:
+        alive = conn.execute(self._sql.alive_members, (row[0],)).fetchall()
+        return TeamInfo(
+            team_id=row[0],
+            created=row[1],
+            metadata=json.loads(row[2]),
+            last_position=row[3],
+            last_activity=row[4],
+            members=tuple(name for (name,) in alive),
+            requests=row[5],
+            input_tokens=row[6],
+            output_tokens=row[7],
+            cost_usd=row[8],
+        )
+
+    # ------------------------------------------------------------------ teams
+    def create_team(self, team_id: str, metadata: dict[str, Any] | None = None) -> TeamInfo:
+        created = time.time()
+
+        def insert(conn: Any) -> None:
+            if conn.execute(self._sql.select_team, (team_id,)).fetchone() is not None:
+                raise StoreError(f"{self.describe()} already has a team {team_id}")
+            conn.execute(self._sql.insert_team, (team_id, created, json.dumps(metadata or {})))
+
+        self._write(insert)
+        return TeamInfo(team_id=team_id, created=created, metadata=dict(metadata or {}))
+
+    def team(self, team_id: str) -> TeamInfo | None:
+        def read(conn: Any) -> TeamInfo | None:
+            row = conn.execute(self._sql.select_team, (team_id,)).fetchone()
+            return None if row is None else self._team_info(conn, row)
+
+        return self._read(read)
+
+    def list_teams(self) -> list[TeamInfo]:
+        return self._read(
+            lambda conn: [
+                self._team_info(conn, row)
+                for row in conn.execute(self._sql.select_teams).fetchall()
+            ]
+        )
+
+    def delete_team(self, team_id: str) -> bool:
+        def delete(conn: Any) -> bool:
+            found = conn.execute(self._sql.select_team, (team_id,)).fetchone() is not None
+            for statement in self._sql.delete_team:
+                conn.execute(statement, (team_id,))
+            return found
+
+        return self._write(delete)
+
+    # ------------------------------------------------------------------ the stream
+    def _append(self, team_id: str, records: Sequence[Record]) -> int:
+        def write(conn: Any) -> int:
+            row = conn.execute(self._sql.last_position, (team_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"{self.describe()} has no team {team_id}")
+            batch = place_batch(team_id, row[0], records)
+            rows, snapshots, started, stopped, team = batch_parameters(team_id, batch)
+            cursor = conn.cursor()
+            cursor.executemany(self._sql.insert_record, rows)
+            if snapshots:
+                cursor.executemany(self._sql.upsert_snapshot, snapshots)
+            if started:
+                cursor.executemany(self._sql.upsert_member, started)
+            if stopped:
+                cursor.executemany(self._sql.stop_member, stopped)
+            conn.execute(self._sql.update_team, team)
+            return batch.last_position
+
+        return self._write(write)
+
+    def read(
+        self,
+        team_id: str,
+        after: int = 0,
+        *,
+        kinds: Iterable[str] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[Record]:
+        if self.team(team_id) is None:
+            raise StoreError(f"{self.describe()} has no team {team_id}")
+        wanted = kinds_tuple(kinds)
+        left = limit
+        while left is None or left > 0:
+            page = PAGE if left is None else min(PAGE, left)
+            if wanted is None:
+                rows = self._query(self._sql.select_page, (team_id, after, page))
+            else:
+                sql = self._sql.page_with_kinds(len(wanted))
+                rows = self._query(sql, (team_id, after, *wanted, page))
+            for row in rows:
+                record = row_record(row)
+                after = record.position
+                yield record
+            if left is not None:
+                left -= len(rows)
+            if len(rows) < page:
+                return
+
+    def snapshots(self, team_id: str) -> dict[str, Record]:
+        records = [row_record(row) for row in self._query(self._sql.select_snapshots, (team_id,))]
+        return {r.actor_id: r for r in records if r.actor_id is not None}
+
+    def members(self, team_id: str) -> list[MemberInfo]:
+        rows = self._query(self._sql.select_members, (team_id,))
+        return [MemberInfo(actor_id=a, name=n, started=s, stopped=t) for a, n, s, t in rows]
+
+    def prune(self, team_id: str, retention: Retention | None = None) -> int:
+        rules = retention if retention is not None else self.retention
+        telemetry = kinds_tuple(rules.telemetry) or ()
+
+        def delete(conn: Any) -> int:
+            gone = 0
+            if telemetry and rules.keep_telemetry is not None:
+                sql = self._sql.prune_telemetry(len(telemetry))
+                params = (team_id, *telemetry, team_id, *telemetry, rules.keep_telemetry)
+                gone += conn.execute(sql, params).rowcount
+            if not rules.keep_superseded_checkpoints:
+                gone += conn.execute(self._sql.prune_checkpoints, (team_id, team_id)).rowcount
+            return int(gone)
+
+        return self._write(delete)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

@@ -1,0 +1,36 @@
+"""The otel plugin's tests: teams traced into an in-memory exporter, read back as a tree."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from retinue.testing import TeamHarness
+
+# Scripts named by import path (`otel_scripts:...`) are imported in the agents' threads.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from otel_helpers import Spans, traced_team
+
+
+@pytest.fixture
+def spans() -> Iterator[Spans]:
+    """A tracer provider exporting into memory, shut down after the test."""
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    yield Spans(provider, exporter)
+    provider.shutdown()
+
+
+@pytest.fixture
+def team(spans: Spans) -> Iterator[TeamHarness]:
+    """A team traced into `spans`, with the hiring stand-in and no other plugin."""
+    harness = traced_team(spans)
+    yield harness
+    assert harness.shutdown(timeout=10), "an actor was still busy at the end of the test"

@@ -1,0 +1,351 @@
+"""The Starlette application: the page, its files, the JSON reads, the stream, two actions.
+
+| route | what |
+|---|---|
+| `GET /` | the page (`static/index.html`); its script and style under `/static/` |
+| `GET /api/teams` | the live team and the store's recorded teams |
+| `GET .../snapshot` | the whole state once, with the latest flow lines and its position |
+| `GET .../events` | Server-Sent Events: a delta per record after `Last-Event-ID` (`?after=`) |
+| `GET .../flow?before=N` | the flow lines before position N (scrolling back) |
+| `GET .../turns/{message}` | the turn that handled a message: runs, model messages, tokens |
+| `GET .../panels/{name}` | a plugin's panel, as a table of text |
+| `POST .../say` | `{"to": "@Name", "text": "..."}`: said as the person (a `/command` too) |
+| `POST .../stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`; what it stopped |
+
+(`...` is `/api/teams/{id}`.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib.resources import files
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from retinue_web.actions import STOP, ActionError, Said, check_text
+from retinue_web.actions import say as say_as_person
+from retinue_web.feed import TeamFeed
+from retinue_web.security import GateMiddleware
+from retinue_web.turns import read_turn
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from retinue.store import TeamInfo
+
+    from retinue_web.view import WebView
+
+STATIC = {
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+}
+#: Seconds between two looks at the live team's activity (and keep-alive comments).
+TICK = 0.25
+#: Seconds of silence after which the stream sends a comment line.
+KEEP_ALIVE = 15.0
+#: How long a stop waits for the kernel's answer before saying it was sent.
+STOP_WAIT = 10.0
+
+
+def _static(name: str) -> bytes:
+    return files("retinue_web").joinpath("static", name).read_bytes()
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+def build_app(view: WebView) -> Any:
+    """The page and its API over `view`, behind the view's gate."""
+    api = _Api(view)
+    routes = [
+        Route("/", api.page),
+        Route("/static/{name}", api.static),
+        Route("/api/teams", api.teams),
+        Route("/api/teams/{team}/snapshot", api.snapshot),
+        Route("/api/teams/{team}/events", api.events),
+        Route("/api/teams/{team}/flow", api.flow),
+        Route("/api/teams/{team}/turns/{message}", api.turn),
+        Route("/api/teams/{team}/panels/{name}", api.panel),
+        Route("/api/teams/{team}/say", api.say, methods=["POST"]),
+        Route("/api/teams/{team}/stop", api.stop, methods=["POST"]),
+    ]
+    assert view.gate is not None, "bind() the view before building its app"
+    return GateMiddleware(Starlette(routes=routes), view.gate)
+
+
+class _Api:
+    """The route handlers (see the module docstring), over one view."""
+
+    def __init__(self, view: WebView) -> None:
+        self.view = view
+
+    def feed_of(self, request: Request) -> TeamFeed | None:
+        return self.view.feed(request.path_params["team"])
+
+    async def page(self, request: Request) -> Response:
+        return Response(_static("index.html"), media_type="text/html; charset=utf-8")
+
+    async def static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return _error(404, "no such file")
+        return Response(_static(name), media_type=STATIC[name])
+
+    async def teams(self, request: Request) -> Response:
+        found = await run_in_threadpool(self.view.teams)
+        return JSONResponse(
+            {
+                "live": self.view.live_id,
+                "teams": [
+                    {
+                        "id": info.team_id,
+                        "name": _team_name(self.view, info),
+                        "live": info.team_id == self.view.live_id,
+                        "created": info.created,
+                        "last_activity": info.last_activity,
+                        "members": list(info.members),
+                        "requests": info.requests,
+                        "tokens": info.input_tokens + info.output_tokens,
+                        "cost_usd": info.cost_usd,
+                    }
+                    for info in found
+                ],
+            }
+        )
+
+    async def snapshot(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None:
+            return _error(404, "no such team")
+        shot = feed.snapshot()
+        shot["activity"] = self.view.activity(feed.team_id)
+        return JSONResponse(shot)
+
+    async def flow(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None:
+            return _error(404, "no such team")
+        try:
+            before = int(request.query_params.get("before", "0"))
+        except ValueError:
+            return _error(400, "before is a position (a whole number)")
+        return JSONResponse(feed.flow_before(before))
+
+    async def events(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None:
+            return _error(404, "no such team")
+        given = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
+        try:
+            after = int(given)
+        except ValueError:
+            return _error(400, "Last-Event-ID is a position (a whole number)")
+        bounded = request.query_params.get("replay") != "1"
+        return StreamingResponse(
+            _stream(self.view, feed, after, bounded),
+            media_type="text/event-stream",
+            headers={"x-accel-buffering": "no"},
+        )
+
+    async def turn(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None:
+            return _error(404, "no such team")
+        message_id = request.path_params["message"]
+        span = feed.turn_span(message_id)
+        if span is None:
+            return _error(404, "no turn of any member handled that message (yet)")
+        found = await run_in_threadpool(read_turn, self.view.store, feed.team_id, message_id, span)
+        return JSONResponse(found)
+
+    async def panel(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None:
+            return _error(404, "no such team")
+        name = request.path_params["name"]
+
+        def look() -> Any:
+            with feed.locked():
+                shown = feed.fold.panels.get(name)
+                return shown.view().model_dump() if shown is not None else None
+
+        try:
+            shown = await run_in_threadpool(look)
+        except Exception as exc:  # a plugin's panel failed: say so, the page goes on
+            return _error(500, f"panel {name} failed: {type(exc).__name__}: {exc}")
+        if shown is None:
+            return _error(404, "no such panel")
+        return JSONResponse(shown)
+
+    async def body_of(self, request: Request) -> dict[str, Any]:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise ActionError("the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise ActionError("the body is a JSON object")
+        return body
+
+    async def say(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None or feed.team_id != self.view.live_id:
+            return _error(409, "only a live team can be spoken to; this one is a record")
+        try:
+            body = await self.body_of(request)
+            name, text = str(body.get("to", "")), str(body.get("text", ""))
+            member = await run_in_threadpool(self.view.member, feed.team_id, name)
+            if member is None:
+                raise ActionError(f"no member of this team is called {name or '(nobody)'}")
+            with feed.locked():
+                commands = feed.fold.commands_json().get(member.name, [])
+                position = feed.fold.position
+            text = check_text(text, member.name, commands)
+            assert self.view.team is not None
+            sent = await run_in_threadpool(say_as_person, self.view.team, member, text, position)
+        except ActionError as exc:
+            return _error(400, str(exc))
+        return JSONResponse({"id": sent.id, "to": sent.to})
+
+    async def stop(self, request: Request) -> Response:
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None or feed.team_id != self.view.live_id:
+            return _error(409, "only a live team can be stopped; this one is a record")
+        try:
+            body = await self.body_of(request)
+            targets = _stop_targets(feed, body)
+            sent: list[Said] = []
+            for name in targets:
+                member = await run_in_threadpool(self.view.member, feed.team_id, name)
+                if member is not None:
+                    with feed.locked():
+                        position = feed.fold.position
+                    assert self.view.team is not None
+                    sent.append(
+                        await run_in_threadpool(
+                            say_as_person, self.view.team, member, STOP, position
+                        )
+                    )
+        except ActionError as exc:
+            return _error(400, str(exc))
+        reports = await asyncio.gather(*(_report(feed, s) for s in sent))
+        return JSONResponse({"sent_to": [s.to for s in sent], "reports": reports})
+
+
+def _team_name(view: WebView, info: TeamInfo) -> str:
+    """A team file's name for the live team, else its orchestrator's own name, else who is in it."""
+    if info.team_id == view.live_id and view.title:
+        return view.title
+    name = str(info.metadata.get("name") or "")
+    if name and name != "@Orchestrator":
+        return name
+    members = info.members
+    return ", ".join(members[:3]) + (" …" if len(members) > 3 else "") or "a team"
+
+
+def _stop_targets(feed: TeamFeed, body: dict[str, Any]) -> list[str]:
+    """Whom to send `/stop`: the member named, or the members working on a task who were
+    not set going by another member working on it (a stop cascades down to the rest)."""
+    member = body.get("member")
+    if isinstance(member, str) and member:
+        return [member]
+    chain = body.get("chain")
+    if not isinstance(chain, str) or not chain:
+        raise ActionError("name a member or a chain to stop")
+    with feed.locked():
+        fold = feed.fold
+        working = [
+            m.name for m in fold.members.values() if m.state == "working" and m.chain == chain
+        ]
+        set_going = {
+            (item["from"], item["to"])
+            for item in fold.flow
+            if item.get("kind") == "message" and item.get("chain") == chain
+        }
+        root = fold.chains.get(chain)
+    top = [name for name in working if not any((other, name) in set_going for other in working)]
+    if top:
+        return top
+    if root is not None:
+        return [root.root]
+    raise ActionError("nothing of that task is running")
+
+
+async def _report(feed: TeamFeed, sent: Said) -> dict[str, Any]:
+    """The kernel's answer to one `/stop` (what it stopped), once it is in the record."""
+    loop = asyncio.get_running_loop()
+    event = asyncio.Event()
+    key = feed.listen(loop, event)
+    try:
+        deadline = loop.time() + STOP_WAIT
+        while True:
+            event.clear()
+            found = _answer_to(feed, sent)
+            if found is not None:
+                return found
+            left = deadline - loop.time()
+            if left <= 0:
+                return {"to": sent.to, "id": sent.id, "text": None, "stopped": []}
+            try:
+                await asyncio.wait_for(event.wait(), timeout=left)
+            except TimeoutError:
+                continue
+    finally:
+        feed.unlisten(key)
+
+
+def _answer_to(feed: TeamFeed, sent: Said) -> dict[str, Any] | None:
+    with feed.locked():
+        flow = feed.fold.flow
+        answer = None
+        stopped: list[str] = []
+        for item in reversed(flow):
+            if item["pos"] <= sent.position:
+                break
+            if item.get("parent") == sent.id and item.get("kind") == "message":
+                answer = item
+            if item.get("event") == "stop" and item.get("from") == sent.to:
+                stopped = list(item.get("members", []))
+        if answer is None:
+            return None
+        return {"to": sent.to, "id": sent.id, "text": answer["text"], "stopped": stopped}
+
+
+async def _stream(view: WebView, feed: TeamFeed, after: int, bounded: bool) -> AsyncIterator[str]:
+    """The deltas after `after`, then each new one as it is folded; activity as it changes."""
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+    key = feed.listen(loop, wake)
+    shown: dict[str, Any] | None = None
+    quiet = 0.0
+    try:
+        yield "retry: 1000\n\n"
+        while not view.closing.is_set():
+            wake.clear()
+            deltas = feed.deltas_after(after, bounded)
+            if deltas is None:
+                yield "event: reset\ndata: {}\n\n"
+                return
+            for position, data in deltas:
+                yield f"id: {position}\ndata: {data}\n\n"
+                after = position
+            activity = view.activity(feed.team_id) if feed.live else {}
+            if activity != shown:
+                shown = activity
+                yield f"event: activity\ndata: {json.dumps(activity)}\n\n"
+            try:
+                await asyncio.wait_for(wake.wait(), timeout=TICK)
+                quiet = 0.0
+            except TimeoutError:
+                quiet += TICK
+                if quiet >= KEEP_ALIVE:  # a comment line keeps proxies from closing it
+                    quiet = 0.0
+                    yield ": still here\n\n"
+    finally:
+        feed.unlisten(key)

@@ -1,0 +1,119 @@
+"""What the web view's tests share: a scripted team, HTTP and SSE clients on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue.testing import incoming, send
+
+#: Set while the worker's long model request is in flight.
+HOLDING = threading.Event()
+TIMEOUT = 60.0
+
+
+async def lead(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answers the person; `delegate ...` goes to a Worker (hired) and its answer back up."""
+    got = incoming(messages)
+    if got.sender == "@Human":
+        if got.content.startswith("delegate"):
+            return send(info, ("Worker", "request", f"work on: {got.content}"))
+        return send(info, ("@Human", "response", f"echo: {got.content}"))
+    return send(info, ("@Human", "response", f"done: {got.content}"))
+
+
+async def worker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answers its requester; a request holding `hold` is a model request that never ends."""
+    got = incoming(messages)
+    if "hold" in got.content:
+        HOLDING.set()
+        await asyncio.sleep(600)
+    return send(info, (got.sender, "response", f"result of {got.content}"))
+
+
+def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "it") -> Any:
+    """Poll `check()` until it returns something truthy; fail naming `what` after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any]:
+    """One HTTP request to the view on 127.0.0.1; the status and the JSON (or text) answer."""
+    status, answer, _ = request_with_headers(port, method, path, body, headers)
+    return status, answer
+
+
+def request_with_headers(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any, dict[str, str]]:
+    """As `request`, with the answer's headers (lower-case names)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    sent = dict(headers or {})
+    data = None
+    if body is not None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        sent.setdefault("Content-Type", "application/json")
+    try:
+        connection.request(method, path, body=data, headers=sent)
+        response = connection.getresponse()
+        raw = response.read().decode()
+        kind = response.getheader("content-type") or ""
+        answer = json.loads(raw) if kind.startswith("application/json") else raw
+        return response.status, answer, {k.lower(): v for k, v in response.getheaders()}
+    finally:
+        connection.close()
+
+
+def sse(
+    port: int, path: str, last_event_id: int | None = None
+) -> Iterator[tuple[str | None, str, str]]:
+    """The events of a Server-Sent Events stream: (id, event name, data), as they come."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    assert response.status == 200, response.read()
+    try:
+        event_id, name, data = None, "message", []
+        while True:
+            line = response.fp.readline().decode()
+            if not line:
+                return
+            line = line.rstrip("\n")
+            if not line:
+                if data:
+                    yield event_id, name, "\n".join(data)
+                event_id, name, data = None, "message", []
+            elif line.startswith("id: "):
+                event_id = line[4:]
+            elif line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                data.append(line[6:])
+    finally:
+        connection.close()
