@@ -52,23 +52,10 @@ def render_delta(
     return None if body is None else (CHANGED, body)
 
 
-_ABSENT = object()
-
-
 def _changed_keys(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
-    """The keys whose items differ, in `new`'s order then `old`'s: for unrelated mappings.
-
-    Equal mappings cost one comparison; otherwise one pass over `new`, and one over `old`
-    only when some of its keys are gone.
-    """
-    if old == new:
-        return []
-    get = old.get
-    changed = [key for key, value in new.items() if get(key, _ABSENT) != value]
-    added = sum(1 for key in changed if key not in old)
-    if len(old) > len(new) - added:  # some keys of `old` are gone
-        changed.extend(key for key in old if key not in new)
-    return changed
+    """The keys whose items differ, in `new`'s order then `old`'s: for unrelated mappings."""
+    frozen = new if isinstance(new, FrozenMap) else FrozenMap(new)
+    return frozen.differing_keys(old)
 
 
 def _render_items(items: Mapping[str, str]) -> str:
