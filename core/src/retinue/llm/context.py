@@ -12,6 +12,7 @@ conversation with its own user prompt.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -80,7 +81,8 @@ def fold_into_prompt(
 def _followed_by_blank_line(action: OperatorAction) -> UserContent:
     if isinstance(action, str):
         return f"{action}\n\n"
-    return replace(action, content=f"{action.content}\n\n")
+    # interned like the block itself: members started together share one copy of the text
+    return replace(action, content=sys.intern(f"{action.content}\n\n"))
 
 
 class ContextManager:

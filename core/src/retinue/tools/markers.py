@@ -11,6 +11,7 @@ neither move the block counter nor, with an absurd number, break the agent's lat
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -50,11 +51,16 @@ def marker_line(number: int, *, full: bool) -> str:
 
 
 def block_content(text: str, marker: ContextMarker) -> TextContent:
-    """The prompt item that delivers a block: its text for the model, its marker as metadata."""
+    """The prompt item that delivers a block: its text for the model, its marker as metadata.
+
+    A full snapshot's text is interned: every member started together gets the same
+    snapshot (the whole roster, in a large team), and keeps one shared copy of it.
+    """
     from pydantic_ai.messages import TextContent
 
     return TextContent(
-        content=text, metadata={MARKER_KEY: {"number": marker.number, "full": marker.full}}
+        content=sys.intern(text) if marker.full else text,
+        metadata={MARKER_KEY: {"number": marker.number, "full": marker.full}},
     )
 
 
