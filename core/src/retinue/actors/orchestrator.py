@@ -44,7 +44,6 @@ from retinue.actors.messages import (
 )
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MemberNames
-from retinue.actors.recorder import Recorder
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
@@ -103,6 +102,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         store = self._system.store
         if store is not None:  # raises a StoreError here: the team does not start unrecorded
             metadata = {"orchestrator": qualified_name(type(self)), "name": config.name}
+            from retinue.actors.recorder import Recorder  # the store layer: only when used
+
             self.add_sink(Recorder(store, self.myAddress.team_id or "", metadata))
 
     def on_start(self) -> None:
