@@ -289,7 +289,7 @@ def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
     from retinue.actors.actor import Actor
     from retinue.actors.system import ActorSystem
     from retinue.agent.agent import BaseAgent
-    from retinue.agent.routing_check import RecipientCheckCapability
+    from retinue.agent.routing_check import RecipientCheck
 
     def no_events() -> list[Callable[[], None]]:
         def on_llm_event(self: Any, event: Any) -> None:
@@ -304,10 +304,10 @@ def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
         return [_patch(BaseAgent, "_deliver_context_update", lambda self: None)]
 
     def no_recipient_check() -> list[Callable[[], None]]:
-        async def passthrough(self: Any, ctx: Any, *, output_context: Any, output: Any) -> Any:
+        async def passthrough(self: Any, ctx: Any, state: Any, output: Any) -> Any:
             return output
 
-        return [_patch(RecipientCheckCapability, "after_output_validate", passthrough)]
+        return [_patch(RecipientCheck, "after_output_validate", passthrough)]
 
     def no_member_lookup() -> list[Callable[[], None]]:
         original = BaseAgent.get_team_member
@@ -332,7 +332,7 @@ def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
         "no events to the orchestrator": no_events,
         "no state checkpoints": no_checkpoints,
         "no context updates": no_context_updates,
-        "no recipient check (2 async asks)": no_recipient_check,
+        "no recipient check": no_recipient_check,
         "member lookup cached (no ask)": no_member_lookup,
         "no SentMessage notices": no_sent_notices,
     }
@@ -434,7 +434,7 @@ def stages(hops: int, *, window: bool) -> str:
     from retinue.actors.orchestrator import Orchestrator
     from retinue.actors.system import ActorSystem
     from retinue.agent.agent import BaseAgent
-    from retinue.agent.routing_check import RecipientCheckCapability
+    from retinue.agent.routing_check import RecipientCheck
     from retinue.llm.react_agent import ReactAgent
 
     from benchmarks.cases import pingpong
@@ -445,7 +445,7 @@ def stages(hops: int, *, window: bool) -> str:
         (BaseAgent, "_deliver_context_update", "  context update (compose + record)"),
         (ReactAgent, "_execute", "  model run as the actor waits for it"),
         (ReactAgent, "_drive", "    pydantic-ai run on the model loop"),
-        (RecipientCheckCapability, "after_output_validate", "      recipient check (2 asks)"),
+        (RecipientCheck, "after_output_validate", "      recipient check"),
         (ReactAgent, "_finish", "    commit history + events (_finish)"),
         (BaseAgent, "_route_output", "  routing the output (_route_output)"),
         (ActorSystem, "ask", "  blocking asks to the orchestrator"),

@@ -43,7 +43,6 @@ KERNEL_ONLY = [
     ("AgentLike", "retinue.agent"),
     ("TeamResolver", "retinue.agent"),
     ("Cancellation", "retinue.agent"),
-    ("MailboxCapability", "retinue.agent"),
     ("NO_RUN_IN_PROGRESS", "retinue.agent"),
     ("render_arrival_notice", "retinue.agent"),
     ("render_failure_notice", "retinue.agent"),

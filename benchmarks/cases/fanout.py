@@ -9,12 +9,15 @@ message to that answer.
 The ideal critical path is one model delay: every worker's call can overlap. The baseline is
 the same exchange in bare pydantic-ai on one event loop (the manager's turn, N worker runs
 under `asyncio.gather`, then N manager turns), which shows what the model loop itself costs.
+Two sizes: 50 agents on 50 ms models (the requests must all leave at once: the spread
+between the first and the last worker call is reported) and 500 agents on 200 ms models.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic_ai.messages import ModelMessage
@@ -22,11 +25,27 @@ from pydantic_ai.messages import ModelMessage
 from benchmarks import scripts
 from benchmarks.cases.spawn import team_plugin_installed
 from benchmarks.measure import BenchTeam, QuietHuman, agent_card, bare_agent, median
-from benchmarks.suite import Case, CaseResult, Scale, Table, ratio
+from benchmarks.suite import Case, CaseResult, Scale, Table, Target, ratio
 
-WORKERS: dict[str, int] = {"full": 50, "quick": 50, "tiny": 4}
-REPEATS: dict[str, int] = {"full": 5, "quick": 2, "tiny": 1}
-DELAY = 0.05
+
+@dataclass(frozen=True)
+class Size:
+    """One fan-out: how many workers, how long each model call takes, how many repeats."""
+
+    workers: int
+    delay: float
+    repeats: int
+    wall_goal: float
+    """At most this many times the bare exchange's wall time (a target, reported)."""
+    spread_goal_ms: float | None = None
+    """At most this many ms between the first and the last worker call (a target)."""
+
+
+SIZES: dict[str, list[Size]] = {
+    "full": [Size(50, 0.05, 5, 1.3, 60.0), Size(500, 0.2, 2, 1.5)],
+    "quick": [Size(50, 0.05, 2, 1.3, 60.0), Size(500, 0.2, 1, 1.5)],
+    "tiny": [Size(4, 0.05, 1, 1.3, 60.0), Size(8, 0.2, 1, 1.5)],
+}
 
 
 def retinue_fanout(workers: int) -> dict[str, float]:
@@ -101,15 +120,24 @@ def _timeline(start: float, seconds: float) -> dict[str, float]:
         "seconds": seconds,
         "first_worker": calls[0] - start if calls else float("nan"),
         "last_worker": calls[-1] - start if calls else float("nan"),
+        "spread": calls[-1] - calls[0] if calls else float("nan"),
     }
 
 
 def run(scale: Scale) -> CaseResult:
-    workers, repeats = WORKERS[scale], REPEATS[scale]
-    scripts.WORKER_DELAY = DELAY
     result = CaseResult(case="fanout", scale=scale)
+    scripts.WORKER_DELAY = 0.05
     retinue_fanout(2)  # warm-up
     bare_fanout(2)
+    for size in SIZES[scale]:
+        measure_size(size, result)
+    return result
+
+
+def measure_size(size: Size, result: CaseResult) -> None:
+    """Interleaved runs of one size; its table, metrics and targets added to `result`."""
+    workers, delay, repeats = size.workers, size.delay, size.repeats
+    scripts.WORKER_DELAY = delay
     runs: dict[str, list[dict[str, float]]] = {"bare": [], "retinue": []}
     for _ in range(repeats):
         runs["bare"].append(bare_fanout(workers))
@@ -118,10 +146,10 @@ def run(scale: Scale) -> CaseResult:
     def med(variant: str, key: str) -> float:
         return median([r[key] for r in runs[variant]])
 
-    ideal = DELAY
-    serial = workers * DELAY
+    ideal = delay
+    serial = workers * delay
     table = Table(
-        f"Fan-out to {workers} agents, {DELAY * 1e3:.0f} ms per model call (median of {repeats})",
+        f"Fan-out to {workers} agents, {delay * 1e3:.0f} ms per model call (median of {repeats})",
         [
             "variant",
             "wall ms",
@@ -131,10 +159,11 @@ def run(scale: Scale) -> CaseResult:
             "vs serial",
             "1st worker call ms",
             "last worker call ms",
+            "spread ms",
         ],
     )
     b, t = med("bare", "seconds"), med("retinue", "seconds")
-    table.add("ideal critical path (one delay)", 1e3 * ideal, ratio(1), *[None] * 5)
+    table.add("ideal critical path (one delay)", 1e3 * ideal, ratio(1), *[None] * 6)
     for label, variant, seconds in (
         ("bare pydantic-ai (asyncio.gather)", "bare", b),
         ("retinue team", "retinue", t),
@@ -148,25 +177,41 @@ def run(scale: Scale) -> CaseResult:
             ratio(seconds / serial),
             1e3 * med(variant, "first_worker"),
             1e3 * med(variant, "last_worker"),
+            1e3 * med(variant, "spread"),
         )
     result.tables.append(table)
+    key = f"n{workers}"
     result.metrics.update(
         {
-            "bare.seconds": b,
-            "retinue.seconds": t,
-            "retinue.vs_ideal": t / ideal,
-            "retinue.vs_bare": t / b,
-            "retinue.overhead_ms_per_worker": 1e3 * (t - ideal) / workers,
-            "retinue.last_worker_ms": 1e3 * med("retinue", "last_worker"),
+            f"{key}.bare.seconds": b,
+            f"{key}.retinue.seconds": t,
+            f"{key}.retinue.vs_ideal": t / ideal,
+            f"{key}.retinue.vs_bare": t / b,
+            f"{key}.retinue.overhead_ms_per_worker": 1e3 * (t - ideal) / workers,
+            f"{key}.retinue.last_worker_ms": 1e3 * med("retinue", "last_worker"),
+            f"{key}.retinue.spread_ms": 1e3 * med("retinue", "spread"),
+            f"{key}.bare.spread_ms": 1e3 * med("bare", "spread"),
         }
     )
+    what = f"{workers} agents x {delay * 1e3:.0f} ms"
+    result.targets.append(
+        Target(f"fan-out {what}: wall vs bare gather", t / b, size.wall_goal, "x")
+    )
+    if size.spread_goal_ms is not None:
+        result.targets.append(
+            Target(
+                f"fan-out {what}: last worker call after the first",
+                1e3 * med("retinue", "spread"),
+                size.spread_goal_ms,
+                "ms",
+            )
+        )
     result.notes.append(
-        f"Serial would be {serial * 1e3:.0f} ms. Worker call times are from the human's "
+        f"{what}: serial would be {serial * 1e3:.0f} ms. Worker call times are from the human's "
         "message: their spread shows how quickly the requests went out. Past the one delay, "
         f"the manager takes the {workers} answers as {workers} turns, one after another, with "
         "a growing history: that part grows with N in both variants."
     )
-    return result
 
 
 CASE = Case("fanout", "One manager fanning out to N delayed agents vs the ideal", run, order=40)

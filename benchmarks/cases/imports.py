@@ -83,7 +83,7 @@ def run(scale: Scale) -> CaseResult:
         Target(
             "from retinue import BaseAgent vs import pydantic_ai",
             median(times["from retinue import BaseAgent"]) / base,
-            1.1,
+            1.05,
             "x",
         )
     )

@@ -133,3 +133,11 @@ def test_it_pickles_and_validates_as_plain_data() -> None:
     assert again == holder
     with pytest.raises(ValueError):
         Holder(items={"a": 1})  # type: ignore[dict-item]
+
+
+def test_differing_keys_lists_what_changed_between_unrelated_maps_in_order() -> None:
+    old = FrozenMap({"a": "1", "b": "2", "c": "3"})
+    new = FrozenMap({"a": "1", "b": "two", "d": "4"})
+    assert new.differing_keys(old) == ["b", "d", "c"]  # changed and added, then removed
+    assert new.differing_keys({"a": "1", "b": "two", "d": "4"}) == []
+    assert FrozenMap().differing_keys({"x": "1"}) == ["x"]

@@ -18,11 +18,8 @@ from team_at_exit import busy_team
 
 AGENTS = 400
 DEADLINE = 0.5
-#: What shutdown may overrun its deadline by: returning, not waiting for anyone. Was 0.5 s;
-#: since the record and resume merged (a recorded stop per member, the shutdown flag) a
-#: 400-agent shutdown took up to 1.4 s on a loaded 2-core machine: a regression noted for
-#: the performance issue to win back, not a new promise.
-SLACK = 1.5
+#: What shutdown may overrun its deadline by: returning, not waiting for anyone.
+SLACK = 0.5
 EXIT_RUNS = 4
 HERE = Path(__file__).parent
 

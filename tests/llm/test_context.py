@@ -387,3 +387,18 @@ def test_history_helpers_pass_unknown_parts_through() -> None:
     assert hist.window(messages, keep_last=3)[1][0] is messages[2]
     data = message_to_data(strange)  # never raises, even when pydantic cannot serialize it
     assert isinstance(data, dict)
+
+
+def test_the_size_estimate_remembers_each_message_and_agrees_with_the_plain_one() -> None:
+    from retinue.llm.history import MessageSizes
+
+    sizes = MessageSizes()
+    messages: list[ModelMessage] = [
+        ModelRequest(parts=[UserPromptPart(content="x" * (100 + n))]) for n in range(6)
+    ]
+    assert sizes.estimate(messages, "abc") == hist.estimate_tokens(messages, "abc")
+    grown = [*messages, ModelResponse(parts=[TextPart(content="y" * 40)])]
+    assert sizes.estimate(grown, "abc") == hist.estimate_tokens(grown, "abc")
+    cut = grown[3:]  # a compaction: only what the history still holds is remembered
+    assert sizes.estimate(cut, None) == hist.estimate_tokens(cut)
+    assert len(sizes._known) == len(cut) - MessageSizes.FRESH

@@ -89,6 +89,45 @@ def test_one_pydantic_ai_agent_per_output_type(make_agent: MakeAgent) -> None:
     assert len(agent._agents) == 2
 
 
+def test_the_model_receives_the_history_as_pydantic_ai_alone_sends_it(
+    make_agent: MakeAgent,
+) -> None:
+    """The runner hands pydantic-ai its history already merged as pydantic-ai would merge it
+    (`SentHistory`): the model must see exactly what a plain pydantic-ai agent shows it."""
+    from pydantic_ai import Agent
+
+    def shape(messages: list[Any]) -> list[Any]:
+        return [
+            (
+                type(m).__name__,
+                m.instructions if isinstance(m, ModelRequest) else None,
+                [
+                    (type(p).__name__, getattr(p, "content", None), getattr(p, "args", None))
+                    for p in m.parts
+                ],
+            )
+            for m in messages
+        ]
+
+    ours, theirs = Script(steps=[final(text="a")] * 4), Script(steps=[final(text="a")] * 4)
+    agent = make_agent(ours, system_prompts=["You are the tester."])
+    plain = Agent(theirs.model, output_type=Answer, instructions="You are the tester.")
+
+    async def plain_runs() -> None:
+        history: list[Any] = []
+        for prompt in ("one", "two", "three", "four"):
+            result = await plain.run(prompt, message_history=history)
+            history = result.all_messages()
+
+    for prompt in ("one", "two", "three", "four"):
+        agent.run_sync(prompt, Answer)
+    asyncio.run(plain_runs())
+    assert [shape(seen.messages) for seen in ours.seen] == [
+        shape(seen.messages) for seen in theirs.seen
+    ]
+    assert len(agent.messages) == 12  # its own history keeps each run as the run made it
+
+
 def test_system_block_is_frozen_and_sent_every_run(make_agent: MakeAgent) -> None:
     calls = iter(range(100))
     script = Script()

@@ -194,6 +194,25 @@ def test_the_baseline_is_a_copy_of_what_the_provider_returned() -> None:
     assert "Added:\n- Bob: Tester" in block
 
 
+def test_a_dict_with_the_same_keys_changes_only_its_changed_items_and_stays_text() -> None:
+    roster = {"Ada": "Developer", "Bob": "Tester", "Cy": "Reviewer"}
+    agent = Agent({"roster": lambda: dict(roster)})  # a new dict every turn, as cards do
+    agent.turn()
+    assert agent.turn() is None  # the same items: no block
+    roster["Bob"] = "Lead tester"
+    block = agent.turn()
+    assert (
+        block
+        == f"**Context update 2** {DELTA}\n\n### roster (changed)\nChanged:\n- Bob: Lead tester"
+    )
+    roster["Cy"] = 7  # type: ignore[assignment]  # not text: the item is converted
+    assert agent.turn() is not None
+    assert agent.slot.baselines["roster"] == {"Ada": "Developer", "Bob": "Lead tester", "Cy": "7"}
+    roster["Ada"] = "Lead"
+    block = agent.turn()
+    assert block is not None and "- Ada: Lead" in block and "Cy" not in block
+
+
 # -- reconciliation against the history -----------------------------------------------------
 
 

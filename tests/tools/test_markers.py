@@ -106,3 +106,31 @@ def test_unknown_kinds_are_skipped_without_error() -> None:
         ModelResponse(parts=[], timestamp=datetime.now(UTC)),
     ]
     assert find_markers(history) == [ContextMarker(3, True)]
+
+
+class CountingRequest(ModelRequest):
+    """A request that counts how often its parts are read."""
+
+    reads: ClassVar[int] = 0
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "parts":
+            CountingRequest.reads += 1
+        return super().__getattribute__(name)
+
+
+def test_the_marker_index_reads_only_what_was_added_since_its_last_look() -> None:
+    from retinue.tools.markers import MarkerIndex
+
+    index = MarkerIndex()
+    history: list[ModelMessage] = [
+        CountingRequest(parts=[UserPromptPart([_block(n)])]) for n in range(1, 4)
+    ]
+    assert index.numbers(history) == [1, 2, 3]
+    grown = [*history, CountingRequest(parts=[UserPromptPart([_block(4, full=False)])])]
+    CountingRequest.reads = 0
+    assert index.numbers(grown) == [1, 2, 3, 4]
+    assert CountingRequest.reads == 1  # the one message added, not the three before it
+    compacted = grown[2:]  # a compaction: the history no longer begins with what was read
+    assert index.numbers(compacted) == [3, 4] == [m.number for m in find_markers(compacted)]
+    assert index.numbers([]) == []

@@ -37,6 +37,8 @@ T = TypeVar("T")
 #: How many versions of one line keep their changed keys; an older reader gets None.
 HISTORY_LIMIT = 256
 
+_ABSENT = object()
+
 
 class _Lineage:
     """The keys each version of one line of maps touched, for the last `HISTORY_LIMIT`."""
@@ -194,6 +196,24 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         ):
             return None
         return self._lineage.keys_between(older._version, self._version)
+
+    def differing_keys(self, other: Mapping[Any, Any]) -> list[K]:
+        """The keys whose items differ between this map and `other`, compared whole.
+
+        This map's keys first (in its order: changed, or missing from `other`), then the
+        keys only `other` has (in its order). For maps of unrelated lines, where
+        `changed_since` knows nothing; one pass at C speed where the maps are equal.
+        """
+        theirs = other._data if isinstance(other, FrozenMap) else other
+        mine = self._data
+        if mine == theirs:
+            return []
+        get = theirs.get
+        keys: list[K] = [key for key, value in mine.items() if get(key, _ABSENT) != value]
+        added = sum(1 for key in keys if key not in theirs)
+        if len(theirs) > len(mine) - added:  # some keys of `other` are gone here
+            keys.extend(key for key in theirs if key not in mine)
+        return keys
 
     # ------------------------------------------------------------------ shared derivations
     def memo(self, key: Hashable, build: Callable[[FrozenMap[K, V]], T]) -> T:

@@ -149,6 +149,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         Compared by value against the published snapshot (no serialization per message); the
         snapshot is a deep copy, so a later in-place change is still seen as a change.
         """
+        if self.orchestrator is None:  # nobody to publish to (an orchestrator itself)
+            return
         state = self.state
         if self._published_state is not None and state == self._published_state:
             return
@@ -372,9 +374,10 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             return caught
         finally:
             # While `message` is current, so both name it as their cause; one mailbox slot.
-            with self.batched_reports():
-                self._safe_notify_if_changed()
-                self._report_handled(message)
+            if self.orchestrator is not None:  # else nobody hears of it: build nothing
+                with self.batched_reports():
+                    self._safe_notify_if_changed()
+                    self._report_handled(message)
             self._current = previous
         return None
 

@@ -14,6 +14,7 @@ With a store (`ActorSystem(store=...)`) it records everything it observes throug
 from __future__ import annotations
 
 import logging
+import threading
 from collections import deque
 from typing import Any, ClassVar
 
@@ -43,7 +44,6 @@ from retinue.actors.messages import (
 )
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MemberNames
-from retinue.actors.recorder import Recorder
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
@@ -81,6 +81,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         super().__init__(config, **kwargs)
         window = config.window_size if isinstance(config, TeamConfig) else DEFAULT_WINDOW
         self._members: dict[str, TeamMember] = {}
+        #: Guards the roster, the names and publishing: a hire admits a member from the
+        #: hirer's own thread (see `admit`), never waiting for this actor's thread.
+        self._roster_lock = threading.RLock()
         #: Members read the latest directory here; only this actor's thread publishes.
         self.directory_board = DirectoryBoard()
         self._names = MemberNames(reserved=[self.myAddress.name])
@@ -99,6 +102,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         store = self._system.store
         if store is not None:  # raises a StoreError here: the team does not start unrecorded
             metadata = {"orchestrator": qualified_name(type(self)), "name": config.name}
+            from retinue.actors.recorder import Recorder  # the store layer: only when used
+
             self.add_sink(Recorder(store, self.myAddress.team_id or "", metadata))
 
     def on_start(self) -> None:
@@ -132,19 +137,24 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         A name is unique among the members running now: a stopped member's name is free
         again. A `resumed` member comes back under its own name exactly (and its own id).
         Raises `ValueError` for a name no member may carry (see `check_member_name`), and
-        for a resumed member whose name another member holds.
+        for a resumed member whose name another member holds. Safe from any thread: the
+        runtime calls it from the thread that starts the member, so a hire never waits for
+        this actor's thread (busy recording, say).
         """
         wanted = address.name or f"@{address.role}"
-        name = self._names.claim_exact(wanted) if resumed else self._names.claim(wanted)
-        admitted = address.model_copy(update={"name": name, "team_id": self.myAddress.team_id})
-        self._members[admitted.agent_id] = TeamMember(address=admitted, parent=parent)
-        self._publish(members=self.directory.members.evolve(put={name: admitted}))
+        with self._roster_lock:
+            name = self._names.claim_exact(wanted) if resumed else self._names.claim(wanted)
+            admitted = address.model_copy(update={"name": name, "team_id": self.myAddress.team_id})
+            self._members[admitted.agent_id] = TeamMember(address=admitted, parent=parent)
+            self._publish(members=self.directory.members.evolve(put={name: admitted}))
         return admitted
 
     def get_team(self) -> list[TeamMember]:
         """The current roster, with whether each member is busy right now."""
         roster = []
-        for member in self._members.values():
+        with self._roster_lock:
+            members = list(self._members.values())
+        for member in members:
             actor = runtime.lookup(member.address.agent_id)
             busy = actor is not None and actor.describe_busy() is not None
             roster.append(member.model_copy(update={"busy": busy}))
@@ -172,7 +182,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         members: FrozenMap[str, ActorAddress] | None = None,
         profiles: FrozenMap[str, AgentCard] | None = None,
     ) -> None:
-        """Post the next directory when members or profiles changed (kept by identity)."""
+        """Post the next directory when members or profiles changed (kept by identity).
+
+        Called with the roster lock held, over a directory read under it.
+        """
         current = self.directory
         members = current.members if members is None else members
         profiles = current.profiles if profiles is None else profiles
@@ -197,9 +210,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         A system prompt is rendered once, when an agent starts, so members already running
         keep the context they started with (their prompt cache stays valid).
         """
-        current = self.directory
-        if metadata != current.metadata:
-            self._post(current.members, current.profiles, metadata)
+        with self._roster_lock:
+            current = self.directory
+            if metadata != current.metadata:
+                self._post(current.members, current.profiles, metadata)
 
     def get_metadata(self) -> TeamMetadata | None:
         """The team's business context, or None."""
@@ -207,7 +221,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""
-        return [m.address for m in self._members.values() if m.address.is_user_proxy]
+        with self._roster_lock:
+            return [m.address for m in self._members.values() if m.address.is_user_proxy]
 
     # ------------------------------------------------------------------ profiles
     def register_agent_profiles(self, cards: list[AgentCard]) -> None:
@@ -216,7 +231,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             if not card.role:
                 raise ValueError("an AgentCard needs config.role to be registered")
         put: dict[str, AgentCard] = {card.role: card for card in cards}
-        self._publish(profiles=self.directory.profiles.evolve(put=put))
+        with self._roster_lock:
+            self._publish(profiles=self.directory.profiles.evolve(put=put))
         me = self.myAddress
         self._observe(
             ProfilesRegisteredMessage(
@@ -306,18 +322,22 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def receiveMsg_Message(self, message: Message, sender: ActorAddress | None) -> None:
         if isinstance(message, StopMessage) and sender is not None:
-            gone = self._members.pop(sender.agent_id, None)
+            with self._roster_lock:
+                gone = self._members.pop(sender.agent_id, None)
+                if gone is not None:
+                    self._names.release(gone.address.name)
+                    members = self.directory.members.evolve(drop=[gone.address.name])
+                    self._publish(members=members)
             if gone is not None:
-                self._names.release(gone.address.name)
-                self._publish(members=self.directory.members.evolve(drop=[gone.address.name]))
                 level = logging.DEBUG if message.shutdown else logging.INFO
                 logger.log(level, "%s left the team", gone.address.name)
         elif isinstance(message, StartMessage) and sender is not None:
-            member = self._members.get(sender.agent_id)
-            if member is not None and member.parent is None:
-                self._members[sender.agent_id] = member.model_copy(
-                    update={"parent": message.parent}
-                )
+            with self._roster_lock:
+                member = self._members.get(sender.agent_id)
+                if member is not None and member.parent is None:
+                    self._members[sender.agent_id] = member.model_copy(
+                        update={"parent": message.parent}
+                    )
             hirer = message.parent
             if hirer is not None and hirer != self.myAddress:
                 logger.info("%s hired %s (%s)", hirer.name, sender.name, sender.role)

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pykka
 
@@ -49,7 +49,9 @@ from retinue.actors.shutdown import stop_all
 from retinue.actors.team import Team
 from retinue.actors.turns import observe
 from retinue.actors.validation import check_timeout
-from retinue.store import Store, open_store
+
+if TYPE_CHECKING:
+    from retinue.store import Store
 
 T = TypeVar("T")
 
@@ -100,10 +102,13 @@ class ActorSystem(Runtime):
         #: here is opened now (a `StoreError` if it cannot be) and closed at shutdown.
         self.store: Store | None = None
         self._owns_store = False
-        if store is not None and not isinstance(store, Store):
-            self.store, self._owns_store = open_store(store), True
-        else:
-            self.store = store
+        if store is not None:  # the store layer (sqlite3 with it) loads only when it is used
+            from retinue.store import Store, open_store
+
+            if isinstance(store, Store):
+                self.store = store
+            else:
+                self.store, self._owns_store = open_store(store), True
         #: The pluggy manager agents of this system take their cards from; None: discover.
         self.plugin_manager = plugin_manager
         self.tracker = runtime.WorkTracker()
@@ -163,9 +168,7 @@ class ActorSystem(Runtime):
             host=host,
         )
         if orchestrator is not None:
-            address = self.ask(
-                orchestrator, "admit", address, parent, resumed=resumption is not None
-            )
+            address = self._admit(orchestrator, address, parent, resumed=resumption is not None)
         if address.name != config.name:
             config = config.model_copy(update={"name": address.name})
         if orchestrator is not None:  # announced first, so the record reads in causal order
@@ -235,6 +238,27 @@ class ActorSystem(Runtime):
         if actor is not None:
             with self._lock:
                 self._actors[address.agent_id] = actor
+
+    def _admit(
+        self,
+        orchestrator: ActorAddress,
+        address: ActorAddress,
+        parent: ActorAddress | None,
+        *,
+        resumed: bool,
+    ) -> ActorAddress:
+        """The orchestrator's admission of a new member, made in this thread.
+
+        `Orchestrator.admit` is safe from any thread, so a start never waits for the
+        orchestrator's own thread; any other team owner is asked as before.
+        """
+        from retinue.actors.orchestrator import Orchestrator
+
+        owner = runtime.lookup(orchestrator.agent_id)
+        if isinstance(owner, Orchestrator):
+            return owner.admit(address, parent, resumed=resumed)
+        admitted: ActorAddress = self.ask(orchestrator, "admit", address, parent, resumed=resumed)
+        return admitted
 
     @property
     def shutting_down(self) -> bool:

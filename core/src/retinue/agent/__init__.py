@@ -7,7 +7,6 @@ imported as itself (`X as X`) stays in this layer: importable from here, not fro
 from retinue.agent.agent import BaseAgent
 from retinue.agent.cancel import NO_RUN_IN_PROGRESS as NO_RUN_IN_PROGRESS
 from retinue.agent.cancel import Cancellation as Cancellation
-from retinue.agent.cancel import MailboxCapability as MailboxCapability
 from retinue.agent.cancel import from_operator, is_cancel
 from retinue.agent.cancel import render_arrival_notice as render_arrival_notice
 from retinue.agent.config import AgentConfig, AgentState

@@ -41,7 +41,7 @@ from retinue.agent.incoming import HOW_TO_READ_MESSAGES, render_incoming
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
-from retinue.agent.routing_check import RecipientCheckCapability
+from retinue.agent.routing_check import RecipientCheck
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
 from retinue.llm.events import RunStartedEvent, ToolCallEvent
@@ -91,7 +91,7 @@ class BaseAgent(FailureHandling):
         self._backstory = config.prompt.render()
         self._plugin_capabilities = plugins.capabilities(config)
         self._turn_observers = tuple(observer for _, observer in plugins.turn_observers(config))
-        self._recipient_check = RecipientCheckCapability(self)
+        self._recipient_check = RecipientCheck(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
@@ -140,10 +140,12 @@ class BaseAgent(FailureHandling):
             system_prompts=[self._identity, *factory.get_system_prompts()],
             tools=factory.get_tools(),
             toolsets=factory.get_toolsets(),
-            capabilities=[self.cancellation.capability, self._recipient_check, *capabilities],
+            capabilities=capabilities,
+            run_hooks=[self.cancellation, self._recipient_check],
             event_sink=self._on_llm_event,
             model=self._model,
             team_budget=self._team_budget(),
+            label=self.myAddress.role,
         )
 
     def _identity(self) -> str:

@@ -3,8 +3,8 @@
 `Cancellation` holds every rule and every piece of state about stopping runs: what counts as
 a cancel and who counts as an operator, the stamp each cancel gets on arrival (the run then
 in flight, the only run it may interrupt), the purge, the answers to idle and stale cancels,
-and the per-run state of the hook that checks the mailbox before every model request
-(`MailboxCapability`, one fresh instance per run through pydantic-ai's `for_run`). What a
+and the hook that checks the mailbox before every model request (the agent's `RunHooks`,
+which its runner calls from its one capability; per-run marks live in the run's state). What a
 cascading cancel does beyond this agent (the sub-team, the chain's mail) is the host's
 (`stop_downstream`, `drop_chain_mail`; see `retinue.agent.cascade`); the hook also ends a
 run whose task chain was closed for this agent meanwhile.
@@ -22,14 +22,14 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
 from pydantic_ai import RunContext
-from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.models import ModelRequestContext
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.messages import AgentMessage
 from retinue.llm.errors import RunInterruptedError
+from retinue.llm.run_hooks import RunHooks
+from retinue.llm.run_parts import RunState
 
 logger = logging.getLogger(__name__)
 
@@ -141,8 +141,12 @@ class CancelHost(Protocol):
         ...
 
 
-class Cancellation:
-    """One agent's cancellation: the rules, the stamps, the purge and the mailbox hook."""
+class Cancellation(RunHooks):
+    """One agent's cancellation: the rules, the stamps, the purge and the mailbox hook.
+
+    As the agent's `RunHooks`, before every model request of a run it honours a cancel aimed
+    at that run, ends a run whose chain was closed for this agent, and announces new mail.
+    """
 
     idle_answer: ClassVar[str] = NO_RUN_IN_PROGRESS
     stale_answer: ClassVar[str] = STALE_STOP
@@ -151,8 +155,6 @@ class Cancellation:
         self._host = host
         #: What the arrival notice tells the model about reading its mail (from a card).
         self.how_to_read = how_to_read
-        #: Give this to the agent's runner; each run gets its own copy through `for_run`.
-        self.capability = MailboxCapability(self)
         #: The cancel that interrupted the latest run, until `take_interrupter` reads it.
         self._interrupter: Message | None = None
         host.mailbox.watch(self._on_arrival)
@@ -241,43 +243,26 @@ class Cancellation:
         """The notice for these arrivals, pointing at the agent's mail reader if it has one."""
         return render_arrival_notice(messages, self.how_to_read)
 
+    # ------------------------------------------------------------------ the run hooks
+    def run_starting(self, state: RunState) -> None:
+        """A run starts: mail so far is not its news, nor what stopped an earlier run."""
+        self.take_interrupter()
+        state.notes[_MARK] = self.mark()
+        state.notes[_CHAIN] = self.current_chain()
 
-class MailboxCapability(AbstractCapability[Any]):
-    """Before every model request: honour a cancel aimed at this run, announce new mail.
-
-    The instance given to the runner is a template; pydantic-ai asks it for a fresh one per
-    run (`for_run`), which keeps that run's id and how far it has announced the mail.
-    """
-
-    def __init__(
-        self,
-        cancellation: Cancellation,
-        run_id: str | None = None,
-        mark: int = 0,
-        chain_id: str | None = None,
-    ) -> None:
-        self._cancellation = cancellation
-        self._run_id = run_id
-        self._mark = mark
-        self._chain_id = chain_id
-
-    async def for_run(self, ctx: RunContext[Any]) -> MailboxCapability:
-        cancellation = self._cancellation
-        cancellation.take_interrupter()  # what stopped an earlier run is not this run's news
-        return MailboxCapability(
-            cancellation, ctx.run_id, cancellation.mark(), cancellation.current_chain()
-        )
-
-    async def before_model_request(
-        self, ctx: RunContext[Any], request_context: ModelRequestContext
-    ) -> ModelRequestContext:
-        cancellation = self._cancellation
-        run_id = self._run_id or ctx.run_id
-        if cancellation.pending() and cancellation.purge(run_id):
+    async def before_model_request(self, ctx: RunContext[Any], state: RunState) -> None:
+        run_id = state.run_id
+        if self.pending() and self.purge(run_id):
             raise RunInterruptedError(run_id)
-        if cancellation.chain_closed(self._chain_id):  # a cascade closed this run's chain
+        notes = state.notes
+        if self.chain_closed(notes.get(_CHAIN)):  # a cascade closed this run's chain
             raise RunInterruptedError(run_id)
-        fresh, self._mark = cancellation.arrivals_since(self._mark)
+        fresh, notes[_MARK] = self.arrivals_since(notes.get(_MARK, 0))
         if fresh:
-            ctx.enqueue(cancellation.arrival_notice(fresh), priority="asap")
-        return request_context
+            ctx.enqueue(self.arrival_notice(fresh), priority="asap")
+
+
+_MARK = "retinue.mailbox_mark"
+"""`RunState.notes` key: how far the run has announced the mail."""
+_CHAIN = "retinue.chain"
+"""`RunState.notes` key: the task chain the run works for."""

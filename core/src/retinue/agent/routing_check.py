@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pydantic_ai import ModelRetry, RunContext
-from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.output import OutputContext
 
 from retinue.agent.output import StructuredOutput
+from retinue.llm.run_hooks import RunHooks
+from retinue.llm.run_parts import RunState
 
 
 class RecipientChecker(Protocol):
@@ -19,18 +19,22 @@ class RecipientChecker(Protocol):
         ...
 
 
-class RecipientCheckCapability(AbstractCapability[Any]):
+_USED = "retinue.recipient_check_used"
+"""`RunState.notes` key: the run has had its one correction (or may have none)."""
+
+
+class RecipientCheck(RunHooks):
     """After the output validates, send unknown `@Name`s and unhireable roles back once."""
 
-    def __init__(self, checker: RecipientChecker, *, used: bool = False) -> None:
+    def __init__(self, checker: RecipientChecker) -> None:
         self._checker = checker
-        self._used = used
         self._stand_down_next = False
 
-    async def for_run(self, ctx: RunContext[Any]) -> RecipientCheckCapability:
+    def run_starting(self, state: RunState) -> None:
         """Each run gets its own single correction (none after `stand_down`)."""
-        used, self._stand_down_next = self._stand_down_next, False
-        return RecipientCheckCapability(self._checker, used=used)
+        if self._stand_down_next:
+            self._stand_down_next = False
+            state.notes[_USED] = True
 
     def stand_down(self) -> None:
         """No correction for the coming run: it cannot afford another request.
@@ -41,14 +45,14 @@ class RecipientCheckCapability(AbstractCapability[Any]):
         self._stand_down_next = True
 
     async def after_output_validate(
-        self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
+        self, ctx: RunContext[Any], state: RunState, output: Any
     ) -> Any:
-        if self._used or not isinstance(output, StructuredOutput) or not output.messages:
+        if state.notes.get(_USED) or not isinstance(output, StructuredOutput):
             return output
-        if ctx.retry >= ctx.max_retries:
+        if not output.messages or ctx.retry >= ctx.max_retries:
             return output
         problems = await self._checker.routing_problems(output)
         if problems is None:
             return output
-        self._used = True
+        state.notes[_USED] = True
         raise ModelRetry(problems)

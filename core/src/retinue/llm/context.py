@@ -12,6 +12,7 @@ conversation with its own user prompt.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -31,7 +32,6 @@ from retinue.llm.config import CompactionConfig
 from retinue.llm.events import (
     ContextResetEvent,
     ModelMessageEvent,
-    message_to_data,
 )
 from retinue.llm.usage import iter_llm_events
 
@@ -81,7 +81,8 @@ def fold_into_prompt(
 def _followed_by_blank_line(action: OperatorAction) -> UserContent:
     if isinstance(action, str):
         return f"{action}\n\n"
-    return replace(action, content=f"{action.content}\n\n")
+    # interned like the block itself: members started together share one copy of the text
+    return replace(action, content=sys.intern(f"{action.content}\n\n"))
 
 
 class ContextManager:
@@ -106,6 +107,7 @@ class ContextManager:
         self._messages: list[ModelMessage] = []
         self._pending: list[OperatorAction] = []
         self._lock = threading.RLock()
+        self._sizes = history.MessageSizes()  # read by the run in flight only
 
     # ------------------------------------------------------------------ reading
 
@@ -176,7 +178,7 @@ class ContextManager:
         if self.context_length is None:
             return False
         budget = self.context_length * self.compaction_cfg.trigger_ratio
-        return history.estimate_tokens(messages, self.instructions) > budget
+        return self._sizes.estimate(messages, self.instructions) > budget
 
     def windowed(self, messages: Sequence[ModelMessage]) -> Compaction | None:
         """`messages` cut to the window, or None when nothing can go."""
@@ -234,7 +236,7 @@ class ContextManager:
             ContextResetEvent(
                 agent_name=self.agent_name,
                 reason="compact",
-                messages=[message_to_data(m) for m in snapshot],
+                messages=snapshot,
             )
         )
         return True

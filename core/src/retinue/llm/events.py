@@ -102,14 +102,31 @@ class LlmUsageEvent(LlmEvent):
 
 
 class ContextResetEvent(LlmEvent):
-    """The history was replaced (clear, compaction); `messages` is the whole new history."""
+    """The history was replaced (clear, compaction); `messages` is the whole new history.
+
+    Like `ModelMessageEvent`, it carries the live messages and turns them into pydantic-ai's
+    JSON form only when dumped: a window compaction every few turns costs no serialization
+    of the whole window when nobody records it. Read back from a store, each is that form.
+    """
 
     event_type: Literal["context_reset"] = "context_reset"
     reason: Literal["clear", "compact"]
-    messages: list[dict[str, Any]] = Field(default_factory=list)
+    messages: list[Any] = Field(default_factory=list)
+
+    @field_serializer("messages")
+    def _messages_data(self, messages: list[Any]) -> list[dict[str, Any]]:
+        return [m if isinstance(m, dict) else message_to_data(m) for m in messages]
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when their recorded forms are: live messages equal their JSON form."""
+        if not isinstance(other, ContextResetEvent):
+            return NotImplemented
+        return self.model_dump(mode="json") == other.model_dump(mode="json")
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_messages(self) -> list[ModelMessage]:
-        return [data_to_message(item) for item in self.messages]
+        return [data_to_message(m) if isinstance(m, dict) else m for m in self.messages]
 
 
 class ModelSwitchedEvent(LlmEvent):

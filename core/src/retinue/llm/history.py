@@ -146,11 +146,19 @@ def repair(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
 
 
 def first_index_of_run(messages: Sequence[ModelMessage], run_id: str) -> int | None:
-    """Index of the first message a run added (pydantic-ai stamps each with its run id)."""
-    for index, message in enumerate(messages):
-        if getattr(message, "run_id", None) == run_id:
-            return index
-    return None
+    """Index of the first message a run added (pydantic-ai stamps each with its run id).
+
+    A run's messages come last, so the search walks back from the end and stops at the
+    first message of another run: its cost is the run's messages, not the history's.
+    """
+    first = None
+    for index in range(len(messages) - 1, -1, -1):
+        stamped = getattr(messages[index], "run_id", None)
+        if stamped == run_id:
+            first = index
+        elif stamped is not None:
+            break
+    return first
 
 
 def _content_chars(content: Any) -> int:
@@ -181,8 +189,51 @@ def estimate_tokens(messages: Sequence[ModelMessage], instructions: str | None =
     """A cheap size estimate (about four characters a token); decides when to compact."""
     chars = len(instructions or "")
     for message in messages:
-        chars += _MESSAGE_OVERHEAD_CHARS + sum(_part_chars(part) for part in message.parts)
+        chars += message_chars(message)
     return chars // _CHARS_PER_TOKEN
+
+
+def message_chars(message: ModelMessage) -> int:
+    """One message's share of the estimate, in characters."""
+    return _MESSAGE_OVERHEAD_CHARS + sum(_part_chars(part) for part in message.parts)
+
+
+class MessageSizes:
+    """Each message's size, remembered by message: a history's estimate costs its new messages.
+
+    A runner asks for the estimate before every model request over a history that mostly
+    did not change since the last; messages are not changed in place once a run has made
+    them (a changed history is made of new messages), and the newest ones, which a run may
+    still be adding to, are measured afresh each time. Sizes of messages no longer asked
+    about are forgotten.
+    """
+
+    __slots__ = ("_known",)
+
+    FRESH = 2
+    """The newest messages of a history, measured every time."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[ModelMessage, int]] = {}
+
+    def estimate(self, messages: Sequence[ModelMessage], instructions: str | None) -> int:
+        """`estimate_tokens(messages, instructions)`, from the sizes remembered."""
+        settled = len(messages) - self.FRESH
+        chars = len(instructions or "")
+        known: dict[int, tuple[ModelMessage, int]] = self._known
+        seen: dict[int, tuple[ModelMessage, int]] = {}
+        for index, message in enumerate(messages):
+            if index >= settled:
+                chars += message_chars(message)
+                continue
+            key = id(message)
+            found = known.get(key)
+            if found is None or found[0] is not message:
+                found = (message, message_chars(message))
+            seen[key] = found
+            chars += found[1]
+        self._known = seen  # what this history holds: the rest is forgotten
+        return chars // _CHARS_PER_TOKEN
 
 
 def _render_content(content: Any) -> str:
@@ -227,3 +278,67 @@ def render_transcript(messages: Sequence[ModelMessage], max_part_chars: int = 40
                 lines.append(f"Tool result {part.tool_name}: {clip(_render_content(part.content))}")
             # any other part (thinking, native tools, kinds added later) is left out
     return "\n".join(lines)
+
+
+def joins(last: ModelMessage, message: ModelMessage) -> bool:
+    """Whether pydantic-ai, cleaning a history, merges `message` into the request before it.
+
+    The case every turn makes (a run's closing tool result, then the next prompt or an
+    operator action): two plain requests whose instructions agree, the second carrying no
+    tool result (so the merge keeps the parts' order). Anything else is left to pydantic-ai.
+    """
+    return (
+        isinstance(last, ModelRequest)
+        and isinstance(message, ModelRequest)
+        and last.metadata is None
+        and message.metadata is None
+        and last.state == "complete"
+        and message.state == "complete"
+        and (
+            not last.instructions
+            or not message.instructions
+            or last.instructions == message.instructions
+        )
+        and not any(_is_result_part(part) for part in message.parts)
+    )
+
+
+def joined(last: ModelRequest, message: ModelRequest) -> ModelRequest:
+    """The one request pydantic-ai sends for `last` followed by `message` (see `joins`)."""
+    return ModelRequest(
+        parts=[*last.parts, *message.parts],
+        instructions=last.instructions or message.instructions,
+        timestamp=message.timestamp or last.timestamp,
+    )
+
+
+class SentHistory:
+    """A history as pydantic-ai sends it (adjacent requests merged), kept up to date run by run.
+
+    pydantic-ai merges adjacent requests every time it cleans a history, on every run and
+    request, and its other passes over the history cost per message: a history handed over
+    already merged costs it a third fewer messages and no merging. A runner keeps its own
+    history as its runs made it (what its events replay); this view is derived from it and
+    extended with the messages added since the last run (the history only grows between
+    runs; when it was replaced, the view is made again).
+    """
+
+    __slots__ = ("_source", "_view")
+
+    def __init__(self) -> None:
+        self._source: list[ModelMessage] = []
+        self._view: list[ModelMessage] = []
+
+    def of(self, messages: list[ModelMessage]) -> list[ModelMessage]:
+        """`messages` merged as pydantic-ai would send them (a new list)."""
+        known = len(self._source)
+        if known and (len(messages) < known or messages[:known] != self._source):
+            self._source, self._view, known = [], [], 0
+        view = self._view
+        for message in messages[known:]:
+            if view and joins(view[-1], message):
+                view[-1] = joined(view[-1], message)  # type: ignore[arg-type]
+            else:
+                view.append(message)
+        self._source = list(messages)
+        return list(view)

@@ -28,11 +28,12 @@ from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
 from retinue.llm.errors import RunInterruptedError, RunTimeoutError, TeamBudgetExhaustedError
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
+from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
-from retinue.llm.run_agents import build_run_agent, output_key
-from retinue.llm.run_hooks import OutputToolsHook, compaction_hook
+from retinue.llm.run_agents import build_run_agent, member_tools, output_key, shared_run_agent
+from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
     Outcome,
@@ -67,7 +68,9 @@ class ReactAgent:
 
     Use it from one thread (the owning actor's); `interrupt()` and `current_run_id` are safe
     from any thread. `event_sink` receives every event on the calling thread and should not
-    block (a pykka `tell` is right).
+    block (a pykka `tell` is right). Without `capabilities` of its own, its pydantic-ai agents
+    are shared with every runner of the same shape and `label` (`retinue.llm.run_agents`):
+    its system block and tools travel with each of its runs.
     """
 
     def __init__(
@@ -83,11 +86,15 @@ class ReactAgent:
         tools: Sequence[Tool[Any] | Callable[..., Any]] = (),
         toolsets: Sequence[AbstractToolset[Any]] = (),
         capabilities: Sequence[AgentCapability[Any]] = (),
+        run_hooks: Sequence[RunHooks] = (),
         event_sink: EventSink | None = None,
         model: Model | None = None,
         team_budget: TeamBudget | None = None,
+        label: str | None = None,
     ) -> None:
         self.name = name
+        #: The name its pydantic-ai agents carry: runners of one shape and label share them.
+        self.agent_label = label or name
         self.model_cfg = model_cfg or ModelConfig()
         self.runtime_cfg = runtime_cfg or RuntimeConfig()
         self.run_usage_limits = run_usage_limits or RunUsageLimits()
@@ -105,7 +112,6 @@ class ReactAgent:
             instructions=self.compaction_cfg.summary_instructions,
             settings=self._settings,
         )
-        self._runs: dict[str, RunState] = {}
         self.context = ContextManager(
             compaction_cfg=self.compaction_cfg,
             context_length=self.model_cfg.context_length,
@@ -116,10 +122,15 @@ class ReactAgent:
         )
         self._tools = list(tools)
         self._toolsets = list(toolsets)
-        own: list[AgentCapability[Any]] = [OutputToolsHook(self._runs)]
-        if self.context.auto_compaction:
-            own.append(compaction_hook(self.context, self._runs))
-        self._capabilities: list[AgentCapability[Any]] = [*capabilities, *own]
+        self._run_hooks = tuple(run_hooks)
+        self._compaction = self.context if self.context.auto_compaction else None
+        #: Capabilities or toolsets of its own make a runner's pydantic-ai agents its own.
+        self._own_capabilities: list[AgentCapability[Any]] = list(capabilities)
+        #: Whether its agents are shared ones: runs then carry its instructions and tools.
+        self._shares = False
+        self._binding_tools = member_tools(self._tools)
+        #: The history as pydantic-ai sends it, kept from run to run (see `SentHistory`).
+        self._sent = SentHistory()
         self._agents: dict[object, Agent[Any, Any]] = {}
         self._lock = threading.Lock()
         self._current: RunState | None = None
@@ -256,16 +267,18 @@ class ReactAgent:
             state = RunState(run_id=new_run_id(), kind=kind)
             self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
-            self._runs[state.run_id] = state
             switched = self._switched
         try:
+            for hook in self._run_hooks:
+                hook.run_starting(state)
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
             logger.info("%s: run %s started", self.name, state.run_id[:8])
             before = self.context.messages
             run_prompt = self.context.take_prompt(prompt)
             try:
+                sent = self._sent.of(before)  # pydantic-ai's own merging, done once
                 future = loop.submit(
-                    self._drive(agent, state, run_prompt, before, deps, switched=switched)
+                    self._drive(agent, state, run_prompt, sent, deps, switched=switched)
                 )
             except Exception as exc:  # the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
@@ -275,7 +288,6 @@ class ReactAgent:
         finally:
             with self._lock:
                 self._current = None
-                self._runs.pop(state.run_id, None)
             if self.team_budget is not None:
                 self.team_budget.release(self.name)
 
@@ -335,23 +347,29 @@ class ReactAgent:
     ) -> Outcome:
         conclusion = state.kind == "conclusion"
         limits = self.run_usage_limits.to_usage_limits(request_limit=1 if conclusion else None)
-        with capture_run_messages() as captured:
-            state.messages = captured
-            try:
-                result = await agent.run(
-                    prompt,
-                    message_history=message_history,
-                    deps=deps,
-                    usage_limits=limits,
-                    cancellation_token=state.token,
-                    timeout=self.runtime_cfg.run_timeout,
-                    run_id=state.run_id,
-                    capabilities=[WithoutFunctionTools()] if conclusion else None,
-                    model=switched[1] if switched is not None else None,
-                    model_settings=switched[2] if switched is not None else None,
-                )
-            except Exception as exc:
-                return Outcome(list(captured), error=exc)
+        binding = RunBinding(state, self._compaction, self._run_hooks, self._binding_tools)
+        token = bind_run(binding)  # in this run's own task: its steps and workers see it
+        try:
+            with capture_run_messages() as captured:
+                state.messages = captured
+                try:
+                    result = await agent.run(
+                        prompt,
+                        message_history=message_history,
+                        deps=deps,
+                        usage_limits=limits,
+                        cancellation_token=state.token,
+                        timeout=self.runtime_cfg.run_timeout,
+                        run_id=state.run_id,
+                        instructions=self._run_instructions,
+                        capabilities=[WithoutFunctionTools()] if conclusion else None,
+                        model=switched[1] if switched is not None else None,
+                        model_settings=switched[2] if switched is not None else None,
+                    )
+                except Exception as exc:
+                    return Outcome(list(captured), error=exc)
+        finally:
+            unbind_run(token)
         return Outcome(result.all_messages(), output=result.output)
 
     def _finish(self, state: RunState, before: list[ModelMessage], outcome: Outcome) -> Any:
@@ -376,9 +394,21 @@ class ReactAgent:
     # ------------------------------------------------------------------ pydantic-ai agents
 
     def _agent_for(self, output_type: Any) -> Agent[Any, Any]:
-        """The pydantic-ai agent for this output type, built once (schemas are costly)."""
+        """The pydantic-ai agent for this output type: the shared one for this runner's
+        shape, or (with capabilities of its own) one built for it once."""
         key = output_key(output_type)
         agent = self._agents.get(key)
+        if agent is not None:
+            return agent
+        if not self._own_capabilities and not self._toolsets:
+            agent = shared_run_agent(
+                self.model,
+                output_type,
+                label=self.agent_label,
+                tools=self._tools,
+                runtime=self.runtime_cfg,
+                settings=self._settings,
+            )
         if agent is None:
             agent = build_run_agent(
                 self.model,
@@ -387,12 +417,19 @@ class ReactAgent:
                 instructions=self.system_block or None,
                 tools=self._tools,
                 toolsets=self._toolsets,
-                capabilities=self._capabilities,
+                capabilities=self._own_capabilities,
                 runtime=self.runtime_cfg,
                 settings=self._settings,
             )
-            self._agents[key] = agent
+        else:
+            self._shares = True
+        self._agents[key] = agent
         return agent
+
+    @property
+    def _run_instructions(self) -> str | None:
+        """What a run passes as its instructions: the system block, when the agent is shared."""
+        return (self.system_block or None) if self._shares else None
 
     # ------------------------------------------------------------------ context
 

@@ -1,62 +1,141 @@
-"""The runner's own capabilities: what it must learn or do from inside a run.
+"""The runners' one pydantic-ai capability, and the hooks a runner's owner adds to its runs.
 
-Each finds the run it acts for by id among the runner's runs in flight, so one capability
-object serves every run of its runner.
+pydantic-ai calls every hook of every capability of an agent on every step of a run, each
+with its own copy of the run context, so each capability costs a run even where it does
+nothing. A runner therefore adds exactly one, `RUNNER_CAPABILITY`, holding all it must
+learn or do from inside a run: which tools end the run, automatic compaction, and its
+owner's `RunHooks` (an agent's cancellation check and recipient check).
+
+That capability keeps no state: each run finds what it acts for in its `RunBinding`, which
+the runner sets in the run's context (a context variable, copied into every task and worker
+thread of the run). So one capability object serves every run of every runner, and a
+pydantic-ai agent built once serves every runner of the same shape (see `run_agents`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic_ai import RunContext
-from pydantic_ai.capabilities import AbstractCapability, ProcessHistory
-from pydantic_ai.messages import ModelMessage
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.models import ModelRequestContext
+from pydantic_ai.output import OutputContext
 from pydantic_ai.tools import ToolDefinition
 
 from retinue.llm.context import ContextManager
 from retinue.llm.run_parts import RunState
 
 
-def _run_of(runs: Mapping[str, RunState], run_id: str | None) -> RunState | None:
-    return runs.get(run_id) if run_id is not None else None
+class RunHooks:
+    """What a runner's owner does inside each of its runs; every method is optional.
+
+    Per-run notes go in `RunState.notes` (one run may still be winding down on the model
+    loop when the next starts, so they never live on the hooks object itself).
+    """
+
+    def run_starting(self, state: RunState) -> None:
+        """In the owner's thread, just before the run is handed to the model loop."""
+
+    async def before_model_request(self, ctx: RunContext[Any], state: RunState) -> None:
+        """Before each model request of the run (raise to end it, `ctx.enqueue` to add)."""
+
+    async def after_output_validate(
+        self, ctx: RunContext[Any], state: RunState, output: Any
+    ) -> Any:
+        """After the run's output validated; return it (or raise `ModelRetry`)."""
+        return output
 
 
-@dataclass
-class OutputToolsHook(AbstractCapability[Any]):
-    """Learns which tools end the run, so a call of one is reported as the answer, not a call."""
+@dataclass(frozen=True, slots=True)
+class RunBinding:
+    """What one run of a runner needs from inside pydantic-ai: set in the run's context.
 
-    runs: Mapping[str, RunState] = field(repr=False)
+    `context` is set when the runner compacts automatically; `tools` are the runner's own
+    tool functions by name, which the tools of a shared pydantic-ai agent call.
+    """
+
+    state: RunState
+    context: ContextManager | None = None
+    hooks: tuple[RunHooks, ...] = ()
+    tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+
+
+_BINDING: ContextVar[RunBinding | None] = ContextVar("retinue_run_binding", default=None)
+
+
+def bind_run(binding: RunBinding) -> object:
+    """Make `binding` the current run's (in the run's own task); returns the reset token."""
+    return _BINDING.set(binding)
+
+
+def unbind_run(token: object) -> None:
+    """Undo `bind_run` with its token."""
+    _BINDING.reset(token)  # type: ignore[arg-type]
+
+
+def current_binding() -> RunBinding | None:
+    """The binding of the run whose task (or worker thread) is running now, if any."""
+    return _BINDING.get()
+
+
+def _binding_of(ctx: RunContext[Any]) -> RunBinding | None:
+    """The binding of the run `ctx` belongs to (None for a run no runner bound)."""
+    binding = _BINDING.get()
+    if binding is None or binding.state.run_id != ctx.run_id:
+        return None
+    return binding
+
+
+class RunnerCapability(AbstractCapability[Any]):
+    """Everything a runner does inside its runs, as one stateless capability.
+
+    Before each request: the owner's hooks, then compaction once the context is over budget,
+    which marks the run compacted and keeps the run's own messages it dropped, so what the
+    run reports still accounts for them. It learns which tools end the run, so a call of one
+    is reported as the answer, not as a tool call.
+    """
 
     async def prepare_output_tools(
         self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]
     ) -> list[ToolDefinition]:
-        state = _run_of(self.runs, ctx.run_id)
-        if state is not None:
-            state.output_tools.update(tool.name for tool in tool_defs)
+        binding = _binding_of(ctx)
+        if binding is not None:
+            binding.state.output_tools.update(tool.name for tool in tool_defs)
         return tool_defs
 
-
-def compaction_hook(context: ContextManager, runs: Mapping[str, RunState]) -> ProcessHistory[Any]:
-    """Automatic compaction before a model request, once the context is over budget.
-
-    The run is marked compacted and keeps its own messages that compaction dropped, so what
-    it reports still accounts for them.
-    """
-
-    async def compact(ctx: RunContext[Any], messages: list[ModelMessage]) -> list[ModelMessage]:
-        if not context.over_budget(messages):
-            return messages
-        result = await context.compacted(messages, ctx.run_id)
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        binding = _binding_of(ctx)
+        if binding is None:
+            return request_context
+        state = binding.state
+        for hook in binding.hooks:
+            await hook.before_model_request(ctx, state)
+        context = binding.context
+        if context is None or not context.over_budget(request_context.messages):
+            return request_context
+        result = await context.compacted(request_context.messages, ctx.run_id)
         if result is None:
-            return messages
-        state = _run_of(runs, ctx.run_id)
-        if state is not None:
-            state.compacted = True
-            state.dropped.extend(
-                m for m in result.dropped if getattr(m, "run_id", None) == ctx.run_id
-            )
-        return result.kept
+            return request_context
+        state.compacted = True
+        state.dropped.extend(m for m in result.dropped if getattr(m, "run_id", None) == ctx.run_id)
+        request_context.messages = list(result.kept)
+        ctx.messages[:] = result.kept
+        return request_context
 
-    return ProcessHistory(compact)
+    async def after_output_validate(
+        self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
+    ) -> Any:
+        binding = _binding_of(ctx)
+        if binding is not None:
+            for hook in binding.hooks:
+                output = await hook.after_output_validate(ctx, binding.state, output)
+        return output
+
+
+RUNNER_CAPABILITY = RunnerCapability()
+"""The one instance every runner's pydantic-ai agents carry."""

@@ -6,7 +6,6 @@ Kept apart from `ReactAgent` so that module holds the runner's control flow only
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -16,6 +15,7 @@ from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.tools import ToolDefinition
 
+from retinue.actors.address import new_id
 from retinue.llm.errors import ConfigError, RunInterruptedError, RunUsageLimitError
 from retinue.llm.events import LlmUsageEvent
 from retinue.llm.pricing import price_response
@@ -31,7 +31,7 @@ RunKind = Literal["run", "conclusion"]
 
 def new_run_id() -> str:
     """A fresh run id."""
-    return uuid.uuid4().hex
+    return new_id()
 
 
 def render_system_block(prompts: Sequence[SystemPrompt]) -> str:
@@ -64,6 +64,8 @@ class RunState:
     dropped: list[ModelMessage] = field(default_factory=list)
     output_tools: set[str] = field(default_factory=set)
     messages: list[ModelMessage] | None = None
+    #: What the runner's owner notes about this run (`RunHooks`), by the owner's key.
+    notes: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

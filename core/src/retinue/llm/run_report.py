@@ -22,7 +22,6 @@ from retinue.llm.events import (
     ModelMessageEvent,
     RunFinishedEvent,
     ToolCallEvent,
-    message_to_data,
 )
 from retinue.llm.run_parts import Outcome, RunState, status_of, usage_event
 from retinue.llm.usage import RunUsageSummary
@@ -81,7 +80,7 @@ def compaction_event(
         agent_name=agent_name,
         run_id=run_id,
         reason="compact",
-        messages=[message_to_data(m) for m in messages],
+        messages=list(messages),
     )
 
 

@@ -7,6 +7,7 @@ parameters themselves come from `command_params`. The rules are documented in `c
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import shlex
@@ -46,9 +47,19 @@ class BoundCommand:
         self.owner = owner
         self.params = params
         self.var_positional = var_positional
-        self.by_name = {p.name: p for p in params}
-        self.keyword_names = frozenset(p.name for p in params if p.kind in _KEYWORD_KINDS)
-        self.positional = [p for p in params if p.kind in _POSITIONAL_KINDS]
+
+    # Derived when a command is first typed: most agents never dispatch most of theirs.
+    @functools.cached_property
+    def by_name(self) -> dict[str, Param]:
+        return {p.name: p for p in self.params}
+
+    @functools.cached_property
+    def keyword_names(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.params if p.kind in _KEYWORD_KINDS)
+
+    @functools.cached_property
+    def positional(self) -> list[Param]:
+        return [p for p in self.params if p.kind in _POSITIONAL_KINDS]
 
     @property
     def usage(self) -> str:

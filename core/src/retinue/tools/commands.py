@@ -56,6 +56,7 @@ import inspect
 import logging
 import re
 import shlex
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -139,14 +140,34 @@ class CommandDescriptor(BaseModel):
 
 
 def describe(command: BoundCommand) -> CommandDescriptor:
-    """The announced form of a command."""
-    return CommandDescriptor(
-        name=command.name,
-        description=command.description,
-        parameters=command.json_schema(),
-        owner=command.owner,
-        usage=command.usage,
-    )
+    """The announced form of a command; made once per method, name and card, and shared.
+
+    Every agent bound to a card announces the same descriptors (they depend on the
+    method, not on the agent it is bound to): one frozen object serves them all.
+    """
+    method = getattr(command.fn, "__func__", None)
+    try:
+        shared = _described.setdefault(method, {}) if method is not None else None
+    except TypeError:  # not weak-referenceable
+        shared = None
+    key = (command.name, command.owner)
+    found = shared.get(key) if shared is not None else None
+    if found is None:
+        found = CommandDescriptor(
+            name=command.name,
+            description=command.description,
+            parameters=command.json_schema(),
+            owner=command.owner,
+            usage=command.usage,
+        )
+        if shared is not None:
+            shared[key] = found
+    return found
+
+
+_described: weakref.WeakKeyDictionary[Any, dict[tuple[str, str | None], CommandDescriptor]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class CommandRegistry:

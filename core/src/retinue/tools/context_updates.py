@@ -18,12 +18,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from retinue.frozen import FrozenMap
 from retinue.tools import rendering
-from retinue.tools.markers import ContextMarker, block_content, find_markers, marker_line
+from retinue.tools.markers import ContextMarker, MarkerIndex, block_content, marker_line
 from retinue.tools.state import Snapshot, ToolState
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ class ContextUpdater:
     ) -> None:
         self._providers = dict(providers)
         self._state_getter = state_getter
+        self._markers = MarkerIndex()
 
     @property
     def providers(self) -> Mapping[str, ContextProvider]:
@@ -69,7 +72,7 @@ class ContextUpdater:
           counter is never lowered here, so N stays monotonic.
         """
         slot = self._state_getter()
-        visible = {marker.number for marker in find_markers(history)}
+        visible = set(self._markers.numbers(history))
         highest = max(visible, default=0)
         slot.last_block = max(slot.last_block, highest)
         if slot.has_baselines and not visible.issuperset(
@@ -166,7 +169,7 @@ def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Sn
                 )
             return value
         if isinstance(value, Mapping):
-            return FrozenMap({str(key): str(item) for key, item in value.items()})
+            return _plain_snapshot(value, baseline)
         raise TypeError(
             f"context provider {name!r} returned {type(value).__name__}, "
             "expected str or Mapping[str, str]"
@@ -179,6 +182,41 @@ def _read(name: str, provider: ContextProvider, baseline: Snapshot | None) -> Sn
 
 _TEXT_CHECKED = "retinue.context_text"
 """Memo key of a `FrozenMap` whose keys and values were checked to be `str`."""
+
+
+def _plain_snapshot(value: Mapping[Any, Any], baseline: Snapshot | None) -> FrozenMap[str, str]:
+    """A mapping a provider answered, as a `FrozenMap` of text (a copy: it may change later).
+
+    The common answer is a dict of text with the keys of the last one, in the same order,
+    and a few values changed: it is compared with the baseline at C speed, and becomes the
+    baseline itself when equal, or its next version (recording the changed keys, so the
+    delta reads only those) when not. Only the changed values need checking: the baseline's
+    were. Any other dict of text is copied once; anything else converted item by item.
+    """
+    if type(value) is not dict:
+        return FrozenMap({str(key): str(item) for key, item in value.items()})
+    if (
+        isinstance(baseline, FrozenMap)
+        and len(value) == len(baseline)
+        and list(value) == list(baseline.keys())
+    ):
+        changed = list(compress(value, map(ne, value.values(), baseline.values())))
+        if not changed:
+            return baseline
+        if all(type(value[key]) is str for key in changed):
+            snapshot = baseline.evolve(put={key: value[key] for key in changed})
+            # what the delta needs, known now whether or not the line records it (it does not
+            # when this baseline was evolved before: a checkpoint restored, say)
+            rendering.note_changes(snapshot, baseline, changed)
+            return snapshot
+    if _all_str(value):
+        return FrozenMap(value)  # one copy; no conversion needed
+    return FrozenMap({str(key): str(item) for key, item in value.items()})
+
+
+def _all_str(items: dict[Any, Any]) -> bool:
+    """Whether every key and value is exactly `str` (checked at C speed, no Python loop)."""
+    return {*map(type, items), *map(type, items.values())} <= {str}
 
 
 def _all_text(items: FrozenMap[Any, Any], baseline: Snapshot | None) -> bool:

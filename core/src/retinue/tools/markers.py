@@ -11,7 +11,8 @@ neither move the block counter nor, with an absurd number, break the agent's lat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,11 +51,16 @@ def marker_line(number: int, *, full: bool) -> str:
 
 
 def block_content(text: str, marker: ContextMarker) -> TextContent:
-    """The prompt item that delivers a block: its text for the model, its marker as metadata."""
+    """The prompt item that delivers a block: its text for the model, its marker as metadata.
+
+    A full snapshot's text is interned: every member started together gets the same
+    snapshot (the whole roster, in a large team), and keeps one shared copy of it.
+    """
     from pydantic_ai.messages import TextContent
 
     return TextContent(
-        content=text, metadata={MARKER_KEY: {"number": marker.number, "full": marker.full}}
+        content=sys.intern(text) if marker.full else text,
+        metadata={MARKER_KEY: {"number": marker.number, "full": marker.full}},
     )
 
 
@@ -90,6 +96,36 @@ def find_markers(history: Iterable[ModelMessage]) -> list[ContextMarker]:
         if marker is not None:
             found.append(marker)
     return found
+
+
+class MarkerIndex:
+    """The block numbers visible in one agent's history, kept up to date turn after turn.
+
+    A history only grows between two turns (a compaction, a clear or a restore replaces it),
+    so the index remembers the messages it read last time and reads only what follows
+    them: a turn costs the messages added since the last, not the whole history. Whether
+    the history still begins with what was read is one list comparison (by identity first,
+    at C speed); when it does not, the history is read again from the start.
+    """
+
+    __slots__ = ("_numbers", "_read")
+
+    def __init__(self) -> None:
+        self._read: list[ModelMessage] = []
+        self._numbers: list[int] = []
+
+    def numbers(self, history: Sequence[ModelMessage]) -> list[int]:
+        """The numbers of the blocks in `history`, in order (a new list)."""
+        read = self._read
+        known = len(read)
+        if known and (len(history) < known or list(history[:known]) != read):
+            read, known = [], 0
+            self._numbers = []
+        fresh = history[known:]
+        if fresh or not known:
+            self._numbers.extend(marker.number for marker in find_markers(fresh))
+            self._read = [*read, *fresh]
+        return list(self._numbers)
 
 
 def _prompt_items(history: Iterable[object]) -> Iterator[object]:

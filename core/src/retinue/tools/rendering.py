@@ -7,7 +7,9 @@ looks only at the keys that changed.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from retinue.frozen import FrozenMap
 
@@ -48,8 +50,34 @@ def render_delta(
     if isinstance(old, str) or isinstance(new, str):
         return None if old == new else (UPDATED, render_full(new))
     keys = new.changed_since(old) if isinstance(new, FrozenMap) else None
-    body = _item_delta(old, new, keys if keys is not None else (*new, *old))
+    if keys is None and isinstance(new, FrozenMap):
+        noted: tuple[weakref.ref[Any], tuple[str, ...]] | None = new.memo(_NOTED, _nothing_noted)
+        if noted is not None and noted[0]() is old:
+            keys = noted[1]
+    body = _item_delta(old, new, keys if keys is not None else _changed_keys(old, new))
     return None if body is None else (CHANGED, body)
+
+
+_NOTED = "retinue.changes_noted"
+"""Memo key of a map that knows the keys it changed from one other map (`note_changes`)."""
+
+
+def _nothing_noted(_: object) -> tuple[weakref.ref[Any], tuple[str, ...]] | None:
+    return None
+
+
+def note_changes(new: FrozenMap[str, str], old: FrozenMap[str, str], keys: list[str]) -> None:
+    """Record on `new` that it differs from `old` at `keys` only, for `render_delta`.
+
+    `old` is held weakly: a snapshot must not keep every earlier one alive.
+    """
+    new.memo(_NOTED, lambda _: (weakref.ref(old), tuple(keys)))
+
+
+def _changed_keys(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    """The keys whose items differ, in `new`'s order then `old`'s: for unrelated mappings."""
+    frozen = new if isinstance(new, FrozenMap) else FrozenMap(new)
+    return frozen.differing_keys(old)
 
 
 def _render_items(items: Mapping[str, str]) -> str:
