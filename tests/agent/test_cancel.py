@@ -77,6 +77,31 @@ def gate() -> Iterator[Gate]:
     fresh.opened.set()  # never leave a run parked behind the test
 
 
+class GatedPrompt(BaseAgent):
+    """Pauses in its turn before the run starts (rendering the prompt; see the fixture)."""
+
+    preparing: threading.Event
+    release: threading.Event
+
+    def render_prompt(self, message: AgentMessage) -> str:
+        if message.content.startswith("task 1"):
+            self.preparing.set()
+            self.release.wait(10)
+        return super().render_prompt(message)
+
+
+@pytest.fixture
+def gated_prompt() -> Iterator[type[GatedPrompt]]:
+    """A `GatedPrompt` class with fresh events for this test, released at its end."""
+    fresh = type(
+        "GatedPrompt",
+        (GatedPrompt,),
+        {"preparing": threading.Event(), "release": threading.Event()},
+    )
+    yield fresh
+    fresh.release.set()
+
+
 class GatedRouter(BaseAgent):
     """Pauses between the end of its run and the routing of its output (see the fixture)."""
 
@@ -155,6 +180,28 @@ def test_stale_cancel_never_interrupts_a_later_run(
     assert any("nothing was interrupted" in r for r in replies)
 
 
+def test_a_stop_while_the_turn_prepares_its_run_stops_that_run(
+    retinue_team: TeamHarness, gated_prompt: type[GatedPrompt]
+) -> None:
+    team = retinue_team
+    asked: list[str] = []
+
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        got = incoming(messages)
+        asked.append(got.content)
+        return send(info, ("@Human", "response", "done: " + got.content))
+
+    worker = team.add(card("Worker", agent_class=gated_prompt), model=answer)
+    team.say(worker, "task 1")
+    assert gated_prompt.preparing.wait(5)  # the turn is in progress, its run not started
+    team.say(worker, "/stop")
+    team.say(worker, "task 2")
+    gated_prompt.release.set()
+    team.wait_idle()
+    assert to_human(team) == ["Run interrupted.", "done: task 2"]
+    assert asked == ["task 2"]  # the stopped run never reached the model
+
+
 def test_cancel_while_idle_gets_an_explicit_answer(retinue_team: TeamHarness) -> None:
     team = retinue_team
     worker = team.add(card("Worker", "silent"))
@@ -198,6 +245,7 @@ class Desk:
     def __init__(self) -> None:
         self.mailbox = Mailbox()
         self.run: str | None = None
+        self.turn: str | None = None
         self.interrupted: list[str] = []
         self.handled: list[str] = []
         self.sent: list[tuple[ActorAddress, Message]] = []
@@ -220,6 +268,9 @@ class Desk:
 
     def current_chain_id(self) -> str | None:
         return self.chain
+
+    def current_turn_id(self) -> str | None:
+        return self.turn
 
     def chain_stopped(self, chain_id: str | None) -> bool:
         return False
@@ -269,6 +320,17 @@ def test_a_cascades_cancel_interrupts_only_a_run_of_its_chain() -> None:
     assert cancellation.purge("run-1") is True
     assert desk.dropped_chains == ["stopped-chain"]  # the stale one still drops its chain's mail
     assert desk.sent == []  # a cascade's cancels are never answered
+
+
+def test_a_cancel_before_the_turns_run_is_aimed_at_that_run_only() -> None:
+    desk = Desk()
+    cancellation = Cancellation(desk)
+    desk.turn = "turn-1"  # the turn is preparing: no run yet
+    desk.mailbox.put(Letter(CancelMessage()))
+    assert desk.interrupted == []  # nothing to fire yet
+    assert cancellation.purge("run-of-turn-2", "turn-2") is False  # another turn's run goes on
+    desk.mailbox.put(Letter(CancelMessage()))
+    assert cancellation.purge("run-1", "turn-1") is True  # the run the turn starts stops
 
 
 def test_only_stale_cancels_do_not_interrupt() -> None:

@@ -3,14 +3,18 @@ agent stays up, and the next run starts the server again."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp_helpers import returns, role, stdio_card
+from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import ModelRequest
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import McpTool, StdioConnection
+from retinue_mcp.toolset import ServerToolset
 
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -49,6 +53,30 @@ def test_a_server_that_cannot_start_is_told_to_the_model_and_the_agent_answers(
     assert len(logged) == 1  # one line, not one per run
     assert logged[0].startswith("MCP server 'files' did not start: ")
     assert "/nonexistent/mcp-server" in logged[0]
+
+
+def test_a_server_down_across_runs_is_warned_once_however_its_error_is_worded(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    attempts: list[int] = []
+
+    def connect() -> MCPToolset[Any]:
+        attempts.append(len(attempts) + 1)
+        raise OSError(f"connection refused (attempt {len(attempts)})")
+
+    toolset = ServerToolset(connect, server="flaky")
+
+    async def three_runs() -> None:
+        for _ in range(3):
+            await toolset.__aenter__()
+
+    with caplog.at_level(logging.INFO, logger="retinue_mcp"):
+        asyncio.run(three_runs())
+    assert attempts == [1, 2, 3]  # each run tried again
+    assert warnings_of(caplog) == [
+        "MCP server 'flaky' did not start: connection refused (attempt 1)"
+    ]
+    assert toolset.failure == "MCP server 'flaky' did not start: connection refused (attempt 3)"
 
 
 def test_an_unset_pass_env_variable_is_a_failed_start_naming_it(

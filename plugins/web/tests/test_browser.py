@@ -163,6 +163,8 @@ def test_a_forged_cross_site_post_and_a_wrong_host_are_refused(
         lambda: sum("cross-site" in line for line in view.gate.refused) >= 2,  # type: ignore[union-attr]
         what="both forged posts to reach the view and be refused",
     )
+    # The forged form navigates the page to the refusal: let that navigation end first.
+    page.wait_for_url(_Evil.target)
     rebound = page.goto(f"http://rebind.test:{view.port}/")
     team.wait_idle()
 

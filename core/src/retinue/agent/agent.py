@@ -238,6 +238,11 @@ class BaseAgent(FailureHandling):
         current = self._current
         return current.chain_id if current is not None else None
 
+    def current_turn_id(self) -> str | None:
+        """The id of the message being handled, if any; read from any thread."""
+        current = self._current
+        return current.id if current is not None else None
+
     def chain_stopped(self, chain_id: str | None) -> bool:
         """Whether a cascading stop closed that chain for this agent."""
         ledger = cascade.ledger_of(self)
@@ -313,7 +318,7 @@ class BaseAgent(FailureHandling):
             with self.batched_reports():  # the run's events reach the orchestrator as one batch
                 return react.run_sync(content, output_type, deps=self)
         except RunInterruptedError as interruption:
-            self.cancellation.purge(interruption.run_id)
+            self.cancellation.purge(interruption.run_id, self.current_turn_id())
             cancel = self.cancellation.take_interrupter()
             if not self.system.shutting_down:  # a shutdown is not news to the one who asked
                 self._report_interruption(cancel)

@@ -1,8 +1,9 @@
 """Run cancellation and the mid-run arrival notice, owned by one object per agent.
 
 `Cancellation` holds every rule and every piece of state about stopping runs: what counts as
-a cancel and who counts as an operator, the stamp each cancel gets on arrival (the run then
-in flight, the only run it may interrupt), the purge, the answers to idle and stale cancels,
+a cancel and who counts as an operator, the stamp each cancel gets on arrival (the turn and
+the run then in flight: the only run it may interrupt is that run, or, when the turn had not
+started its run yet, the run that turn starts), the purge, the answers to idle and stale cancels,
 and the hook that checks the mailbox before every model request (the agent's `RunHooks`,
 which its runner calls from its one capability; per-run marks live in the run's state). What a
 cascading cancel does beyond this agent (the sub-team, the chain's mail) is the host's
@@ -19,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from pydantic_ai import RunContext
@@ -123,6 +125,10 @@ class CancelHost(Protocol):
         """The task chain of the message being handled, if any; read from any thread."""
         ...
 
+    def current_turn_id(self) -> str | None:
+        """The id of the message whose turn is in progress, if any; read from any thread."""
+        ...
+
     def chain_stopped(self, chain_id: str | None) -> bool:
         """Whether that chain was closed for this agent (a cascade reached it); O(1)."""
         ...
@@ -161,21 +167,25 @@ class Cancellation(RunHooks):
 
     # ------------------------------------------------------------------ arrival
     def _on_arrival(self, letter: Letter) -> bool:
-        """Under the mailbox's lock: flag a cancel, stamp it with the run in flight, fire it.
+        """Under the mailbox's lock: flag a cancel, stamp it with the turn and run in flight,
+        fire it.
 
-        A cascade's cancel (`stop_chain`) is stamped only when the run in flight works for
-        that chain: a run of another chain goes on.
+        The turn counts because a turn prepares before its run starts (the context update,
+        the prompt): a cancel that arrives then is meant for the run about to start, and
+        stops it at its first model request. A cascade's cancel (`stop_chain`) is stamped
+        only when the turn in progress works for that chain: a run of another chain goes on.
         """
         message = letter.message
         if not is_cancel(message):
             return False
-        run_id = self._host.running_run_id()
+        host = self._host
+        stamp = _Stamp(host.current_turn_id(), host.running_run_id())
         target = chain_target(message)
-        if target is not None and self._host.current_chain_id() != target:
-            run_id = None
-        letter.note = run_id
-        if run_id is not None:
-            self._host.interrupt_run(run_id)
+        if target is not None and host.current_chain_id() != target:
+            stamp = _UNSTAMPED
+        letter.note = stamp
+        if stamp.run_id is not None:
+            host.interrupt_run(stamp.run_id)
         return True
 
     # ------------------------------------------------------------------ the purge
@@ -183,9 +193,10 @@ class Cancellation(RunHooks):
         """Whether a cancel waits in the mailbox (O(1))."""
         return self._host.mailbox.has_flagged
 
-    def purge(self, run_id: str | None) -> bool:
-        """Take every pending cancel; True when one was stamped with `run_id`.
+    def purge(self, run_id: str | None, turn_id: str | None = None) -> bool:
+        """Take every pending cancel; True when one is aimed at run `run_id` of turn `turn_id`.
 
+        Aimed at it: stamped with that run, or with that turn before any run of it started.
         The others were aimed at runs that are over: each is answered as stale and interrupts
         nothing, so a cancel never carries over to the next run. A stale cascading cancel
         still stops the work its target set going; a stale cascade's cancel still drops the
@@ -193,7 +204,7 @@ class Cancellation(RunHooks):
         """
         live = False
         for letter in self._host.consume_flagged():
-            if run_id is not None and letter.note == run_id:
+            if run_id is not None and _stamp_of(letter).aims_at(run_id, turn_id):
                 live = True
                 if self._interrupter is None or is_cascading(letter.message):
                     self._interrupter = letter.message  # a cascading one says the most
@@ -249,12 +260,13 @@ class Cancellation(RunHooks):
         self.take_interrupter()
         state.notes[_MARK] = self.mark()
         state.notes[_CHAIN] = self.current_chain()
+        state.notes[_TURN] = self._host.current_turn_id()
 
     async def before_model_request(self, ctx: RunContext[Any], state: RunState) -> None:
         run_id = state.run_id
-        if self.pending() and self.purge(run_id):
-            raise RunInterruptedError(run_id)
         notes = state.notes
+        if self.pending() and self.purge(run_id, notes.get(_TURN)):
+            raise RunInterruptedError(run_id)
         if self.chain_closed(notes.get(_CHAIN)):  # a cascade closed this run's chain
             raise RunInterruptedError(run_id)
         fresh, notes[_MARK] = self.arrivals_since(notes.get(_MARK, 0))
@@ -266,3 +278,27 @@ _MARK = "retinue.mailbox_mark"
 """`RunState.notes` key: how far the run has announced the mail."""
 _CHAIN = "retinue.chain"
 """`RunState.notes` key: the task chain the run works for."""
+_TURN = "retinue.turn"
+"""`RunState.notes` key: the turn (the message being handled) the run belongs to."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Stamp:
+    """What was in flight when a cancel arrived: the turn, and its run if one had started."""
+
+    turn_id: str | None
+    run_id: str | None
+
+    def aims_at(self, run_id: str, turn_id: str | None) -> bool:
+        """Whether this cancel may interrupt run `run_id` of turn `turn_id`."""
+        if self.run_id is not None:
+            return self.run_id == run_id
+        return self.turn_id is not None and self.turn_id == turn_id
+
+
+_UNSTAMPED = _Stamp(None, None)
+
+
+def _stamp_of(letter: Letter) -> _Stamp:
+    note = letter.note
+    return note if isinstance(note, _Stamp) else _UNSTAMPED

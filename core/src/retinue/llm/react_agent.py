@@ -318,7 +318,9 @@ class ReactAgent:
         except BaseException:
             future.cancel()  # the caller gave up (e.g. KeyboardInterrupt): do not leak the run
             raise
-        if future.done() and not future.cancelled():
+        # An interrupt wins over a result that came in after it: the cancel was stamped with
+        # this run while it was in flight, so its output is not delivered.
+        if not state.interrupted and future.done() and not future.cancelled():
             try:
                 return future.result()
             except Exception as exc:  # the loop aborted the task

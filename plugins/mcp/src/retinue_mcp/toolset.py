@@ -136,9 +136,16 @@ class ServerToolset(AbstractToolset[Any]):
             logger.warning("%s did not shut down cleanly: %s", self.label, one_line(exc))
 
     def _fail(self, what: str) -> None:
+        """Mark the server down; one warning per outage, however its reason is worded.
+
+        A server that stays down is retried at every run, and the client's error text may
+        differ between attempts: a changed reason is logged at INFO, never warned again.
+        """
         failure = f"{self.label} {what}"
-        if failure != self._failure:
-            logger.warning("%s", failure)  # once per failure, not once per call
+        if self._failure is None:
+            logger.warning("%s", failure)
+        elif failure != self._failure:
+            logger.info("%s", failure)
         self._failure, self._up = failure, False
 
     # -- what the model sees -------------------------------------------------------------------
