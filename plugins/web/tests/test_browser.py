@@ -219,8 +219,12 @@ def test_a_recorded_team_is_listed_and_replayed_from_its_start(
         page.locator(".row", has_text="echo: hello again").wait_for()
         assert page.locator("#composer").is_hidden()  # a record is read, not spoken to
         page.click("#replay")
+        # Counted only once the replay has begun: before it, the page still shows the record.
+        replayed_count = (
+            "() => state.replaying === null ? -1 : state.flow.filter((i) => i.id).length"
+        )
         wait_until(
-            lambda: page.evaluate("() => state.flow.filter((i) => i.id).length") == len(expected),
+            lambda: page.evaluate(replayed_count) == len(expected),
             what="the replay to reach the end",
         )
         replayed = page.evaluate("() => state.flow.filter((i) => i.id).map((i) => i.id)")
