@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from mcp_helpers import returns, role, stdio_card
 from pydantic_ai.mcp import MCPToolset
-from pydantic_ai.messages import ModelRequest
+from pydantic_ai.messages import ModelMessage, ModelRequest
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import McpTool, StdioConnection
 from retinue_mcp.toolset import ServerToolset
@@ -26,12 +26,21 @@ def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 def instructions(team: TeamHarness, name: str) -> list[str]:
-    return [
-        m.instructions or ""
-        for messages in team.model_requests(name)
-        for m in messages[-1:]
-        if isinstance(m, ModelRequest)
-    ]
+    """The instructions each model request carried, one per request.
+
+    A request may end in more than one `ModelRequest` (mail that arrived mid-run is announced
+    in one of its own): the instructions are on the newest one that has them.
+    """
+    return [_instructions_of(messages) for messages in team.model_requests(name)]
+
+
+def _instructions_of(messages: list[ModelMessage]) -> str:
+    for message in reversed(messages):
+        if not isinstance(message, ModelRequest):
+            break
+        if message.instructions:
+            return message.instructions
+    return ""
 
 
 def test_a_server_that_cannot_start_is_told_to_the_model_and_the_agent_answers(
