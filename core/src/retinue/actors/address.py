@@ -32,7 +32,7 @@ class ActorAddress(BaseModel):
     another process; the runtime looks the live actor up by `agent_id` when it delivers.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str
     role: str

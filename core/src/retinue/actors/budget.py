@@ -39,7 +39,7 @@ class TeamUsageLimits(ConfigModel):
     `genai-prices` knows; requests of other models count in the request and token limits.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
 
     request_limit: int | None = Field(default=None, ge=1)
     input_tokens_limit: int | None = Field(default=None, ge=1)
@@ -86,6 +86,8 @@ def render_figure(metric: Metric, value: float) -> str:
 
 class MemberUsage(BaseModel):
     """What one member has spent: runs admitted, requests, tokens, known cost."""
+
+    model_config = ConfigDict(defer_build=True)
 
     runs: int = 0
     requests: int = 0
@@ -154,7 +156,7 @@ class TeamUsage(MemberUsage):
 class BudgetBreach(BaseModel):
     """One limit reached: which, how much was used, how much was allowed."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     metric: Metric
     used: float
@@ -185,7 +187,7 @@ class Admission(BaseModel):
     tells the person (so they are told once, whoever hits the wall first).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     admitted: bool
     breaches: tuple[BudgetBreach, ...] = ()
@@ -194,6 +196,8 @@ class Admission(BaseModel):
 
 class BudgetStatus(BaseModel):
     """The budget as `/budget` shows it: limits, the tally, runs in flight, members holding."""
+
+    model_config = ConfigDict(defer_build=True)
 
     limits: TeamUsageLimits
     usage: TeamUsage
@@ -214,6 +218,8 @@ class BudgetRaisedMessage(Message):
 class BudgetLimitsChangedEvent(BaseModel):
     """The team's limits changed (a `/budget raise` or `set`, or code); kept in the record."""
 
+    model_config = ConfigDict(defer_build=True)
+
     event_type: Literal["budget_limits_changed"] = "budget_limits_changed"
     limits: TeamUsageLimits
     changed_by: str = ""
@@ -221,6 +227,8 @@ class BudgetLimitsChangedEvent(BaseModel):
 
 class BudgetExhaustedEvent(BaseModel):
     """The team's budget refused its first run: the figures the person was told."""
+
+    model_config = ConfigDict(defer_build=True)
 
     event_type: Literal["budget_exhausted"] = "budget_exhausted"
     breaches: list[BudgetBreach]
@@ -298,7 +306,7 @@ class LimitsChange(BaseModel):
     `off` (for `set`) names the limits to switch off.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     request_limit: int | None = Field(default=None, ge=0)
     input_tokens_limit: int | None = Field(default=None, ge=0)

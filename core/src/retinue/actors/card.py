@@ -29,7 +29,7 @@ class AgentCard(ConfigModel):
     (a UI's icon, a cost centre); the kernel never reads it.
     """
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True)
 
     description: str = ""
     skills: list[str] = Field(default_factory=list)

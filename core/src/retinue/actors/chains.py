@@ -62,7 +62,7 @@ class LoopLimits(BaseModel):
     sixth near-identical message.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     enabled: bool = True
     max_hops: int = Field(default=200, ge=1, description="Messages between agents per chain.")
@@ -92,7 +92,7 @@ class LoopLimits(BaseModel):
 class ChainStop(BaseModel):
     """Why a chain stopped: a person's `/stop` (`cancel`) or the loop detector (`loop`)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     chain_id: str
     kind: Literal["cancel", "loop"]

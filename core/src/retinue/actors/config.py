@@ -19,7 +19,7 @@ class BaseConfig(ConfigModel):
     A mistake is a `ConfigError` with one line per problem, naming the field.
     """
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True)
 
     name: str = ""
     role: str = ""
@@ -29,7 +29,7 @@ class BaseState(BaseModel):
     """An actor's resumable state; every change is published as a checkpoint."""
 
     model_config = ConfigDict(
-        extra="forbid", arbitrary_types_allowed=True, validate_assignment=True
+        extra="forbid", arbitrary_types_allowed=True, validate_assignment=True, defer_build=True
     )
 
 

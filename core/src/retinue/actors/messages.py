@@ -25,9 +25,13 @@ def _is_none(value: object) -> bool:
 
 
 class Message(BaseModel):
-    """Base of everything actors send each other."""
+    """Base of everything actors send each other.
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    Schemas are built on a class's first use (`defer_build`): importing the kernel does
+    not pay for the dozens of message and report types a program may never send.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     id: str = Field(default_factory=new_id)
     sender: ActorAddress | None = None
@@ -153,6 +157,8 @@ class ProfilesRegisteredMessage(Message):
 
 class DeadLetterEvent(BaseModel):
     """A message could not be delivered because its recipient was not running."""
+
+    model_config = ConfigDict(defer_build=True)
 
     sender: str | None
     recipient: str

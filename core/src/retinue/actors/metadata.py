@@ -29,7 +29,7 @@ MAX_TEMPLATE_CHARS = 8_000
 class TeamMetadata(ConfigModel):
     """Named values about the team's work, and the template that renders them."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     values: dict[str, str] = Field(default_factory=dict)
     """`{"company": "Acme", "product": "a billing API", ...}`: data, never re-expanded."""

@@ -18,7 +18,7 @@ import threading
 from collections import deque
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
@@ -57,6 +57,8 @@ MAX_GROUP = 500
 
 class TeamMember(BaseModel):
     """One roster line: who, which role, who hired them, and whether they are busy now."""
+
+    model_config = ConfigDict(defer_build=True)
 
     address: ActorAddress
     parent: ActorAddress | None = None

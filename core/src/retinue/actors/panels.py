@@ -22,7 +22,7 @@ __all__ = ["Panel", "PanelView"]
 class PanelView(BaseModel):
     """What a panel shows now: a table (column titles, rows of cells) and a note; all text."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     columns: list[str] = Field(default_factory=list)
     rows: list[list[str]] = Field(default_factory=list)

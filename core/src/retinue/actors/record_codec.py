@@ -42,7 +42,7 @@ class RecordDecodeError(ValueError):
 class UnknownMessage(Message):
     """A message of a type this process does not know (a plugin not loaded); fields kept."""
 
-    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True, defer_build=True)
 
     type_name: str = Field(default="", exclude=True)
 
@@ -50,7 +50,7 @@ class UnknownMessage(Message):
 class UnknownPayload(BaseModel):
     """A value of an unknown type that is no message (a plugin's event); fields kept."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     type_name: str = Field(default="", exclude=True)
 

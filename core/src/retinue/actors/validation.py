@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Self
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 MAX_TIMEOUT_SECONDS = 30 * 24 * 3600.0
 """The longest timeout any setting accepts: 30 days, safely below every platform's limit
@@ -216,6 +216,8 @@ def check_timeout(owner: str, name: str, value: Any) -> float:
 
 class ConfigModel(BaseModel):
     """A pydantic model whose construction and validation errors are `ConfigError`s."""
+
+    model_config = ConfigDict(defer_build=True)
 
     def __init__(self, /, **data: Any) -> None:
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.chains import ChainStop
@@ -12,12 +12,16 @@ from retinue.tools.commands import CommandDescriptor
 class CommandsAnnouncedEvent(BaseModel):
     """The slash commands an agent accepts, announced once at start for frontends."""
 
+    model_config = ConfigDict(defer_build=True)
+
     agent: ActorAddress
     commands: list[CommandDescriptor]
 
 
 class RoutingSkippedEvent(BaseModel):
     """An outbound message could not be delivered and was dropped with a note to the model."""
+
+    model_config = ConfigDict(defer_build=True)
 
     agent: ActorAddress
     recipient: str
@@ -31,12 +35,16 @@ class ChainStoppedEvent(BaseModel):
     the loop detector refused); `stop` says why, for whom and along which path.
     """
 
+    model_config = ConfigDict(defer_build=True)
+
     agent: ActorAddress
     stop: ChainStop
 
 
 class ChainMessageDroppedEvent(BaseModel):
     """A queued message of a stopped task chain was dropped instead of getting a turn."""
+
+    model_config = ConfigDict(defer_build=True)
 
     agent: ActorAddress
     chain_id: str
@@ -47,6 +55,8 @@ class ChainMessageDroppedEvent(BaseModel):
 
 class ChainResumedEvent(BaseModel):
     """A person let a stopped task chain go on (`/continue`, or by writing into it)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     agent: ActorAddress
     stop: ChainStop

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.agent.messages import Intent
 
 
 class Request(BaseModel):
     """One outbound message the model wants sent."""
+
+    model_config = ConfigDict(defer_build=True)
 
     message_type: Intent = Field(
         description=(
@@ -27,6 +29,8 @@ class Request(BaseModel):
 
 class StructuredOutput(BaseModel):
     """Everything a turn sends; an empty list means nothing goes out this turn."""
+
+    model_config = ConfigDict(defer_build=True)
 
     messages: list[Request] = Field(default_factory=list)
 

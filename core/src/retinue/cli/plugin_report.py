@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class ToolInfo(_Frozen):

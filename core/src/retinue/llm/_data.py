@@ -16,4 +16,4 @@ from retinue.actors.validation import ConfigModel
 class PlainData(ConfigModel):
     """Frozen, extra-forbidding pydantic data whose construction errors are one line each."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)

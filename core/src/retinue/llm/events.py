@@ -8,6 +8,7 @@ Model messages are kept in pydantic-ai's own JSON form (`ModelMessagesTypeAdapte
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -28,9 +29,12 @@ def _now() -> datetime:
 
 
 class LlmEvent(BaseModel):
-    """Common fields: which agent, which run (None outside a run), when."""
+    """Common fields: which agent, which run (None outside a run), when.
 
-    model_config = ConfigDict(frozen=True)
+    Schemas are built on a class's first use (`defer_build`), not when the kernel loads.
+    """
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     agent_name: str = ""
     run_id: str | None = None
@@ -150,7 +154,14 @@ AnyLlmEvent = Annotated[
     | ModelSwitchedEvent,
     Field(discriminator="event_type"),
 ]
-_EVENT_ADAPTER: TypeAdapter[AnyLlmEvent] = TypeAdapter(AnyLlmEvent)
+
+
+@functools.cache
+def _event_adapter() -> TypeAdapter[AnyLlmEvent]:
+    """Built on first use: only reading a record needs it, never importing the kernel."""
+    return TypeAdapter(AnyLlmEvent)
+
+
 #: The `event_type` tags of the events above: a record holds other tagged events too.
 LLM_EVENT_TYPES = frozenset(
     cls.model_fields["event_type"].default
@@ -168,8 +179,8 @@ LLM_EVENT_TYPES = frozenset(
 def parse_llm_event(data: Any) -> AnyLlmEvent:
     """An event from its stored (JSON or python) form."""
     if isinstance(data, str | bytes):
-        return _EVENT_ADAPTER.validate_json(data)
-    return _EVENT_ADAPTER.validate_python(data)
+        return _event_adapter().validate_json(data)
+    return _event_adapter().validate_python(data)
 
 
 def message_to_data(message: ModelMessage) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from retinue.llm.errors import AgentUsageLimitError
 from retinue.llm.events import (
@@ -40,6 +40,8 @@ def iter_llm_events(events: Iterable[object]) -> Iterator[LlmEvent]:
 class RunUsageSummary(BaseModel):
     """Usage of one run."""
 
+    model_config = ConfigDict(defer_build=True)
+
     run_id: str
     requests: int = 0
     tool_calls: int = 0
@@ -52,6 +54,8 @@ class RunUsageSummary(BaseModel):
 class AgentUsageSummary(BaseModel):
     """Usage of an agent over the events given; `cost_usd` sums the known costs (None if none
     was known). `by_run` is filled only when asked for, in order of first appearance."""
+
+    model_config = ConfigDict(defer_build=True)
 
     runs: int = 0
     requests: int = 0

@@ -253,7 +253,7 @@ def collect_panel_classes(pm: pluggy.PluginManager) -> dict[str, type[Panel]]:
 class PluginInfo(BaseModel):
     """One active plugin, as plain data (what `retinue plugins` prints)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str = Field(description="The entry-point name (or the name it was registered under).")
     module: str | None = Field(description="The module or object registered as the plugin.")

@@ -46,7 +46,7 @@ class TeamSettings(ConfigModel):
     prompt gets). A new team-wide setting is one field here.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = "team"
     description: str = ""
@@ -89,7 +89,7 @@ class TeamFile(ConfigModel):
     name a role of the file; each card's `config.role` is its key.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     team: TeamSettings = Field(default_factory=TeamSettings)
     roles: dict[str, AgentCard]

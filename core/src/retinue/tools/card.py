@@ -73,7 +73,7 @@ class ToolCard(BaseModel):
     `on_bind`, not in fields: fields are deep-copied for every agent.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     name: ClassVar[str]
     """The card's name in team files and command descriptors; unique among installed cards."""

@@ -126,7 +126,7 @@ class DuplicateCommandError(ValueError):
 class CommandDescriptor(BaseModel):
     """What a UI or a log needs to know about one command, as plain serializable data."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str = Field(description="The command's name, typed after the slash.")
     description: str = Field(description="The first line of the command's docstring.")

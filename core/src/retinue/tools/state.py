@@ -31,7 +31,7 @@ class ToolState(BaseModel):
 
     # A cache must never stop a checkpoint from loading: unknown keys from another version
     # are dropped rather than refused.
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     last_block: int = 0
     """N of the last context-update block delivered; only ever grows, except on `clear()`."""
