@@ -11,6 +11,7 @@ from retinue import EventMessage, ModelConfig, RunFinishedEvent, SentMessage, Te
 from retinue.store import open_store
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
+from retinue_web.app import MAX_BODY
 from web_helpers import HOLDING, lead, request, request_with_headers, sse, wait_until, worker
 
 
@@ -128,6 +129,34 @@ def test_the_person_says_a_message_or_a_known_command_and_nothing_else(
         for m in team.recorder.messages
         if isinstance(m, SentMessage) and hasattr(m.message, "content")
     )
+
+
+def test_a_body_too_large_of_the_wrong_shape_or_not_unicode_is_refused_and_says_nothing(
+    team: TeamHarness, view: WebView
+) -> None:
+    say = path(view, "say")
+    huge = json.dumps({"to": "@Lead", "text": "x" * (MAX_BODY + 1)}).encode()
+    answers = [
+        request(view.port, "POST", say, huge),
+        request(view.port, "POST", say, {"to": "@Lead", "text": {"nested": "object"}}),
+        request(view.port, "POST", say, b'{"to": "@Lead", "text": "half a pair \\ud800"}'),
+        request(view.port, "POST", say, ["a", "list"]),
+        request(view.port, "POST", say, b"not json"),
+    ]
+    team.wait_idle()
+
+    assert [status for status, _ in answers] == [400] * 5
+    reasons = [answer["error"] for _, answer in answers]
+    assert reasons == [
+        f"the body is larger than {MAX_BODY} bytes",
+        "'text' must be a string",
+        "'text' is not valid Unicode (it holds a lone surrogate)",
+        "the body must be a JSON object",
+        "the body is not JSON",
+    ]
+    assert sent_ids(team) == []  # nothing reached the team
+    status, sent = request(view.port, "POST", say, {"to": "@Lead", "text": "still listening"})
+    assert status == 200 and sent["to"] == "@Lead"
 
 
 def test_a_turn_opens_with_its_model_messages_and_tokens(team: TeamHarness, view: WebView) -> None:

@@ -51,6 +51,9 @@ TICK = 0.25
 KEEP_ALIVE = 15.0
 #: How long a stop waits for the kernel's answer before saying it was sent.
 STOP_WAIT = 10.0
+#: The largest body an action takes, in bytes (a message to a member, a stop): past it the
+#: request is refused unread, so no client can make the view hold an unbounded body.
+MAX_BODY = 64 * 1024
 
 
 def _static(name: str) -> bytes:
@@ -185,12 +188,21 @@ class _Api:
         return JSONResponse(shown)
 
     async def body_of(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object, read up to `MAX_BODY` bytes and no further."""
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY:
+            raise ActionError(f"the body is larger than {MAX_BODY} bytes")
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise ActionError(f"the body is larger than {MAX_BODY} bytes")
         try:
-            body = await request.json()
+            body = json.loads(raw)
         except ValueError:
             raise ActionError("the body is not JSON") from None
         if not isinstance(body, dict):
-            raise ActionError("the body is a JSON object")
+            raise ActionError("the body must be a JSON object")
         return body
 
     async def say(self, request: Request) -> Response:
@@ -199,7 +211,7 @@ class _Api:
             return _error(409, "only a live team can be spoken to; this one is a record")
         try:
             body = await self.body_of(request)
-            name, text = str(body.get("to", "")), str(body.get("text", ""))
+            name, text = _text_field(body, "to"), _text_field(body, "text")
             member = await run_in_threadpool(self.view.member, feed.team_id, name)
             if member is None:
                 raise ActionError(f"no member of this team is called {name or '(nobody)'}")
@@ -236,6 +248,22 @@ class _Api:
             return _error(400, str(exc))
         reports = await asyncio.gather(*(_report(feed, s) for s in sent))
         return JSONResponse({"sent_to": [s.to for s in sent], "reports": reports})
+
+
+def _text_field(body: dict[str, Any], key: str) -> str:
+    """`body[key]` as text the team can keep: a string (missing: empty) of valid Unicode.
+
+    JSON may carry lone surrogates (`"\\ud800"`), which no record or page can encode: they
+    are refused here rather than failing later in the store or the stream.
+    """
+    value = body.get(key, "")
+    if not isinstance(value, str):
+        raise ActionError(f"{key!r} must be a string")
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        raise ActionError(f"{key!r} is not valid Unicode (it holds a lone surrogate)") from None
+    return value
 
 
 def _team_name(view: WebView, info: TeamInfo) -> str:
