@@ -359,6 +359,12 @@ def test_arrivals_are_what_came_after_the_mark_and_still_waits() -> None:
         "@Human (request). Call read_mailbox to read them now, or they arrive as their own "
         "turn after this one."
     )
+    flood = [AgentMessage(content=f"note {i}", sender=HUMAN) for i in range(10_000)]
+    assert render_arrival_notice(flood, None).startswith(
+        "[retinue] 10,000 new messages arrived while you were working: "
+        + ", ".join(["@Human (request)"] * 5)
+        + " and 9,995 more. "
+    )
     assert render_arrival_notice([first], None).endswith(
         "1 new message arrived while you were working: @Operator (request). "
         "They arrive as their own turn after this one."

@@ -88,17 +88,30 @@ def chain_target(message: object) -> str | None:
     return message.stop_chain if isinstance(message, CancelMessage) else None
 
 
+ARRIVALS_NAMED = 5
+"""How many arrivals a notice names; the rest are counted, so its length stays bounded."""
+
+
 def render_arrival_notice(messages: Sequence[AgentMessage], how_to_read: str | None) -> str:
-    """The notice that mail arrived mid-run; `how_to_read` comes from a card that reads mail."""
-    who = ", ".join(f"{m.sender.name if m.sender else '@Operator'} ({m.type})" for m in messages)
+    """The notice that mail arrived mid-run; `how_to_read` comes from a card that reads mail.
+
+    It names the first `ARRIVALS_NAMED` arrivals and counts the others: a flood of mail
+    costs the run one short line, not a line that grows with the mailbox.
+    """
     count = len(messages)
+    who = ", ".join(
+        f"{m.sender.name if m.sender else '@Operator'} ({m.type})"
+        for m in messages[:ARRIVALS_NAMED]
+    )
+    if count > ARRIVALS_NAMED:
+        who += f" and {count - ARRIVALS_NAMED:,} more"
     plural = "message" if count == 1 else "messages"
     then = (
         f"{how_to_read}, or they arrive as their own turn after this one."
         if how_to_read
         else "They arrive as their own turn after this one."
     )
-    return f"[retinue] {count} new {plural} arrived while you were working: {who}. {then}"
+    return f"[retinue] {count:,} new {plural} arrived while you were working: {who}. {then}"
 
 
 class CancelHost(Protocol):
