@@ -63,7 +63,7 @@ def uv(*arguments: str | Path) -> None:
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new virtual environment holding pip, the kernel built from core/, and pytest."""
     venv = tmp_path_factory.mktemp("fresh") / "venv"
-    uv("venv", "--seed", "--python", sys.executable, venv)  # --seed: with pip
+    run(sys.executable, "-m", "venv", venv)  # pip from the interpreter's own ensurepip: offline
     uv("pip", "install", "--python", venv / "bin" / "python", f"{ROOT / 'core'}[test]")
     return venv / "bin"
 
