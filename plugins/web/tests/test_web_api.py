@@ -72,6 +72,15 @@ def test_a_reconnect_gets_exactly_the_deltas_after_its_last_event_id(
     assert again == [p for p in seen if p > middle]  # the header wins over ?after=0
 
 
+def test_a_last_event_id_past_the_end_of_the_record_makes_the_page_start_again(
+    team: TeamHarness, view: WebView
+) -> None:
+    final = view.feed(view.live_id or "").fold.position  # type: ignore[union-attr]
+    stream = sse(view.port, path(view, "events"), last_event_id=final + 1_000)
+    first = next((event_id, name) for event_id, name, _ in stream)
+    assert first == (None, "reset")  # the page reloads its snapshot instead of waiting
+
+
 def test_a_stop_ends_the_model_request_and_reports_what_it_stopped(
     team: TeamHarness, view: WebView
 ) -> None:

@@ -169,9 +169,13 @@ class TeamFeed:
 
     # ------------------------------------------------------------------ reading
     def deltas_after(self, position: int, bounded: bool = True) -> list[tuple[int, str]] | None:
-        """The deltas after `position`, oldest first; None when too many to catch up with
-        (unless not `bounded`: a replay from the start wants them all)."""
+        """The deltas after `position`, oldest first; None when the page must start again
+        from a snapshot: too many to catch up with (unless not `bounded`: a replay from the
+        start wants them all), or a position past the end of this record (a page that
+        followed another view, or a record that was replaced), which no delta could mend."""
         with self._lock:
+            if position > self.fold.position:
+                return None
             start = bisect.bisect_right(self._positions, position)
             if bounded and len(self._positions) - start > MAX_CATCH_UP:
                 return None
