@@ -58,6 +58,7 @@ ON_ONE_PROCESS_ONLY: dict[str, str] = {
     f"{_A}test_cancel.py::test_cancel_mid_run_interrupts_once_and_the_next_message_runs": _GATE,
     f"{_A}test_cancel.py::test_cancel_during_the_final_request_ends_it_at_once": _GATE,
     f"{_A}test_cancel.py::test_stale_cancel_never_interrupts_a_later_run": _GATE,
+    f"{_A}test_cancel.py::test_a_stop_while_the_turn_prepares_its_run_stops_that_run": _GATE,
     f"{_A}test_cancel.py::test_mid_run_message_is_announced_once_then_gets_its_own_turn": _GATE,
     f"{_A}test_cancel.py::test_stop_with_words_interrupts_a_run": _GATE,
     f"{_A}test_cascade.py::test_stop_to_the_manager_stops_the_three_runs_and_their_chain_but_"
