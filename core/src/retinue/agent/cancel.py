@@ -2,8 +2,8 @@
 
 `Cancellation` holds every rule and every piece of state about stopping runs: what counts as
 a cancel and who counts as an operator, the stamp each cancel gets on arrival (the turn and
-the run then in flight: the only run it may interrupt is that run, or, when the turn had not
-started its run yet, the run that turn starts), the purge, the answers to idle and stale cancels,
+the run then in flight: the only run it may interrupt is that run, or, when no run of the
+turn was in flight, the turn's next run), the purge, the answers to idle and stale cancels,
 and the hook that checks the mailbox before every model request (the agent's `RunHooks`,
 which its runner calls from its one capability; per-run marks live in the run's state). What a
 cascading cancel does beyond this agent (the sub-team, the chain's mail) is the host's
@@ -209,7 +209,7 @@ class Cancellation(RunHooks):
     def purge(self, run_id: str | None, turn_id: str | None = None) -> bool:
         """Take every pending cancel; True when one is aimed at run `run_id` of turn `turn_id`.
 
-        Aimed at it: stamped with that run, or with that turn before any run of it started.
+        Aimed at it: stamped with that run, or with that turn while no run of it was in flight.
         The others were aimed at runs that are over: each is answered as stale and interrupts
         nothing, so a cancel never carries over to the next run. A stale cascading cancel
         still stops the work its target set going; a stale cascade's cancel still drops the
