@@ -168,6 +168,19 @@ def test_a_body_too_large_of_the_wrong_shape_or_not_unicode_is_refused_and_says_
     assert status == 200 and sent["to"] == "@Lead"
 
 
+def test_a_team_stopped_under_the_page_refuses_actions_and_still_reads(
+    team: TeamHarness, view: WebView
+) -> None:
+    team.shutdown()
+    said = request(view.port, "POST", path(view, "say"), {"to": "@Lead", "text": "hi"})
+    stopped = request(view.port, "POST", path(view, "stop"), {"member": "@Lead"})
+    status, snapshot = request(view.port, "GET", path(view, "snapshot"))
+
+    refusal = "the team has stopped: nothing can be said to it or stopped any more"
+    assert said == (409, {"error": refusal}) and stopped == (409, {"error": refusal})
+    assert status == 200 and snapshot["team"]["ended"] is True
+
+
 def test_a_turn_opens_with_its_model_messages_and_tokens(team: TeamHarness, view: WebView) -> None:
     team.say(team.lead, "hello")  # type: ignore[attr-defined]
     team.wait_idle()

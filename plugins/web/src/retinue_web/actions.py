@@ -26,6 +26,13 @@ class ActionError(ValueError):
     """What the page asked cannot be done; the text says why, for the person."""
 
 
+class TeamStopped(ActionError):
+    """The live team has stopped: it can no longer be spoken to (the page still reads it)."""
+
+    def __init__(self) -> None:
+        super().__init__("the team has stopped: nothing can be said to it or stopped any more")
+
+
 class LiveTeam(Protocol):
     """A team running in this process: `RunningTeam` (team files), `ResumedTeam`, your own."""
 

@@ -20,11 +20,11 @@ import socket
 import threading
 from typing import Any
 
-from retinue import ActorAddress, Panel, get_plugin_manager
+from retinue import ActorAddress, ActorNotFoundError, Panel, get_plugin_manager
 from retinue.plugins import collect_panel_classes
 from retinue.store import MemoryStore, Store, TeamInfo
 
-from retinue_web.actions import LiveTeam
+from retinue_web.actions import LiveTeam, TeamStopped
 from retinue_web.activity import BOARD
 from retinue_web.feed import Copier, Doorbell, TeamFeed
 from retinue_web.security import Gate
@@ -149,9 +149,12 @@ class WebView:
         """A member of the live team, by `@name`."""
         if self.team is None or team_id != self.live_id:
             return None
-        found: ActorAddress | None = self.team.system.proxy_ask(
-            self.team.orchestrator
-        ).get_team_member(name)
+        try:
+            found: ActorAddress | None = self.team.system.proxy_ask(
+                self.team.orchestrator
+            ).get_team_member(name)
+        except ActorNotFoundError:  # the team was shut down under the page
+            raise TeamStopped() from None
         return found
 
     def activity(self, team_id: str) -> dict[str, dict[str, str]]:
