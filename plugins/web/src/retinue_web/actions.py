@@ -26,7 +26,7 @@ class ActionError(ValueError):
     """What the page asked cannot be done; the text says why, for the person."""
 
 
-class TeamStopped(ActionError):
+class TeamStoppedError(ActionError):
     """The live team has stopped: it can no longer be spoken to (the page still reads it)."""
 
     def __init__(self) -> None:

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from retinue_web.actions import STOP, ActionError, Said, TeamStopped, check_text
+from retinue_web.actions import STOP, ActionError, Said, TeamStoppedError, check_text
 from retinue_web.actions import say as say_as_person
 from retinue_web.feed import TeamFeed
 from retinue_web.security import GateMiddleware
@@ -221,7 +221,7 @@ class _Api:
             text = check_text(text, member.name, commands)
             assert self.view.team is not None
             sent = await run_in_threadpool(say_as_person, self.view.team, member, text, position)
-        except TeamStopped as exc:
+        except TeamStoppedError as exc:
             return _error(409, str(exc))
         except ActionError as exc:
             return _error(400, str(exc))
@@ -246,7 +246,7 @@ class _Api:
                             say_as_person, self.view.team, member, STOP, position
                         )
                     )
-        except TeamStopped as exc:
+        except TeamStoppedError as exc:
             return _error(409, str(exc))
         except ActionError as exc:
             return _error(400, str(exc))

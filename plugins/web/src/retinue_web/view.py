@@ -24,7 +24,7 @@ from retinue import ActorAddress, ActorNotFoundError, Panel, get_plugin_manager
 from retinue.plugins import collect_panel_classes
 from retinue.store import MemoryStore, Store, TeamInfo
 
-from retinue_web.actions import LiveTeam, TeamStopped
+from retinue_web.actions import LiveTeam, TeamStoppedError
 from retinue_web.activity import BOARD
 from retinue_web.feed import Copier, Doorbell, TeamFeed
 from retinue_web.security import Gate
@@ -154,7 +154,7 @@ class WebView:
                 self.team.orchestrator
             ).get_team_member(name)
         except ActorNotFoundError:  # the team was shut down under the page
-            raise TeamStopped() from None
+            raise TeamStoppedError() from None
         return found
 
     def activity(self, team_id: str) -> dict[str, dict[str, str]]:
