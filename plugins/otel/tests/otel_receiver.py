@@ -79,8 +79,8 @@ def _attributes(pairs: object) -> dict[str, object]:
 
 
 @contextmanager
-def otlp_receiver() -> Iterator[Receiver]:
-    """A receiver listening on a free port of 127.0.0.1 until the block ends."""
+def otlp_receiver(port: int = 0) -> Iterator[Receiver]:
+    """A receiver listening on `port` (0: a free one) of 127.0.0.1 until the block ends."""
     receiver: Receiver | None = None
 
     class Handler(BaseHTTPRequestHandler):
@@ -107,7 +107,7 @@ def otlp_receiver() -> Iterator[Receiver]:
         def log_message(self, format: str, *args: object) -> None:  # quiet
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     receiver = Receiver(server.server_address[1])
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

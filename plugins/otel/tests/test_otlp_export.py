@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.trace import format_span_id, format_trace_id
 from otel_helpers import Spans, traced_team
 from otel_quickstart import REQUEST, start_quickstart
 from otel_receiver import ReceivedSpan, otlp_receiver
+from retinue_otel.providers import provider_from_env
 
 HERE = Path(__file__).resolve().parent
 
@@ -127,3 +131,42 @@ def _json_blocks(text: str) -> list[str]:
                 blocks.append("\n".join(current))
                 current = []
     return blocks
+
+
+def test_a_backend_that_stops_answering_is_one_warning_and_its_return_one_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    with socket.socket() as probe:  # a port of 127.0.0.1 nobody listens on, until later
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    endpoint = f"http://127.0.0.1:{port}"
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "1")
+    provider = provider_from_env(os.environ)
+    assert provider is not None
+    tracer = provider.get_tracer("outage")
+
+    def one_batch(name: str) -> None:
+        with tracer.start_as_current_span(name):
+            pass
+        provider.force_flush(10_000)
+
+    with caplog.at_level(logging.INFO):
+        for batch in ("down 1", "down 2", "down 3"):
+            one_batch(batch)
+        with otlp_receiver(port) as receiver:
+            one_batch("back")
+            received = [span.name for span in receiver.spans()]
+        provider.shutdown()
+
+    lines = [(r.name, r.levelname, r.getMessage()) for r in caplog.records]
+    assert [line for line in lines if line[0].startswith("opentelemetry")] == []
+    ours = [(level, text) for name, level, text in lines if name == "retinue_otel"]
+    assert [level for level, _ in ours] == ["WARNING", "INFO"]
+    assert ours[0][1].startswith(
+        f"OTLP export to {endpoint} failed, so spans are dropped until it answers again: "
+    )
+    assert ours[1][1] == (
+        f"OTLP export to {endpoint} answers again; 3 batches of spans were dropped meanwhile"
+    )
+    assert received == ["back"]

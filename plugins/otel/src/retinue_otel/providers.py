@@ -94,8 +94,19 @@ def provider_from_env(environ: Mapping[str, str] = os.environ) -> SdkTracerProvi
 
             provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter()))
         else:
-            provider.add_span_processor(BatchSpanProcessor(_otlp_exporter(environ)))
+            from retinue_otel.outage import OutageLoggedExporter
+
+            exporter = OutageLoggedExporter(_otlp_exporter(environ), _endpoint(environ))
+            provider.add_span_processor(BatchSpanProcessor(exporter))
     return provider
+
+
+def _endpoint(environ: Mapping[str, str]) -> str:
+    """Where OTLP spans go, for log lines: the endpoint the environment names, if any."""
+    for name in _ENDPOINTS:
+        if environ.get(name, "").strip():
+            return environ[name].strip()
+    return "the default OTLP endpoint"
 
 
 def _otlp_exporter(environ: Mapping[str, str]) -> SpanExporter:
