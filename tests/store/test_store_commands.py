@@ -96,12 +96,12 @@ def test_readers_name_the_problem_and_create_nothing(
     assert "has no team feedface" in capsys.readouterr().err
     other = SQLiteStore(path)
     try:
-        other.create_team("ab1")
-        other.create_team("ab2")
+        other.create_team("zz1")  # not hex: the recorded team's random id cannot share it
+        other.create_team("zz2")
     finally:
         other.close()
-    assert main(["log", "ab", "--store", str(path)]) == 1
-    assert "ab names 2 teams" in capsys.readouterr().err
+    assert main(["log", "zz", "--store", str(path)]) == 1
+    assert "zz names 2 teams" in capsys.readouterr().err
 
 
 def test_log_follow_prints_a_running_team_as_another_process_writes_it(tmp_path: Path) -> None:
