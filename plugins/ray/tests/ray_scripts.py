@@ -75,5 +75,5 @@ def developer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 async def stuck(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """A model that answers only after a minute: the run is there to be stopped."""
-    await asyncio.sleep(60)
+    await asyncio.sleep(60)  # sleep-ok: a model request that outlasts the test, to be stopped
     return send(info, ("@Human", "response", "too late"))

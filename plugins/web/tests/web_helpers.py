@@ -34,7 +34,7 @@ async def worker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse
     got = incoming(messages)
     if "hold" in got.content:
         HOLDING.set()
-        await asyncio.sleep(600)
+        await asyncio.sleep(600)  # sleep-ok: a model request that never ends, to be stopped
     return send(info, (got.sender, "response", f"result of {got.content}"))
 
 
@@ -47,7 +47,7 @@ def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "
             return found
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+        time.sleep(0.05)  # sleep-ok: polls a browser's state, which has no event to wait on
 
 
 def request(
