@@ -8,6 +8,7 @@ import pytest
 from retinue import (
     ActorAddress,
     BudgetStatus,
+    Charge,
     ConfigError,
     LimitsChange,
     LocalTeamBudget,
@@ -19,12 +20,14 @@ from retinue import (
 def charge(budget: TeamBudget, member: str, tokens: int = 10, cost: float | None = 0.5) -> None:
     budget.charge(
         member,
-        model_name="gpt-4.1" if cost is not None else "local",
-        requests=1,
-        input_tokens=tokens - 1,
-        output_tokens=1,
-        total_tokens=tokens,
-        cost_usd=cost,
+        Charge(
+            model_name="gpt-4.1" if cost is not None else "local",
+            requests=1,
+            input_tokens=tokens - 1,
+            output_tokens=1,
+            total_tokens=tokens,
+            cost_usd=cost,
+        ),
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +30,22 @@ from retinue.actors.validation import ConfigModel
 logger = logging.getLogger(__name__)
 
 Metric = Literal["requests", "input_tokens", "output_tokens", "total_tokens", "cost_usd"]
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """One model request's usage as the budget counts it: plain numbers, no model objects.
+
+    `cost_usd` is None when no price is known for `model_name`; its requests and tokens
+    still count.
+    """
+
+    model_name: str | None
+    requests: int
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cost_usd: float | None
 
 
 class TeamUsageLimits(ConfigModel):
@@ -126,27 +143,22 @@ class TeamUsage(MemberUsage):
     def charge(
         self,
         member: str,
-        *,
-        model_name: str | None,
-        requests: int,
-        input_tokens: int,
-        output_tokens: int,
-        total_tokens: int,
-        cost_usd: float | None,
+        usage: Charge,
     ) -> bool:
         """Add one model request's usage; True when it names a model newly found unpriced."""
+        requests, cost_usd = usage.requests, usage.cost_usd
         for tally in (self, self._member(member)):
             tally.requests += requests
-            tally.input_tokens += input_tokens
-            tally.output_tokens += output_tokens
-            tally.total_tokens += total_tokens
+            tally.input_tokens += usage.input_tokens
+            tally.output_tokens += usage.output_tokens
+            tally.total_tokens += usage.total_tokens
             if cost_usd is None:
                 tally.unpriced_requests += requests
             else:
                 tally.cost_usd += cost_usd
         if cost_usd is not None:
             return False
-        model = model_name or "(unnamed model)"
+        model = usage.model_name or "(unnamed model)"
         if model in self.unpriced_models:
             return False
         self.unpriced_models.append(model)
@@ -263,13 +275,7 @@ class TeamBudget(Protocol):
     def charge(
         self,
         member: str,
-        *,
-        model_name: str | None,
-        requests: int,
-        input_tokens: int,
-        output_tokens: int,
-        total_tokens: int,
-        cost_usd: float | None,
+        usage: Charge,
     ) -> None:
         """Add one model request's usage (a summary written between runs too)."""
         ...
@@ -400,31 +406,17 @@ class LocalTeamBudget:
     def charge(
         self,
         member: str,
-        *,
-        model_name: str | None,
-        requests: int,
-        input_tokens: int,
-        output_tokens: int,
-        total_tokens: int,
-        cost_usd: float | None,
+        usage: Charge,
     ) -> None:
         with self._lock:
-            new_unpriced = self._usage.charge(
-                member,
-                model_name=model_name,
-                requests=requests,
-                input_tokens=input_tokens,
-                output_tokens=output_tokens,
-                total_tokens=total_tokens,
-                cost_usd=cost_usd,
-            )
+            new_unpriced = self._usage.charge(member, usage)
         if new_unpriced:  # said once per model; loudly only when a USD limit cannot see it
             capped = self._limits.cost_limit_usd is not None
             logger.log(
                 logging.WARNING if capped else logging.INFO,
                 "the team's USD figure leaves out %s: genai-prices has no price for it "
                 "(its tokens and requests still count)",
-                model_name or "an unnamed model",
+                usage.model_name or "an unnamed model",
             )
 
     def hold(self, member: ActorAddress) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from retinue.actors.budget import BudgetLimitsChangedEvent, TeamUsage, TeamUsageLimits
+from retinue.actors.budget import BudgetLimitsChangedEvent, Charge, TeamUsage, TeamUsageLimits
 from retinue.llm.events import LlmEvent, LlmUsageEvent, RunStartedEvent
 from retinue.llm.usage import iter_llm_events
 
@@ -18,17 +18,7 @@ from retinue.llm.usage import iter_llm_events
 class Chargeable(Protocol):
     """What a usage event is charged to: the team's budget, or a tally being folded."""
 
-    def charge(
-        self,
-        member: str,
-        *,
-        model_name: str | None,
-        requests: int,
-        input_tokens: int,
-        output_tokens: int,
-        total_tokens: int,
-        cost_usd: float | None,
-    ) -> object: ...
+    def charge(self, member: str, usage: Charge) -> object: ...
 
 
 def charge_event(target: Chargeable, event: LlmEvent) -> None:
@@ -36,12 +26,14 @@ def charge_event(target: Chargeable, event: LlmEvent) -> None:
     if isinstance(event, LlmUsageEvent):
         target.charge(
             event.agent_name,
-            model_name=event.model_name,
-            requests=event.requests,
-            input_tokens=event.input_tokens,
-            output_tokens=event.output_tokens,
-            total_tokens=event.total_tokens,
-            cost_usd=event.cost_usd,
+            Charge(
+                model_name=event.model_name,
+                requests=event.requests,
+                input_tokens=event.input_tokens,
+                output_tokens=event.output_tokens,
+                total_tokens=event.total_tokens,
+                cost_usd=event.cost_usd,
+            ),
         )
 
 

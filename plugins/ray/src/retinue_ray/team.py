@@ -18,6 +18,7 @@ from retinue import (
     AgentCard,
     BudgetStatus,
     ChainStop,
+    Charge,
     LimitsChange,
     Orchestrator,
     StopMessage,
@@ -85,27 +86,8 @@ class RemoteBudget(_TeamPart):
     def release(self, member: str) -> None:
         self._send("release", member)
 
-    def charge(
-        self,
-        member: str,
-        *,
-        model_name: str | None,
-        requests: int,
-        input_tokens: int,
-        output_tokens: int,
-        total_tokens: int,
-        cost_usd: float | None,
-    ) -> None:
-        self._send(
-            "charge",
-            member,
-            model_name=model_name,
-            requests=requests,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            total_tokens=total_tokens,
-            cost_usd=cost_usd,
-        )
+    def charge(self, member: str, usage: Charge) -> None:
+        self._send("charge", member, usage)
 
     def hold(self, member: ActorAddress) -> bool:
         return bool(self._call("hold", member))
