@@ -11,6 +11,9 @@ and the model loop thread too, and the results are merged into one `pstats.Stats
     python -m benchmarks.profiling --ablate --fanout 50           # the same, on the fan-out
     python -m benchmarks.profiling --capabilities                 # pydantic-ai's own prices
 
+What a hop costs beyond its instructions (CPU time, context switches, the machine's price of
+a thread hand-over) is measured by `python -m benchmarks.handover`.
+
 A profiler distorts: it charges every Python call, so call-heavy code (pydantic-ai) looks
 dearer than it is, and elapsed-time profiles charge waits to whatever call was waiting.
 Read the profiles for *where*, and the stage timers and the ablation (plain clocks, whole
@@ -328,7 +331,14 @@ def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
 
         return [_patch(ActorSystem, "route", route)]
 
+    def no_reports() -> list[Callable[[], None]]:
+        def tell(self: Any, message: Any, flush: bool = False) -> None:
+            pass
+
+        return [_patch(Actor, "_tell_orchestrator", tell), *no_sent_notices()]
+
     singles = {
+        "no reports to the orchestrator at all": no_reports,
         "no events to the orchestrator": no_events,
         "no state checkpoints": no_checkpoints,
         "no context updates": no_context_updates,

@@ -20,14 +20,18 @@ if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
-    from retinue.actors.chains import ChainLedger
+    from retinue.actors.chains import ChainLedger, TeamChains
     from retinue.actors.orchestrator import TeamMember
     from retinue.actors.runtime_api import Runtime
     from retinue.actors.team import DirectoryBoard, TeamDirectory
 
 
 class OrchestratorTeam:
-    """The team of `member`, run by the orchestrator at `orchestrator` in this process."""
+    """The team of `member`, run by the orchestrator at `orchestrator` in this process.
+
+    Hires, fires and stops work the same for a member whose orchestrator runs elsewhere: a
+    runtime spread over hosts subclasses this and gives the reads (and `_fired`) its own.
+    """
 
     __slots__ = ("_board", "_ledger", "_member", "_orchestrator", "_system")
 
@@ -59,7 +63,7 @@ class OrchestratorTeam:
         return self._orchestrator_actor().team_budget
 
     @property
-    def chains(self) -> ChainLedger:
+    def chains(self) -> TeamChains:
         ledger = self._ledger
         if ledger is None:
             ledger = self._ledger = self._orchestrator_actor().chain_ledger
@@ -92,7 +96,7 @@ class OrchestratorTeam:
             return False
         # The stop notice is queued at the orchestrator before the stop is answered, so one
         # ask after it returns once the published directory no longer lists the member.
-        self._orchestrator_proxy().get_directory()
+        self._fired(self._orchestrator_proxy().get_directory())
         return True
 
     def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
@@ -108,6 +112,10 @@ class OrchestratorTeam:
         return self._system.stop_actor(member, timeout=timeout)
 
     # ------------------------------------------------------------------ helpers
+    def _fired(self, directory: TeamDirectory) -> None:
+        """Hook: a fire is done and `directory` no longer lists the member (a view that keeps
+        its own copy of the directory installs it here)."""
+
     def _find_board(self) -> DirectoryBoard:
         return self._orchestrator_actor().directory_board
 

@@ -10,24 +10,19 @@ charge, a release) without waiting.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from retinue import (
     ActorAddress,
-    AgentCard,
     BudgetStatus,
     ChainStop,
     Charge,
     LimitsChange,
-    Orchestrator,
-    StopMessage,
+    OrchestratorTeam,
     TeamDirectory,
-    TeamMember,
     TeamUsage,
     TeamUsageLimits,
 )
-from retinue.actors.turns import observe, observing  # a runtime sits below the seam
 
 from retinue_ray.node import wait_answer
 
@@ -155,15 +150,19 @@ class RemoteChains(_TeamPart):
         return chains
 
 
-class RemoteTeam:
-    """The team of `member`, run by `orchestrator` on another host (a retinue `Team`)."""
+class RemoteTeam(OrchestratorTeam):
+    """The team of `member`, run by `orchestrator` on another host (a retinue `Team`).
 
-    __slots__ = ("_budget", "_chains", "_member", "_node", "_orchestrator")
+    Hires, fires and stops are the kernel's (`OrchestratorTeam`), through this host's actor
+    system; the reads come from the directory this host keeps, and the budget and the chain
+    ledger are called on the orchestrator's host.
+    """
+
+    __slots__ = ("_budget", "_chains", "_node")
 
     def __init__(self, node: Node, orchestrator: ActorAddress, member: ActorAddress) -> None:
+        super().__init__(node.system, orchestrator, member)
         self._node = node
-        self._orchestrator = orchestrator
-        self._member = member
         self._budget = RemoteBudget(node, orchestrator, "team_budget")
         self._chains = RemoteChains(node, orchestrator, "chain_ledger")
 
@@ -173,14 +172,6 @@ class RemoteTeam:
         return self._node.directory_of(self._orchestrator)
 
     @property
-    def members(self) -> Mapping[str, ActorAddress]:
-        return self.directory.members
-
-    @property
-    def profiles(self) -> Mapping[str, AgentCard]:
-        return self.directory.profiles
-
-    @property
     def budget(self) -> RemoteBudget:
         return self._budget
 
@@ -188,54 +179,15 @@ class RemoteTeam:
     def chains(self) -> RemoteChains:
         return self._chains
 
-    def roster(self) -> list[TeamMember]:
-        return self._orchestrator_proxy().get_team()
-
     # ------------------------------------------------------------------ changes
     def hire(self, role: str, name: str | None = None) -> ActorAddress:
-        card = self.directory.profile(role)
-        if card is None:
-            raise ValueError(f"no role {role.strip()!r} is registered")
-        config = card.get_config_copy()
-        if name is not None:
-            config = config.model_copy(update={"name": name})
-        system = self._node.system
-        hirer = system.local_actor(self._member)
-        if hirer is not None:  # the hirer starts it, so its own hooks see the hire
-            hired = hirer.createActor(card.agent_class, config)
-        else:
-            hired = system.spawn(
-                card.agent_class, config, orchestrator=self._orchestrator, parent=self._member
-            )
+        hired = super().hire(role, name)
         if self.directory.member(hired.name) != hired:  # admitted there; known here now
             self._node.refresh(self._orchestrator)
         return hired
 
-    def fire(self, member: ActorAddress, timeout: float | None = None) -> bool:
-        if member.is_user_proxy:
-            raise ValueError(f"{member.name} is a person, not an agent, and cannot be fired")
-        if not self.stop(member, timeout):
-            return False
-        # The member's host sent its stop notice before answering, so an ask through the
-        # orchestrator's mailbox returns once the directory no longer lists the member.
-        directory = self._orchestrator_proxy().get_directory()
+    def _fired(self, directory: TeamDirectory) -> None:
         self._node.install(self._orchestrator.team_id or self._orchestrator.agent_id, directory)
-        return True
-
-    def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
-        if observing():  # a fire, told to the turn that made it (tracing on this host)
-            team_id = member.team_id
-            observe(StopMessage(sender=member, recipient=self._orchestrator, team_id=team_id))
-        system = self._node.system
-        if member == self._member:  # never wait on ourselves
-            actor = system.local_actor(member)
-            if actor is not None:
-                actor.stop()
-            return False
-        return system.stop_actor(member, timeout=timeout)
-
-    def _orchestrator_proxy(self) -> Orchestrator:
-        return self._node.system.proxy_ask(self._orchestrator, Orchestrator)
 
     def __repr__(self) -> str:
         return f"RemoteTeam({self._member.name} in {self._orchestrator.name})"
