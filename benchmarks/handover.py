@@ -98,9 +98,9 @@ def handover_round_trip(count: int = 20_000) -> Usage:
     return Usage(spent.wall / count, spent.user / count, spent.system / count, 0)
 
 
-def report(hops: int) -> str:
+def measure(hops: int) -> tuple[dict[str, Usage], Usage]:
+    """Per-hop usage of each variant (bare pydantic-ai first), and one hand-over round trip."""
     from benchmarks.cases import pingpong
-    from benchmarks.suite import Table, render_table
 
     warm = pingpong.retinue_pingpong(6, window=True)
     instructions = str(warm.extra["system_block"])
@@ -115,8 +115,13 @@ def report(hops: int) -> str:
     }
     for play in variants.values():
         play(6)
-    measured = {name: per_hop(play, hops) for name, play in variants.items()}
-    bare = measured["bare pydantic-ai"]
+    return {name: per_hop(play, hops) for name, play in variants.items()}, handover_round_trip()
+
+
+def render(hops: int, measured: dict[str, Usage], trip: Usage) -> str:
+    from benchmarks.suite import Table, render_table
+
+    bare = next(iter(measured.values()))
     table = Table(
         f"Per hop, window ({hops} hops minus {SHORT}): time, CPU of every thread, switches",
         ["variant", "wall ms", "vs bare", "CPU ms", "vs bare", "user ms", "system ms", "switches"],
@@ -133,15 +138,12 @@ def report(hops: int) -> str:
             1e3 * hop.system,
             hop.switches,
         )
-    trip = handover_round_trip()
-    lines = [
-        render_table(table),
-        "",
-        f"one hand-over round trip (thread -> asyncio loop thread -> thread): "
+    return (
+        f"{render_table(table)}\n\n"
+        "one hand-over round trip (thread -> asyncio loop thread -> thread): "
         f"{1e6 * trip.wall:.1f} µs wall, {1e6 * (trip.user + trip.system):.1f} µs CPU "
-        f"({1e6 * trip.user:.1f} user, {1e6 * trip.system:.1f} system)",
-    ]
-    return "\n".join(lines)
+        f"({1e6 * trip.user:.1f} user, {1e6 * trip.system:.1f} system)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.hops <= SHORT:
         parser.error(f"--hops must be more than {SHORT}")
-    print(report(args.hops))
+    print(render(args.hops, *measure(args.hops)))
     return 0
 
 

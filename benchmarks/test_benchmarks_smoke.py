@@ -64,3 +64,16 @@ def test_runner_lists_the_cases(capsys: pytest.CaptureFixture[str]) -> None:
     listed = capsys.readouterr().out
     for name in CASES:
         assert name in listed
+
+
+def test_the_handover_measure_reports_every_variant_and_a_round_trip() -> None:
+    from benchmarks import handover
+
+    measured, trip = handover.measure(handover.SHORT + 4)
+
+    assert list(measured) == ["bare pydantic-ai", "retinue ReactAgent alone", "retinue + plugins"]
+    for usage in (*measured.values(), trip):  # differences of two runs: only their form
+        assert all(math.isfinite(v) for v in (usage.wall, usage.user, usage.system))
+        assert isinstance(usage.switches, int)
+    assert trip.wall > 0
+    assert "hand-over round trip" in handover.render(handover.SHORT + 4, measured, trip)
