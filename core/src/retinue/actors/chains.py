@@ -244,6 +244,13 @@ class _Track:
         self.path.clear()
 
 
+def _remember(track: _Track, sender: ActorAddress, recipient: ActorAddress, intent: str) -> None:
+    track.members.setdefault(sender.name, sender)
+    track.members.setdefault(recipient.name, recipient)
+    if intent in DELEGATING_INTENTS and not recipient.is_user_proxy:
+        track.delegations.setdefault(sender.name, set()).add(recipient.name)
+
+
 def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
@@ -314,10 +321,7 @@ class ChainLedger:
                 if _is_loop(track) and recipient.is_user_proxy:
                     return Admission(True)  # a person can never feed a loop; they hear it
                 return Admission(False, _closed_reason(track), hold=_is_loop(track))
-            track.members.setdefault(sender.name, sender)
-            track.members.setdefault(recipient.name, recipient)
-            if intent in DELEGATING_INTENTS and not recipient.is_user_proxy:
-                track.delegations.setdefault(sender.name, set()).add(recipient.name)
+            _remember(track, sender, recipient, intent)
             if recipient.is_user_proxy or sender.is_user_proxy:
                 return Admission(True)  # a person's words and answers to a person are no hops
             return self._count(chain_id, track, sender, recipient, words=words, progress=progress)
@@ -458,6 +462,31 @@ class ChainLedger:
             track.reset_counts(self._limits.window)
             track.grace = max(0, grace)
             return lifted, held
+
+    # ------------------------------------------------------------------ a resumed team
+    def remember(
+        self, chain_id: str, sender: ActorAddress, recipient: ActorAddress, intent: str
+    ) -> None:
+        """Note who delegated to whom in a chain, as `admit` does, counting nothing.
+
+        For a resumed team, message by message from its record: a `/stop` then reaches the
+        members given work before the resume. Loop counts start afresh.
+        """
+        with self._lock:
+            _remember(self._track(chain_id), sender, recipient, intent)
+
+    def restore_stop(self, stop: ChainStop) -> None:
+        """Close a chain again as its record says it was (a resumed team).
+
+        A `/stop` closes it for the members it names, a loop stop for everyone (`remember`
+        has made its members known, so `/continue` to any of them finds it). What a loop
+        held follows with `hold`.
+        """
+        with self._lock:
+            track = self._track(stop.chain_id)
+            track.stop = stop
+            track.stopped = set(stop.members) if stop.kind == "cancel" else set()
+            track.held = []
 
     # ------------------------------------------------------------------ a person's commands
     def latest_delegated(self, name: str) -> str | None:

@@ -12,6 +12,7 @@ from retinue.agent.cancel import render_arrival_notice as render_arrival_notice
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import (
     ChainMessageDroppedEvent,
+    ChainMessageHeldEvent,
     ChainResumedEvent,
     ChainStoppedEvent,
     CommandsAnnouncedEvent,
@@ -37,6 +38,7 @@ __all__ = [
     "AgentState",
     "BaseAgent",
     "ChainMessageDroppedEvent",
+    "ChainMessageHeldEvent",
     "ChainResumedEvent",
     "ChainStoppedEvent",
     "CommandsAnnouncedEvent",

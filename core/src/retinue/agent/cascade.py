@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.cancel import from_operator
-from retinue.agent.events import ChainMessageDroppedEvent, ChainResumedEvent, ChainStoppedEvent
+from retinue.agent.events import (
+    ChainMessageDroppedEvent,
+    ChainMessageHeldEvent,
+    ChainResumedEvent,
+    ChainStoppedEvent,
+)
 from retinue.agent.messages import AgentMessage
 
 if TYPE_CHECKING:
@@ -228,10 +233,18 @@ def admit_output(
     )
     if admission.allowed:
         return None
-    if admission.hold and not ledger.hold(chain_id, agent.stamp(recipient, message)):
-        logger.warning("%s: a stopped chain holds too many messages; one is lost", agent.myAddress)
-    if admission.stop is not None:
+    if admission.stop is not None:  # the stop first: the record reads stop, then what it held
         _loop_found(agent, admission.stop)
+    if admission.hold:
+        held = agent.stamp(recipient, message)
+        if ledger.hold(chain_id, held):
+            agent.notify_event(
+                ChainMessageHeldEvent(agent=agent.myAddress, chain_id=chain_id, message=held)
+            )
+        else:
+            logger.warning(
+                "%s: a stopped chain holds too many messages; one is lost", agent.myAddress
+            )
     return admission.reason
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.chains import ChainStop
+from retinue.actors.messages import Message
 from retinue.tools.commands import CommandDescriptor
 
 
@@ -39,6 +40,19 @@ class ChainStoppedEvent(BaseModel):
 
     agent: ActorAddress
     stop: ChainStop
+
+
+class ChainMessageHeldEvent(BaseModel):
+    """A loop-stopped task chain kept a refused message for `/continue`.
+
+    `message` is stamped as it would have gone: a resumed team holds it again from here.
+    """
+
+    model_config = ConfigDict(defer_build=True)
+
+    agent: ActorAddress
+    chain_id: str
+    message: SerializeAsAny[Message]
 
 
 class ChainMessageDroppedEvent(BaseModel):

@@ -80,6 +80,9 @@ class TeamRecord:
     events: list[Message] = field(default_factory=list)
     """The team's recorded events (`EventMessage`s), in order: the budget's tally is folded
     from them."""
+    history: list[Message] = field(default_factory=list)
+    """Its deliveries (`SentMessage`s) and events, in record order: the task chains (who
+    delegated to whom, what was stopped or held) are replayed from them."""
 
     @property
     def alive(self) -> list[RecordedActor]:
@@ -93,16 +96,17 @@ def read_team_record(store: Store, team_id: str) -> TeamRecord:
         known = ", ".join(info.team_id for info in store.list_teams()) or "none"
         raise ResumeError(f"{store.describe()} has no team {team_id} (teams: {known})")
     folder = _Folder(team_id)
-    events: list[Message] = []
+    history: list[Message] = []
     for record in store.read(team_id):
         message = _decoded(record)
         if message is not None:
             folder.add(message)
-            if isinstance(message, EventMessage):
-                events.append(message)
+            if isinstance(message, EventMessage | SentMessage):
+                history.append(message)
         folder.last_position = record.position
     plan = folder.plan(store.describe())
-    plan.events = events
+    plan.history = history
+    plan.events = [message for message in history if isinstance(message, EventMessage)]
     for actor_id, snapshot in store.snapshots(team_id).items():
         actor = plan.actors.get(actor_id)
         message = _decoded(snapshot)

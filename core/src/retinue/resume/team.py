@@ -26,6 +26,7 @@ from retinue.actors.resumption import Resumption
 from retinue.actors.system import ActorSystem, resolve_actor_class
 from retinue.agent.messages import AgentMessage
 from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
+from retinue.resume.chains import replay_chains
 from retinue.resume.record import RecordedActor, ResumeError, TeamRecord, read_team_record
 from retinue.store import Store
 
@@ -118,6 +119,7 @@ def resume_team(
         if owns_system:  # nothing of a team that could not come back is left running
             system.shutdown()
         raise
+    stopped = _restore_chains(system, orchestrator, plan)  # before anything routes again
     for address in (*members.values(), *attached):  # all back: each may now reach the others
         system.tell(address, "on_team_resumed")
     system.post(  # recorded before anything the owed messages cause
@@ -138,10 +140,11 @@ def resume_team(
     redelivered = _redeliver(system, plan.owed)
     human = next((a for a in members.values() if a.is_user_proxy), None)
     logger.info(
-        "team %s resumed: %d member(s), %d message(s) delivered again",
+        "team %s resumed: %d member(s), %d message(s) delivered again, %d task chain(s) stopped",
         plan.team_id,
         len(members),
         len(redelivered),
+        stopped,
     )
     return ResumedTeam(
         system=system,
@@ -184,6 +187,14 @@ def _restore_budget(system: ActorSystem, orchestrator: ActorAddress, plan: TeamR
     system.proxy_ask(orchestrator, Orchestrator).restore_budget(
         team_usage_from_events(plan.events), limits
     )
+
+
+def _restore_chains(system: ActorSystem, orchestrator: ActorAddress, plan: TeamRecord) -> int:
+    """The task chains' stops, held messages and delegations, as the record left them."""
+    actor = system.local_actor(orchestrator)
+    if not isinstance(actor, Orchestrator):  # a runtime whose orchestrator runs elsewhere
+        raise ResumeError(f"the orchestrator {orchestrator.name} is not running in this process")
+    return replay_chains(actor.chain_ledger, plan.history)
 
 
 def _resume_orchestrator(system: ActorSystem, plan: TeamRecord) -> ActorAddress:
