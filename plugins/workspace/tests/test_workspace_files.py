@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from retinue_workspace import Workspace, WorkspaceError, WorkspaceNotFoundError
-from retinue_workspace.files import MAX_LINE_CHARS, TEMP_PREFIX
+from retinue_workspace.files import TEMP_PREFIX
+from retinue_workspace.text import MAX_LINE_CHARS
 from workspace_scripts import png
 
 

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field, PrivateAttr
 from retinue import ActorAddress, ToolCard
 
-from retinue_workspace.files import DEFAULT_READ_LINES, Listing, Workspace
+from retinue_workspace.files import DEFAULT_READ_LINES, Workspace
+from retinue_workspace.listing import Listing
 from retinue_workspace.paths import DEFAULT_PATTERN
 
 if TYPE_CHECKING:

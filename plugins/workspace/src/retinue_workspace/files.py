@@ -30,78 +30,29 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import BinaryIO
 
 from retinue_workspace.errors import WorkspaceError, WorkspaceNotFoundError
-from retinue_workspace.images import sniff_image
+from retinue_workspace.listing import MAX_SCAN_ENTRIES, Entry, Listing, entry_at
 from retinue_workspace.paths import DEFAULT_PATTERN, compile_pattern, display, parse_path
+from retinue_workspace.text import (
+    as_text,
+    describe_binary,
+    encode_text,
+    human_size,
+    line_count,
+    number_lines,
+)
 
 DEFAULT_READ_LINES = 2000
 """How many lines one `workspace_read` shows unless the caller asks for fewer."""
-MAX_LINE_CHARS = 2000
-"""Longer lines are cut when shown, so one minified file cannot fill a whole read."""
-MAX_SCAN_ENTRIES = 100_000
-"""A listing stops looking after this many entries, however large the tree."""
 TEMP_PREFIX = ".retinue-tmp-"
 """Names of the temporary files writes go through; reserved, and hidden from listings."""
-BINARY_SNIFF_BYTES = 8192
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: opening a FIFO must not hang; it is refused right after by its fstat.
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-EntryKind = Literal["file", "directory", "link", "special"]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One thing in a listing: its path in the workspace, what it is, and its size."""
-
-    path: str
-    kind: EntryKind
-    size: int | None = None
-
-    def __str__(self) -> str:
-        if self.kind == "directory":
-            return f"{self.path}/"
-        if self.kind == "link":
-            return f"{self.path} (symbolic link)"
-        if self.kind == "special":
-            return f"{self.path} (not a regular file)"
-        return f"{self.path} ({human_size(self.size or 0)})"
-
-
-@dataclass(frozen=True)
-class Listing:
-    """What matched a pattern: the first entries by path, how many matched in all."""
-
-    pattern: str
-    entries: tuple[Entry, ...]
-    total: int
-    scan_cut: bool = False
-    """The tree was larger than `MAX_SCAN_ENTRIES`; matches beyond it were not looked for."""
-
-    def __str__(self) -> str:
-        if not self.total:
-            if self.pattern == DEFAULT_PATTERN and not self.scan_cut:
-                return "The workspace is empty."
-            lines = [f"Nothing in the workspace matches {self.pattern!r}."]
-        else:
-            noun = "entry" if self.total == 1 else "entries"
-            verb = "matches" if self.total == 1 else "match"
-            lines = [f"{self.total} {noun} {verb} {self.pattern!r}:"]
-            lines.extend(str(entry) for entry in self.entries)
-            if self.total > len(self.entries):
-                lines.append(
-                    f"... and {self.total - len(self.entries)} more; "
-                    "give a narrower pattern to see them."
-                )
-        if self.scan_cut:
-            lines.append(
-                f"(The search stopped after {MAX_SCAN_ENTRIES:,} entries; give a narrower pattern.)"
-            )
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -150,16 +101,16 @@ class Workspace:
             raise WorkspaceError(f"limit must be 1 or more, not {limit}")
         with self.open(path) as file:
             data = self._read_whole(file)
-        text = _as_text(data)
+        text = as_text(data)
         if text is None:
             return describe_binary(file.path, data)
-        return _number_lines(file.path, text, offset, limit, self.max_read_chars)
+        return number_lines(file.path, text, offset, limit, self.max_read_chars)
 
     def write(self, path: str, content: str) -> str:
         """Create or replace a file with `content` (UTF-8), creating its directories."""
         if not isinstance(content, str):
             raise WorkspaceError(f"content must be text, not {type(content).__name__}")
-        data = _encode(content)
+        data = encode_text(content)
         if len(data) > self.max_file_bytes:
             raise WorkspaceError(
                 f"the content is {human_size(len(data))}; files in this workspace may hold "
@@ -168,7 +119,7 @@ class Workspace:
         with self._place(path, create_dirs=True) as (dir_fd, name, shown):
             existed = self._replace(dir_fd, name, shown, data, expect=None)
         verb = "Replaced" if existed else "Created"
-        return f"{verb} {shown} ({human_size(len(data))}, {_line_count(content)})."
+        return f"{verb} {shown} ({human_size(len(data))}, {line_count(content)})."
 
     def edit(self, path: str, old: str, new: str) -> str:
         """Replace the one occurrence of `old` in a text file with `new`."""
@@ -180,7 +131,7 @@ class Workspace:
             with self._open_in(dir_fd, name, shown) as file:
                 data = self._read_whole(file)
                 before = os.fstat(file.stream.fileno())
-            text = _as_text(data)
+            text = as_text(data)
             if text is None:
                 raise WorkspaceError(f"{shown} is not a text file; it cannot be edited")
             count = text.count(old)
@@ -196,7 +147,7 @@ class Workspace:
                 )
             at = text.index(old)
             updated = text[:at] + new + text[at + len(old) :]
-            data = _encode(updated)
+            data = encode_text(updated)
             if len(data) > self.max_file_bytes:
                 raise WorkspaceError(
                     f"after the edit {shown} would hold {human_size(len(data))}; files in this "
@@ -500,33 +451,19 @@ class Workspace:
                 for name in subdirs:  # links to directories are here too, not followed
                     seen += 1
                     if not files_only and accept(prefix + name):
-                        found.append(_entry(prefix + name, name, top_fd))
+                        found.append(entry_at(prefix + name, name, top_fd))
                 for name in filenames:
                     seen += 1
                     if seen > MAX_SCAN_ENTRIES:
                         return found, True
                     if name.startswith(TEMP_PREFIX) or not accept(prefix + name):
                         continue
-                    found.append(_entry(prefix + name, name, top_fd))
+                    found.append(entry_at(prefix + name, name, top_fd))
                 if seen >= MAX_SCAN_ENTRIES:
                     return found, True
         finally:
             os.close(root_fd)
         return found, False
-
-
-def _entry(path: str, name: str, dir_fd: int) -> Entry:
-    try:
-        info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except OSError:
-        return Entry(path, "special")
-    if stat.S_ISREG(info.st_mode):
-        return Entry(path, "file", info.st_size)
-    if stat.S_ISDIR(info.st_mode):
-        return Entry(path, "directory")
-    if stat.S_ISLNK(info.st_mode):
-        return Entry(path, "link")
-    return Entry(path, "special")
 
 
 def _require_regular(info: os.stat_result, shown: str) -> None:
@@ -561,87 +498,3 @@ def _translate(exc: OSError, action: str, shown: str) -> WorkspaceError:
         return WorkspaceError(f"{shown} is a symbolic link that cannot be followed safely")
     reason = exc.strerror or str(exc)
     return WorkspaceError(f"cannot {action} {shown}: {reason[:1].lower()}{reason[1:]}")
-
-
-def _encode(text: str) -> bytes:
-    """`text` as UTF-8; a lone surrogate (which UTF-8 cannot hold) is refused, not mangled."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise WorkspaceError(
-            f"the text holds a character UTF-8 cannot store ({exc.object[exc.start]!r} at "
-            f"position {exc.start}); nothing was written"
-        ) from None
-
-
-def _as_text(data: bytes) -> str | None:
-    """The UTF-8 text in `data`, or None for binary content (a NUL byte or invalid UTF-8)."""
-    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def describe_binary(path: str, data: bytes) -> str:
-    """What a model is told about a file that is not text."""
-    media_type = sniff_image(data[:16])
-    if media_type is not None:
-        return (
-            f"{path} is an image ({media_type}, {human_size(len(data))}), not text. A message "
-            f"that mentions !!{path} shows it to the agent who receives that message."
-        )
-    return f"{path} is a binary file ({human_size(len(data))}), not text; it is not shown."
-
-
-def _split_lines(text: str) -> list[str]:
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
-
-
-def _line_count(text: str) -> str:
-    count = len(_split_lines(text))
-    return "1 line" if count == 1 else f"{count} lines"
-
-
-def _number_lines(path: str, text: str, offset: int, limit: int, max_chars: int) -> str:
-    lines = _split_lines(text)
-    total = len(lines)
-    if total == 0:
-        return f"{path} is empty."
-    if offset >= total:
-        raise WorkspaceError(
-            f"{path} has {total} line{'s' if total != 1 else ''}; offset {offset} is past its end"
-        )
-    shown: list[str] = []
-    used = 0
-    end = offset
-    for number in range(offset, min(total, offset + limit)):
-        line = lines[number]
-        if len(line) > MAX_LINE_CHARS:
-            line = line[:MAX_LINE_CHARS] + f" [... line cut at {MAX_LINE_CHARS} characters]"
-        row = f"{number + 1:>6}\t{line}"
-        if shown and used + len(row) + 1 > max_chars:
-            break
-        shown.append(row)
-        used += len(row) + 1
-        end = number + 1
-    heading = f"{path}, lines {offset + 1}-{end} of {total}"
-    if end < total:
-        heading += f" (read on with offset={end})"
-    return heading + ":\n" + "\n".join(shown)
-
-
-def human_size(size: int) -> str:
-    """`512 bytes`, `4.0 KB`, `12.3 MB`: sizes as a person reads them."""
-    if size < 1024:
-        return "1 byte" if size == 1 else f"{size} bytes"
-    value = float(size)
-    for unit in ("KB", "MB", "GB"):
-        value /= 1024
-        if value < 1024 or unit == "GB":
-            return f"{value:.1f} {unit}"
-    return f"{size} bytes"  # pragma: no cover - unreachable

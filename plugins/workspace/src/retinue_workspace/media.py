@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 from pydantic_ai.messages import BinaryContent, UserContent
 
 from retinue_workspace.errors import WorkspaceError
-from retinue_workspace.files import human_size
 from retinue_workspace.images import SNIFF_BYTES, sniff_image
 from retinue_workspace.paths import is_pattern
+from retinue_workspace.text import human_size
 
 if TYPE_CHECKING:
     from retinue_workspace.files import Workspace

@@ -16,7 +16,8 @@ from typing import ClassVar
 from retinue import Message, Panel, PanelView, StartMessage
 
 from retinue_workspace.card import WorkspaceTool
-from retinue_workspace.files import Workspace, human_size
+from retinue_workspace.files import Workspace
+from retinue_workspace.text import human_size
 
 #: The most entries the panel lists (the note says how many more there are).
 MAX_ENTRIES = 500
