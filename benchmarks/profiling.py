@@ -278,134 +278,11 @@ def difference(stats: pstats.Stats, baseline: pstats.Stats, *, units: int, top: 
     return out.getvalue()
 
 
-# -- ablation: switch one kernel feature off at a time (in this process only) ------------------
-
-
-def _patch(target: Any, name: str, replacement: Any) -> Callable[[], None]:
+def patch_attribute(target: Any, name: str, replacement: Any) -> Callable[[], None]:
+    """Set `target.name` to `replacement`; returns what sets it back."""
     original = getattr(target, name)
     setattr(target, name, replacement)
     return lambda: setattr(target, name, original)
-
-
-def _ablations() -> dict[str, Callable[[], list[Callable[[], None]]]]:
-    """Each entry switches features off and returns the undo functions."""
-    from retinue.actors.actor import Actor
-    from retinue.actors.system import ActorSystem
-    from retinue.agent.agent import BaseAgent
-    from retinue.agent.routing_check import RecipientCheck
-
-    def no_events() -> list[Callable[[], None]]:
-        def on_llm_event(self: Any, event: Any) -> None:
-            pass  # the runner's usage ledger is kept whether events are published or not
-
-        return [_patch(BaseAgent, "_on_llm_event", on_llm_event)]
-
-    def no_checkpoints() -> list[Callable[[], None]]:
-        return [_patch(Actor, "notify_if_changed", lambda self: None)]
-
-    def no_context_updates() -> list[Callable[[], None]]:
-        return [_patch(BaseAgent, "_deliver_context_update", lambda self: None)]
-
-    def no_recipient_check() -> list[Callable[[], None]]:
-        async def passthrough(self: Any, ctx: Any, state: Any, output: Any) -> Any:
-            return output
-
-        return [_patch(RecipientCheck, "after_output_validate", passthrough)]
-
-    def no_member_lookup() -> list[Callable[[], None]]:
-        original = BaseAgent.get_team_member
-        cache: dict[tuple[int, str], Any] = {}
-
-        def cached(self: Any, name: str) -> Any:
-            key = (id(self), name)
-            if key not in cache:
-                cache[key] = original(self, name)
-            return cache[key]
-
-        return [_patch(BaseAgent, "get_team_member", cached)]
-
-    def no_sent_notices() -> list[Callable[[], None]]:
-        def route(self: Any, orchestrator: Any, message: Any) -> None:
-            if not self.post(message.recipient, message):
-                self.dead_letter(message.sender, message.recipient, message)
-
-        return [_patch(ActorSystem, "route", route)]
-
-    def no_reports() -> list[Callable[[], None]]:
-        def tell(self: Any, message: Any, flush: bool = False) -> None:
-            pass
-
-        return [_patch(Actor, "_tell_orchestrator", tell), *no_sent_notices()]
-
-    singles = {
-        "no reports to the orchestrator at all": no_reports,
-        "no events to the orchestrator": no_events,
-        "no state checkpoints": no_checkpoints,
-        "no context updates": no_context_updates,
-        "no recipient check": no_recipient_check,
-        "member lookup cached (no ask)": no_member_lookup,
-        "no SentMessage notices": no_sent_notices,
-    }
-
-    def everything() -> list[Callable[[], None]]:
-        return [undo for switch in singles.values() for undo in switch()]
-
-    return {**singles, "all of the above off": everything}
-
-
-def ablate(hops: int, repeats: int, *, window: bool, fanout: int = 0) -> str:
-    """Time with each kernel feature switched off, interleaved with the full kernel.
-
-    The scenario is the ping-pong (ms per hop), or with `fanout` the fan-out to that many
-    workers (ms of wall time).
-    """
-    from benchmarks.cases import fanout as fan
-    from benchmarks.cases import pingpong
-    from benchmarks.measure import median
-    from benchmarks.suite import Table, render_table
-
-    def measure(bare: bool) -> float:
-        if fanout:
-            run = fan.bare_fanout(fanout) if bare else fan.retinue_fanout(fanout)
-            return 1e3 * run["seconds"]
-        if bare:
-            return pingpong.bare_pingpong(hops, window=window, instructions=instructions).mean_ms
-        return pingpong.retinue_pingpong(hops, window=window).mean_ms
-
-    warm = pingpong.retinue_pingpong(6, window=window)
-    instructions = str(warm.extra["system_block"])
-    if fanout:
-        fan.retinue_fanout(2)
-    variants: dict[str, Callable[[], list[Callable[[], None]]] | None] = {
-        "bare pydantic-ai": None,
-        "retinue + plugins (everything on)": lambda: [],
-        **_ablations(),
-    }
-    times: dict[str, list[float]] = {name: [] for name in variants}
-    for _ in range(repeats):
-        for name, switch in variants.items():
-            undo = switch() if switch is not None else []
-            try:
-                times[name].append(measure(bare=switch is None))
-            finally:
-                for step in reversed(undo):
-                    step()
-    bare = median(times["bare pydantic-ai"])
-    full = median(times["retinue + plugins (everything on)"])
-    unit = "ms wall" if fanout else "ms/hop"
-    scenario = (
-        f"fan-out to {fanout}"
-        if fanout
-        else f"ping-pong, {hops} hops, {'window' if window else 'whole history'}"
-    )
-    table = Table(
-        f"Ablation: {unit} with one kernel feature off ({scenario}, median of {repeats})",
-        ["variant", unit, "vs bare", f"saved vs full, {unit}"],
-    )
-    for name in variants:
-        t = median(times[name])
-        table.add(name, t, f"{t / bare:.2f}x", None if name == "bare pydantic-ai" else full - t)
-    return render_table(table)
 
 
 # -- stage timers: a few wrapped methods, elapsed time, negligible overhead ----------------------
@@ -468,7 +345,7 @@ def stages(hops: int, *, window: bool) -> str:
     bare = pingpong.bare_pingpong(hops, window=window, instructions=instructions)
     totals: dict[str, list[float]] = {}
     undo = [
-        _patch(owner, name, _timed(totals, label, getattr(owner, name)))
+        patch_attribute(owner, name, _timed(totals, label, getattr(owner, name)))
         for owner, name, label in wrapped
     ]
     try:
@@ -486,94 +363,6 @@ def stages(hops: int, *, window: bool) -> str:
     for _owner, _name, label in wrapped:
         times = totals.get(label, [])
         table.add(label, 1e6 * sum(times) / hops, len(times) / hops)
-    return render_table(table)
-
-
-# -- what pydantic-ai charges per capability and per tool ------------------------------------
-
-
-def capability_cost(runs: int = 300, repeats: int = 3) -> str:
-    """One bare pydantic-ai run with extra no-op capabilities and tools, µs per run.
-
-    A BaseAgent's runs carry three kernel capabilities (the runner's hooks, the mailbox
-    check, the recipient check) and the default cards' tools; this prices them in isolation.
-    """
-    import asyncio
-    from dataclasses import dataclass
-
-    from pydantic_ai import Agent
-    from pydantic_ai.capabilities import AbstractCapability
-    from pydantic_ai.models.function import FunctionModel
-    from retinue import StructuredOutput
-
-    from benchmarks import scripts
-    from benchmarks.measure import median
-    from benchmarks.suite import Table, render_table
-
-    @dataclass
-    class BeforeRequest(AbstractCapability[Any]):
-        async def before_model_request(self, ctx: Any, request_context: Any) -> Any:
-            return request_context
-
-    @dataclass
-    class AfterOutput(AbstractCapability[Any]):
-        async def after_output_validate(self, ctx: Any, *, output_context: Any, output: Any) -> Any:
-            return output
-
-    def hire(roles: list[str]) -> str:
-        """Hire members."""
-        return ""
-
-    def fire(names: list[str]) -> str:
-        """Fire members."""
-        return ""
-
-    def read() -> str:
-        """Read the mailbox."""
-        return ""
-
-    def agent(capabilities: int, tools: bool) -> Agent[None, StructuredOutput]:
-        kinds = [BeforeRequest(), AfterOutput(), BeforeRequest()][:capabilities]
-        return Agent(
-            FunctionModel(scripts.silent),
-            output_type=StructuredOutput,
-            instructions="You are @Ping.",
-            capabilities=list(kinds),
-            tools=[hire, fire, read] if tools else [],
-        )
-
-    variants = {
-        "plain agent": agent(0, False),
-        "+1 no-op capability": agent(1, False),
-        "+3 no-op capabilities": agent(3, False),
-        "+3 tools": agent(0, True),
-        "+3 capabilities, +3 tools": agent(3, True),
-    }
-
-    async def per_run(subject: Agent[None, StructuredOutput]) -> float:
-        await subject.run("warm-up")
-        times = []
-        for i in range(runs):
-            start = time.perf_counter()
-            await subject.run(f"Incoming request from @Pong.\n\nhop {i}/{runs}")
-            times.append(time.perf_counter() - start)
-        return median(times)
-
-    async def measure() -> dict[str, list[float]]:
-        out: dict[str, list[float]] = {name: [] for name in variants}
-        for _ in range(repeats):
-            for name, subject in variants.items():
-                out[name].append(await per_run(subject))
-        return out
-
-    results = asyncio.run(measure())
-    plain = median(results["plain agent"])
-    table = Table(
-        f"pydantic-ai's price per capability and per tool (median µs per run, {runs} runs)",
-        ["agent", "µs/run", "added µs"],
-    )
-    for name, times in results.items():
-        table.add(name, 1e6 * median(times), 1e6 * (median(times) - plain))
     return render_table(table)
 
 
@@ -609,12 +398,16 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.cases import pingpong
 
     if args.capabilities:
+        from benchmarks.capabilities import capability_cost
+
         print(capability_cost())
         return 0
     if args.stages:
         print(stages(args.hops, window=args.window))
         return 0
     if args.ablate:
+        from benchmarks.ablation import ablate
+
         print(ablate(args.hops, args.repeats, window=args.window, fanout=args.fanout))
         return 0
 
