@@ -224,6 +224,24 @@ def test_recorded_teams_are_listed_and_read_only(tmp_path: Path) -> None:
     assert refused == 409 and "record" in why["error"]
 
 
+def test_a_store_that_cannot_be_read_is_a_503_naming_it(tmp_path: Path) -> None:
+    where = tmp_path / "team.sqlite"
+    team = TeamHarness(store=str(where))
+    team.add(scripted_card("Lead"), model=lead)
+    team.shutdown()
+    store = open_store(where, create=False)
+
+    with WebView(store=store) as view:
+        ok, listed = request(view.port, "GET", "/api/teams")
+        store.close()  # the store goes away under the page
+        status, why = request(view.port, "GET", "/api/teams")
+        unknown, what = request(view.port, "GET", "/api/teams/nobody/snapshot")
+
+    assert ok == 200 and len(listed["teams"]) == 1
+    assert status == 503 and why["error"].startswith(f"the record could not be read: {where}")
+    assert unknown == 503 and str(where) in what["error"]
+
+
 # ---------------------------------------------------------------------- the gate
 def test_an_unknown_host_is_refused(view: WebView) -> None:
     status, text = request(view.port, "GET", "/", headers={"Host": f"rebind.test:{view.port}"})

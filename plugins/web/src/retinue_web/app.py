@@ -12,13 +12,15 @@
 | `POST .../say` | `{"to": "@Name", "text": "..."}`: said as the person (a `/command` too) |
 | `POST .../stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`; what it stopped |
 
-(`...` is `/api/teams/{id}`.)
+(`...` is `/api/teams/{id}`.) A read the store cannot answer (a file gone bad, a store
+closed under the view) is a 503 naming the store and why, never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+
+from retinue.store import StoreError
 
 from retinue_web.actions import STOP, ActionError, Said, TeamStoppedError, check_text
 from retinue_web.actions import say as say_as_person
@@ -60,8 +64,16 @@ def _static(name: str) -> bytes:
     return files("retinue_web").joinpath("static", name).read_bytes()
 
 
+logger = logging.getLogger(__name__)
+
+
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
+
+
+async def _store_failed(request: Request, exc: Exception) -> Response:
+    logger.warning("the web view could not read its store for %s: %s", request.url.path, exc)
+    return _error(503, f"the record could not be read: {exc}")
 
 
 def build_app(view: WebView) -> Any:
@@ -80,7 +92,8 @@ def build_app(view: WebView) -> Any:
         Route("/api/teams/{team}/stop", api.stop, methods=["POST"]),
     ]
     assert view.gate is not None, "bind() the view before building its app"
-    return GateMiddleware(Starlette(routes=routes), view.gate)
+    app = Starlette(routes=routes, exception_handlers={StoreError: _store_failed})
+    return GateMiddleware(app, view.gate)
 
 
 class _Api:
