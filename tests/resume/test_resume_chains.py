@@ -19,6 +19,7 @@ from retinue.testing import TeamHarness, agent_name, incoming, scripted_card, se
 from retinue.testing.team import Recorder
 
 THANKER = f"{__name__}:thanker"
+STOPPED = "Stopped @Manager's task (the work it handed on): @Manager and @Writer."
 
 
 def thanker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -94,7 +95,7 @@ def test_a_stop_made_before_the_resume_still_closes_its_chain(where: str, resume
     first.say(manager, "send @Writer request: write the report")
     first.wait_idle(60)
     answer = first.command(manager, "/stop")
-    assert answer.startswith("Stopped @Manager's task (the work it handed on): @Manager and @Writer.")
+    assert answer.startswith(STOPPED)
     (stopped,) = first.events(ChainStoppedEvent)
     assert first.shutdown(10)
 
@@ -123,4 +124,4 @@ def test_a_stop_after_the_resume_reaches_the_work_handed_on_before_it(
     team, recorder = resumed(first.team_id)
 
     (answer,) = tell(team, recorder, "@Manager", "/stop")
-    assert answer.startswith("Stopped @Manager's task (the work it handed on): @Manager and @Writer.")
+    assert answer.startswith(STOPPED)

@@ -24,13 +24,12 @@ import logging
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
+from retinue.store import StoreError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-
-from retinue.store import StoreError
 
 from retinue_web.actions import STOP, ActionError, Said, TeamStoppedError, check_text
 from retinue_web.actions import say as say_as_person
