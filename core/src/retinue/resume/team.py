@@ -115,11 +115,11 @@ def resume_team(
         system = ActorSystem(store=store, plugin_manager=plugin_manager)
     try:
         orchestrator, members, attached = _restart(system, plan, profiles, human_class)
+        stopped = _restore_chains(system, orchestrator, plan)  # before anything routes again
     except BaseException:
         if owns_system:  # nothing of a team that could not come back is left running
             system.shutdown()
         raise
-    stopped = _restore_chains(system, orchestrator, plan)  # before anything routes again
     for address in (*members.values(), *attached):  # all back: each may now reach the others
         system.tell(address, "on_team_resumed")
     system.post(  # recorded before anything the owed messages cause
