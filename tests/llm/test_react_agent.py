@@ -32,6 +32,7 @@ from retinue.llm import (
     RuntimeConfig,
     RunTimeoutError,
     RunUsageLimitError,
+    SharedCapability,
     ToolCallEvent,
 )
 from retinue.llm.models import get_model
@@ -388,6 +389,41 @@ def test_one_run_at_a_time_and_never_from_the_loop_thread(make_agent: MakeAgent)
     assert "cannot start on the model loop thread" in errors[0]
     assert "already running" in errors[1]
     assert agent.lifetime_usage.runs == 1  # refused runs are not charged
+
+
+class NoteRequests(SharedCapability):
+    """Notes each model request's agent, keeping nothing of its own."""
+
+    def __init__(self, seen: list[str]) -> None:
+        self.seen = seen
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        self.seen.append(str(ctx.deps))
+        return request_context
+
+
+def test_runners_alike_share_their_agent_with_a_shared_capability_and_not_with_others(
+    make_agent: MakeAgent,
+) -> None:
+    seen: list[str] = []
+    note = NoteRequests(seen)
+    script = Script(steps=[[TextPart("one")], [TextPart("two")], [TextPart("three")]])
+    first = make_agent(script, name="@A", label="Worker", capabilities=[note])
+    second = make_agent(script, name="@B", label="Worker", capabilities=[note])
+    apart = make_agent(script, name="@C", label="Worker", capabilities=[Doorbell()])
+
+    answers = [
+        first.run_sync("1", str, deps="@A"),
+        second.run_sync("2", str, deps="@B"),
+        apart.run_sync("3", str, deps="@C"),
+    ]
+
+    assert answers == ["one", "two", "three"]
+    assert first._agents[str] is second._agents[str]  # one pydantic-ai agent for both
+    assert apart._agents[str] is not first._agents[str]  # a capability of its own: its own
+    assert seen == ["@A", "@B"]  # the shared capability ran for each of its runners
 
 
 def test_two_hundred_agents_on_two_hundred_threads_share_one_model() -> None:

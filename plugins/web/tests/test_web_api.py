@@ -7,7 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from retinue import EventMessage, ModelConfig, RunFinishedEvent, SentMessage, TeamUsageLimits
+from retinue import (
+    EventMessage,
+    ModelConfig,
+    RunFinishedEvent,
+    SentMessage,
+    StructuredOutput,
+    TeamUsageLimits,
+)
 from retinue.store import open_store
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
@@ -102,6 +109,28 @@ def test_a_stop_ends_the_model_request_and_reports_what_it_stopped(
     assert report["text"].startswith(("Run interrupted.", "Stopped @Worker's task"))
     ends = [e.event for e in team.recorder.messages if isinstance(e, EventMessage)]
     assert any(isinstance(e, RunFinishedEvent) and e.status == "interrupted" for e in ends)
+
+
+def test_the_page_sees_a_model_request_and_alike_agents_still_share_their_agent(
+    team: TeamHarness, view: WebView
+) -> None:
+    first, second = team.start("Worker"), team.start("Worker")
+    team.say(first, "add these")
+    team.wait_idle()
+    team.say(second, "hold on")
+    assert HOLDING.wait(30)
+    steps = wait_until(
+        lambda: request(view.port, "GET", path(view, "snapshot"))[1]["activity"].get(second.name),
+        what="the request in flight on the page",
+    )
+    status, _ = request(view.port, "POST", path(view, "stop"), {"member": second.name})
+    team.wait_idle()
+
+    assert steps == {"kind": "model", "detail": "a model request"}
+    assert status == 200
+    runners = [team.system.local_actor(a).react_agent for a in (first, second)]
+    agents = [runner._agents[StructuredOutput] for runner in runners]
+    assert agents[0] is agents[1]  # retinue-web's one capability keeps them sharing
 
 
 def test_a_stop_of_a_task_goes_to_who_works_on_it(team: TeamHarness, view: WebView) -> None:

@@ -47,10 +47,12 @@ if TYPE_CHECKING:  # the names below load pydantic-ai, so they load on first use
     from retinue.llm.context import ContextManager as ContextManager
     from retinue.llm.models import get_model as get_model
     from retinue.llm.react_agent import ReactAgent
+    from retinue.llm.run_agents import SharedCapability
 
 _LAZY = {
     "ContextManager": "retinue.llm.context",
     "ReactAgent": "retinue.llm.react_agent",
+    "SharedCapability": "retinue.llm.run_agents",
     "get_model": "retinue.llm.models",
 }
 
@@ -76,6 +78,7 @@ __all__ = [
     "RunUsageLimits",
     "RunUsageSummary",
     "RuntimeConfig",
+    "SharedCapability",
     "TeamBudgetExhaustedError",
     "ToolCallEvent",
     "UsageLimitError",

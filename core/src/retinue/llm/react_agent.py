@@ -32,7 +32,13 @@ from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
-from retinue.llm.run_agents import build_run_agent, member_tools, output_key, shared_run_agent
+from retinue.llm.run_agents import (
+    build_run_agent,
+    member_tools,
+    output_key,
+    shared_run_agent,
+    shares_agents,
+)
 from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
@@ -397,12 +403,14 @@ class ReactAgent:
 
     def _agent_for(self, output_type: Any) -> Agent[Any, Any]:
         """The pydantic-ai agent for this output type: the shared one for this runner's
-        shape, or (with capabilities of its own) one built for it once."""
+        shape, or (with toolsets or capabilities of its own that are not `SharedCapability`)
+        one built for it once."""
         key = output_key(output_type)
         agent = self._agents.get(key)
         if agent is not None:
             return agent
-        if not self._own_capabilities and not self._toolsets:
+        own = self._own_capabilities
+        if not self._toolsets and shares_agents(own):
             agent = shared_run_agent(
                 self.model,
                 output_type,
@@ -410,6 +418,7 @@ class ReactAgent:
                 tools=self._tools,
                 runtime=self.runtime_cfg,
                 settings=self._settings,
+                capabilities=own,
             )
         if agent is None:
             agent = build_run_agent(

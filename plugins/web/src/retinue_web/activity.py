@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic_ai import RunContext
-from pydantic_ai.capabilities import AbstractCapability
+from retinue import SharedCapability
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,12 @@ def _where(ctx: RunContext[Any]) -> tuple[str, str] | None:
     return None
 
 
-class ActivityCapability(AbstractCapability[Any]):
-    """Notes each model request and tool call of its agent's runs on `BOARD` while it lasts."""
+class ActivityCapability(SharedCapability):
+    """Notes each model request and tool call of its agent's runs on `BOARD` while it lasts.
+
+    It keeps nothing of its own (the agent is the run's `ctx.deps`), so one instance,
+    `ACTIVITY`, serves every agent and they keep sharing their pydantic-ai agent.
+    """
 
     async def wrap_model_request(
         self, ctx: RunContext[Any], *, request_context: Any, handler: Any
@@ -103,3 +107,7 @@ class ActivityCapability(AbstractCapability[Any]):
             return await handler(argument)
         finally:
             BOARD.end(*where, key)
+
+
+#: The one capability every agent is given (`hooks.retinue_capabilities`).
+ACTIVITY = ActivityCapability()

@@ -45,7 +45,11 @@ def retinue_session_started(team: Any, args: argparse.Namespace) -> Sequence[Cal
 
 @hookimpl
 def retinue_capabilities(config: AgentConfig) -> Sequence[AbstractCapability[Any]]:
-    """Every agent notes its model requests and tool calls for a web view in this process."""
-    from retinue_web.activity import ActivityCapability
+    """Every agent notes its model requests and tool calls for a web view in this process.
 
-    return [ActivityCapability()]
+    One instance for all (a `SharedCapability`), so agents keep sharing their pydantic-ai
+    agent with the web view installed.
+    """
+    from retinue_web.activity import ACTIVITY
+
+    return [ACTIVITY]
