@@ -6,15 +6,12 @@ the person is told afterwards shows the ledger was rebuilt from the record.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import AgentMessage, ChainMessageHeldEvent, ChainStoppedEvent, Orchestrator
-from retinue.resume import ResumedTeam, resume_team
-from retinue.store import Store, open_store
+from retinue.resume import ResumedTeam
 from retinue.testing import TeamHarness, agent_name, incoming, scripted_card, send
 from retinue.testing.team import Recorder
 
@@ -28,30 +25,6 @@ def thanker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     other = "@Beta" if agent_name(info) == "@Alpha" else "@Alpha"
     to = other if got.sender == "@Human" else got.sender
     return send(info, (to, "notification", f"Thank you so much, {to}! Really appreciated."))
-
-
-@pytest.fixture
-def where(tmp_path: Path) -> str:
-    return str(tmp_path / "team.sqlite")
-
-
-@pytest.fixture
-def resumed(where: str) -> Any:
-    """Resumes a team from `where`; shut down after the test."""
-    teams: list[tuple[ResumedTeam, Store]] = []
-
-    def resume(team_id: str) -> tuple[ResumedTeam, Recorder]:
-        store = open_store(where, create=False)
-        team = resume_team(store, team_id)
-        recorder = Recorder()
-        team.team.subscribe(recorder)
-        teams.append((team, store))
-        return team, recorder
-
-    yield resume
-    for team, store in teams:
-        assert team.shutdown(10)
-        store.close()
 
 
 def tell(team: ResumedTeam, recorder: Recorder, to: str, text: str) -> list[str]:

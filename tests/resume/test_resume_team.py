@@ -7,7 +7,6 @@ models were shown is read from the record afterwards (both runs of the team are 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -27,10 +26,9 @@ from retinue import (
 from retinue.actors.record_codec import decode
 from retinue.cli.main import main
 from retinue.resume import ResumedTeam, ResumeError, resume_team
-from retinue.store import Store, open_store
+from retinue.store import open_store
 from retinue.testing import FOLLOW, TeamHarness, scripted_card
 from retinue.testing.histories import model_requests
-from retinue.testing.team import Recorder
 from retinue.tools import ContextMarker, find_markers
 
 pytest.importorskip("retinue_team", reason="the resumed teams hire and fire: needs retinue-team")
@@ -68,30 +66,6 @@ def worker_card(limit: int | None = None, tools: list[Any] | None = None) -> Age
             tools=tools or [],
         ),
     )
-
-
-@pytest.fixture
-def where(tmp_path: Path) -> str:
-    return str(tmp_path / "team.sqlite")
-
-
-@pytest.fixture
-def resumed(where: str) -> Any:
-    """Resumes a team from `where`; every team it resumed is shut down after the test."""
-    teams: list[tuple[ResumedTeam, Store]] = []
-
-    def resume(team_id: str) -> tuple[ResumedTeam, Recorder]:
-        store = open_store(where, create=False)
-        team = resume_team(store, team_id)
-        recorder = Recorder()
-        team.team.subscribe(recorder)
-        teams.append((team, store))
-        return team, recorder
-
-    yield resume
-    for team, store in teams:
-        assert team.shutdown(10)
-        store.close()
 
 
 def say(team: ResumedTeam, text: str, timeout: float = 60) -> None:
