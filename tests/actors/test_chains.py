@@ -19,6 +19,7 @@ from retinue import (
     TeamConfig,
 )
 from retinue.actors import chains
+from retinue.actors.fingerprints import FINGERPRINT_WORDS
 
 
 def agent(name: str) -> ActorAddress:
@@ -121,7 +122,7 @@ def test_near_identical_ignores_case_punctuation_and_names() -> None:
     assert chains.near_identical(words("a b c d e"), words("a b c d e f"), 0.8)
     assert not chains.near_identical(words("run the tests"), words("run the linter"), 0.8)
     assert chains.near_identical(words(""), words("@Alpha"), 0.8)  # nothing but names
-    assert len(words(" ".join(f"w{n}" for n in range(1000)))) == chains.FINGERPRINT_WORDS
+    assert len(words(" ".join(f"w{n}" for n in range(1000)))) == FINGERPRINT_WORDS
 
 
 def test_reopen_gives_fresh_counts_an_allowance_and_the_held_messages() -> None:

@@ -19,16 +19,15 @@ window of fixed size, the last few hops for the reported path. The ledger keeps 
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from itertools import islice
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.fingerprints import content_words, near_identical
 
 __all__ = [
     "ChainLedger",
@@ -45,10 +44,6 @@ DELEGATING_INTENTS = frozenset({"request", "instruction"})
 MAX_HELD = 16
 #: How many of the latest hops a chain keeps for the path it reports.
 PATH_LENGTH = 8
-#: How many distinct words of a content its fingerprint keeps (the first ones).
-FINGERPRINT_WORDS = 64
-#: How much of a content is read for its fingerprint.
-FINGERPRINT_CHARS = 2000
 
 
 class LoopLimits(BaseModel):
@@ -125,10 +120,6 @@ class Admission:
     hold: bool = False
 
 
-_MENTION = re.compile(r"@\S+")
-_WORD = re.compile(r"[^\W_]+")
-
-
 @runtime_checkable
 class TeamChains(Protocol):
     """The team's chain ledger as members use it (through `Team.chains`), from any thread.
@@ -179,24 +170,6 @@ class TeamChains(Protocol):
     def stopped_chains_of(self, name: str) -> list[str]:
         """The stopped chains `name` took part in, most recently active first."""
         ...
-
-
-def content_words(text: str) -> frozenset[str]:
-    """A content's fingerprint: its first distinct words, case-folded, names left out.
-
-    Bounded by `FINGERPRINT_WORDS` and `FINGERPRINT_CHARS`, so comparing two costs the same
-    whatever was written. Member names (`@Beta`) are dropped: "Thanks, @Alpha!" and
-    "Thanks, @Beta!" are the same words.
-    """
-    text = _MENTION.sub(" ", text[:FINGERPRINT_CHARS]).casefold()
-    return frozenset(islice(dict.fromkeys(_WORD.findall(text)), FINGERPRINT_WORDS))
-
-
-def near_identical(a: frozenset[str], b: frozenset[str], threshold: float) -> bool:
-    """Whether two fingerprints share at least `threshold` of their words (Jaccard)."""
-    if not a and not b:
-        return True
-    return len(a & b) >= threshold * len(a | b)
 
 
 class _Track:
