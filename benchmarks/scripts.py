@@ -28,13 +28,14 @@ WORKER_CALLS: list[float] = []
 WORKER_DELAY = 0.05
 
 HOP = re.compile(r"hop (\d+)/(\d+)")
-SENDER = re.compile(r"Incoming \w+ from (@\w+)\.")
+SENDER = re.compile(r"(?m)^(@\w+) (?:waits for|responds|instructs|notifies|acknowledges)")
+ANSWER = re.compile(r"(?m)^@Worker\d* responds:$")
 FAN_OUT = re.compile(r"fan out to (\d+)")
 
 
 def shown(intent: str, sender: str, content: str) -> str:
     """The prompt a `BaseAgent` builds for a message, for the baselines to send the same."""
-    return f"{reply_protocol(intent, sender)}\n{fence(content, sender=sender, intent=intent)}"
+    return fence(content, header=reply_protocol(intent, sender))
 
 
 def reset() -> None:
@@ -88,7 +89,7 @@ async def fan_out_manager(messages: list[ModelMessage], info: AgentInfo) -> Mode
         return send(info, *((name, "request", "work item") for name in names))
     texts = user_texts(messages)
     wanted = next((int(m.group(1)) for t in texts if (m := FAN_OUT.search(t))), 0)
-    answers = sum(t.count("Incoming response from @Worker") for t in texts)
+    answers = sum(len(ANSWER.findall(t)) for t in texts)
     if wanted and answers >= wanted:
         return send(info, ("@Human", "response", f"all {answers} answers in"))
     return send(info)

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from retinue.llm.framing import find_fences
+from retinue.agent.incoming import find_fences
 from retinue.testing import agent_name, send, user_texts
 from retinue.testing.scripted import run_messages
 

@@ -37,7 +37,7 @@ def test_unknown_command_falls_through_to_the_model(retinue_team: TeamHarness) -
     team.say(worker, "/usr/bin is where it lives")
     team.wait_idle()
     (prompt,) = prompts(team, "@Worker")
-    assert prompt.endswith("\n/usr/bin is where it lives\n</retinue_message>")
+    assert prompt.endswith("\n/usr/bin is where it lives\n</message>")
     assert team.received_by("@Human") == []
 
 
@@ -59,7 +59,7 @@ def test_agent_written_command_is_ordinary_content(retinue_team: TeamHarness) ->
     team.wait_idle()
     shown = prompts(team, "@Target")
     assert len(shown) == 2
-    assert shown[1].endswith('intent="request">\n/clear\n</retinue_message>')
+    assert shown[1].endswith(" waits for your response:\n<message>\n/clear\n</message>")
     assert "remember this" in team.proxy(target).get_context_transcript()
 
 

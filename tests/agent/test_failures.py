@@ -97,7 +97,7 @@ def assert_manager_told_of(team: TeamHarness, reason: str) -> FailureNotice:
     assert reason in notice.reason
     ((seen, prompt),) = failure_prompts(team, "@Manager")
     assert seen.sender == "@Dev" and reason in seen.content
-    assert prompt.startswith("Incoming failure from @Dev. This notice comes from the team runtime")
+    assert prompt.startswith("@Dev failed (the framework tells you so, nobody waits for a reply):")
     return notice
 
 

@@ -16,9 +16,8 @@ def test_protocol_line_precedes_raw_content(retinue_team: TeamHarness, intent: s
     (prompt,) = prompts(retinue_team, "@Listener")
     header = reply_protocol(intent, "@Human")
     # A context-update block may be folded in front; the protocol sits right before the
-    # content, which the kernel fences with its real sender and intent.
-    fenced = f'<retinue_message sender="@Human" intent="{intent}">\nraw {intent} content\n'
-    assert prompt.endswith(f"{header}\n{fenced}</retinue_message>")
+    # content, which the kernel fences; the line names the real sender and intent.
+    assert prompt.endswith(f"{header}\n<message>\nraw {intent} content\n</message>")
 
 
 def test_protocol_lines_speak_of_mechanics_not_delegation() -> None:

@@ -126,14 +126,9 @@ def test_read_mailbox_absorbs_two_queued_messages_and_they_get_no_turn(
     team.wait_idle(20)
 
     assert team.tool_results("@Reader") == [
-        "2 messages taken from your mailbox; they will not arrive again, so act on them now "
-        "if they need it.\n\n"
-        "Incoming notification from @Peer. It is for your information; nobody is waiting for "
-        'a reply.\n<retinue_message sender="@Peer" intent="notification">\nFirst note\n'
-        "</retinue_message>\n\n"
-        "Incoming request from @Human. @Human is waiting for an answer: send @Human the result "
-        'as a response.\n<retinue_message sender="@Human" intent="request">\nSecond note\n'
-        "</retinue_message>"
+        "2 messages taken from your mailbox; none will arrive again:\n\n"
+        "@Peer notifies you:\n<message>\nFirst note\n</message>\n\n"
+        "@Human waits for your response:\n<message>\nSecond note\n</message>"
     ]
     # One run of two model requests (the read, then the answer): the notes had no turn.
     assert len(team.model_requests("@Reader")) == 2

@@ -37,7 +37,7 @@ from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
 from retinue.agent.failure_handling import FailureHandling
 from retinue.agent.failures import FailureNotice, render_failure_notice
-from retinue.agent.incoming import HOW_TO_READ_MESSAGES, render_incoming
+from retinue.agent.incoming import TEAM_PROTOCOL, render_incoming
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
@@ -58,13 +58,6 @@ from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
 logger = logging.getLogger(__name__)
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
-
-TEAM_PROTOCOL = (
-    "You work in a team of agents and talk to it only through your output: a list of "
-    "messages, each with a recipient, an intent (message_type) and the text. A recipient is "
-    "'@Name' for an existing member, or a bare role name to hire a new member for that role. "
-    f"An empty list sends nothing. {HOW_TO_READ_MESSAGES}"
-)
 
 
 class BaseAgent(FailureHandling):
@@ -137,7 +130,9 @@ class BaseAgent(FailureHandling):
             run_usage_limits=config.run_usage_limits,
             agent_usage_limits=config.agent_usage_limits,
             compaction_cfg=config.compaction_cfg,
-            system_prompts=[self._identity, *factory.get_system_prompts()],
+            # The shared part first, what differs between members and days last: providers
+            # cache only an unchanged prefix, and they share it across an account.
+            system_prompts=[TEAM_PROTOCOL, *factory.get_system_prompts(), self._identity],
             tools=factory.get_tools(),
             toolsets=factory.get_toolsets(),
             capabilities=capabilities,
@@ -149,11 +144,12 @@ class BaseAgent(FailureHandling):
         )
 
     def _identity(self) -> str:
-        parts = [f"You are {self.myAddress.name}, whose role is {self.myAddress.role}."]
-        if self.state.backstory:
-            parts.append(self.state.backstory)
-        parts.append(TEAM_PROTOCOL)
-        parts.append(f"Today is {date.today().isoformat()}.")
+        """The member's own part of its instructions: its backstory, who it is, the date."""
+        parts = [self.state.backstory] if self.state.backstory else []
+        address = self.myAddress
+        parts.append(
+            f"You are {address.name} (role: {address.role}). Today is {date.today().isoformat()}."
+        )
         return "\n\n".join(parts)
 
     def extra_capabilities(self) -> list[AbstractCapability[Any]]:

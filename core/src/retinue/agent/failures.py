@@ -20,8 +20,8 @@ from typing import Any, Literal, NamedTuple
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, Message
+from retinue.agent.incoming import render_failure
 from retinue.agent.messages import AgentMessage
-from retinue.llm.framing import fence
 
 FailureKind = Literal["turn", "start", "delivery"]
 """What failed: a member's turn, a member's start (a hire), or the delivery of a message."""
@@ -133,13 +133,11 @@ def render_failure_notice(notice: FailureNotice) -> str:
         what = f"{who}, a member hired for you, could not start and has left the team."
     else:
         what = f"What you sent to {who} was not delivered: {who} is no longer running."
-    header = (
-        f"Incoming failure from {who}. This notice comes from the team runtime, not from "
-        f"{who}; nobody waits for a reply to it. Decide what to do now: try again, give the "
-        "work to another member, or tell whoever is waiting on you that it cannot be done."
+    body = (
+        f"{what} Reason: {notice.reason}\nDecide what to do now: try again, give the work to "
+        "another member, or tell whoever waits on you that it cannot be done."
     )
-    body = f"{what} Reason: {notice.reason}"
-    return f"{header}\n{fence(body, sender=who, intent='failure')}"
+    return render_failure(who, body)
 
 
 class HireOrigin(NamedTuple):

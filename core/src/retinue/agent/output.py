@@ -2,51 +2,55 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.agent.messages import Intent
 
 
+def _no_description(schema: dict[str, Any]) -> None:
+    """Keep a class's docstring out of its JSON schema: the model is told once, elsewhere."""
+    schema.pop("description", None)
+
+
 class Request(BaseModel):
-    """One outbound message the model wants sent."""
+    """One outbound message the model wants sent.
 
-    model_config = ConfigDict(defer_build=True)
+    The schema carries no descriptions: what the fields mean is said once, in the shared
+    instructions every `BaseAgent` is given (`TEAM_PROTOCOL`), not on every request twice.
+    """
 
-    message_type: Intent = Field(
-        description=(
-            "request: do something and send me the result; "
-            "instruction: do something, possibly for someone else; "
-            "response: the answer to a request you received; "
-            "notification: information, no reply wanted; "
-            "acknowledgment: confirms an instruction, no reply wanted"
-        )
-    )
-    message: str = Field(description="The text to deliver, exactly as the recipient should read it")
-    recipient: str = Field(
-        description="'@Name' for an existing team member, or a bare role name to hire one"
-    )
+    model_config = ConfigDict(defer_build=True, json_schema_extra=_no_description)
+
+    message_type: Intent
+    message: str
+    """The text to deliver, exactly as the recipient should read it."""
+    recipient: str
+    """`@Name` for a member, or a bare role name to hire one."""
 
 
 class StructuredOutput(BaseModel):
     """Everything a turn sends; an empty list means nothing goes out this turn."""
 
-    model_config = ConfigDict(defer_build=True)
+    model_config = ConfigDict(defer_build=True, json_schema_extra=_no_description)
 
     messages: list[Request] = Field(default_factory=list)
 
 
-#: One line per intent: the mechanics of what arrived and whether an answer is owed. They say
-#: nothing about who should do the work; division of labour belongs in each role's own prompt.
+#: One line per intent, before the message it heads: who sent it and what it wants, in as few
+#: words as carry it (what each intent asks of the receiver is said once, in the shared
+#: instructions). They say nothing about who should do the work: division of labour belongs
+#: in each role's own prompt.
 REPLY_PROTOCOLS: dict[str, str] = {
-    "request": "{sender} is waiting for an answer: send {sender} the result as a response.",
-    "response": "It answers something you asked for earlier; use it and carry on.",
-    "instruction": "It asks you to carry something out; acknowledge to {sender} only if asked.",
-    "notification": "It is for your information; nobody is waiting for a reply.",
-    "acknowledgment": "It confirms that something you sent was received; nothing more is owed.",
+    "request": "{sender} waits for your response:",
+    "response": "{sender} responds:",
+    "instruction": "{sender} instructs you:",
+    "notification": "{sender} notifies you:",
+    "acknowledgment": "{sender} acknowledges:",
 }
 
 
 def reply_protocol(intent: str, sender: str) -> str:
     """The header line a receiving agent puts before the raw content."""
-    line = REPLY_PROTOCOLS.get(intent, REPLY_PROTOCOLS["notification"]).format(sender=sender)
-    return f"Incoming {intent} from {sender}. {line}"
+    return REPLY_PROTOCOLS.get(intent, REPLY_PROTOCOLS["notification"]).format(sender=sender)

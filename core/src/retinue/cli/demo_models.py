@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
-from retinue.testing.scripted import incoming, send, user_texts
+from retinue.testing.scripted import incoming, received, send
 
 
 def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -21,8 +21,8 @@ def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
             ("Developer", "request", f"Draft an implementation plan for: {got.content}"),
             ("QA", "request", f"List the main risks of: {got.content}"),
         )
-    history = "\n".join(user_texts(messages))
-    if "Incoming response from @Developer" in history and "Incoming response from @QA" in history:
+    answered = {got.sender for got in received(messages) if got.intent == "response"}
+    if {"@Developer", "@QA"} <= answered:
         return send(
             info,
             (

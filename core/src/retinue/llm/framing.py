@@ -1,12 +1,12 @@
 """The fence around other parties' text in a prompt, so content cannot speak for the kernel.
 
 A message's content is the sender's words; who sent it and with which intent are the
-kernel's. The kernel writes them as attributes of a `<retinue_message>` element around the
+kernel's. The kernel writes them in one line right before a `<message>` element around the
 content, through pydantic-ai's public framing API: the tag is registered with
 `pydantic_ai.framing.register_tag`, and `neutralize_tags` escapes the `<` of every spelling
-of it (and of pydantic-ai's own frames) inside the body; the attributes are HTML-escaped.
-No content can therefore close the element early or open one of its own, and the only
-unescaped opening tags in a prompt are the kernel's.
+of it (and of pydantic-ai's own frames) inside the body. No content can therefore close the
+element early or open one of its own: the only unescaped `<message>` tags in a prompt are
+the kernel's, and so is the line before each.
 
 Registering happens when this module is imported, which every agent does before its first
 run, as pydantic-ai asks (a tag registered later changes how earlier text escapes).
@@ -14,40 +14,35 @@ run, as pydantic-ai asks (a tag registered later changes how earlier text escape
 
 from __future__ import annotations
 
-import html
 import re
 from typing import NamedTuple
 
 from pydantic_ai.framing import neutralize_tags, register_tag
 
-MESSAGE_TAG = register_tag("retinue_message")
-"""The element a message's content is shown in; its attributes are written by the kernel."""
+MESSAGE_TAG = register_tag("message")
+"""The element a message's content is shown in; the line before it is the kernel's."""
 
-_FENCE = re.compile(
-    rf'<{MESSAGE_TAG} sender="(?P<sender>[^"]*)" intent="(?P<intent>[^"]*)">\n'
-    rf"(?P<body>.*?)\n</{MESSAGE_TAG}>",
+_FRAME = re.compile(
+    rf"(?:^|\n)(?P<header>[^\n]*)\n<{MESSAGE_TAG}>\n(?P<body>.*?)\n</{MESSAGE_TAG}>",
     re.DOTALL,
 )
 
 
-class Fenced(NamedTuple):
-    """One fenced message found in a prompt: what the kernel wrote around it, and its body."""
+class Framed(NamedTuple):
+    """One fenced message found in a prompt: the kernel's line before it, and its body."""
 
-    sender: str
-    intent: str
+    header: str
     body: str
 
 
-def fence(body: str, *, sender: str, intent: str) -> str:
-    """`body` inside a `<retinue_message>` element naming its sender and intent.
+def fence(body: str, *, header: str) -> str:
+    """The kernel's `header` line, then `body` inside a `<message>` element.
 
-    The same text as `pydantic_ai.framing.wrap(MESSAGE_TAG, ...)` renders, with the opening
-    tag written here: its attribute names are fixed, and checking them on every message
-    would cost more than the rest of the prompt (the body still goes through pydantic-ai's
-    `neutralize_tags`, which is what makes the fence hold).
+    The element is what `pydantic_ai.framing.wrap(MESSAGE_TAG, ...)` renders; the body goes
+    through pydantic-ai's `neutralize_tags`, which is what makes the fence hold, and so does
+    the header (it names a sender, whose name is not the kernel's to trust).
     """
-    opening = f'<{MESSAGE_TAG} sender="{html.escape(sender)}" intent="{html.escape(intent)}">'
-    return f"{opening}\n{neutralize_tags(body)}\n</{MESSAGE_TAG}>"
+    return f"{neutralize(header)}\n<{MESSAGE_TAG}>\n{neutralize_tags(body)}\n</{MESSAGE_TAG}>"
 
 
 def neutralize(text: str) -> str:
@@ -59,15 +54,13 @@ def neutralize(text: str) -> str:
     return neutralize_tags(text) if "<" in text else text
 
 
-def find_fences(text: str) -> list[Fenced]:
+def find_frames(text: str) -> list[Framed]:
     """Every fence the kernel wrote in `text`, in order; the bodies as the model reads them.
 
-    A body keeps the escaping `fence` applied (`&lt;retinue_message ...`), so what a reader
-    gets is exactly what the model was shown.
+    A body keeps the escaping `fence` applied (`&lt;message>`), so what a reader gets is
+    exactly what the model was shown. Only the kernel can write an unescaped `<message>`
+    tag, so the line before one is always the kernel's.
     """
-    if f"<{MESSAGE_TAG} " not in text:
+    if f"<{MESSAGE_TAG}>" not in text:
         return []
-    return [
-        Fenced(html.unescape(m["sender"]), html.unescape(m["intent"]), m["body"])
-        for m in _FENCE.finditer(text)
-    ]
+    return [Framed(m["header"], m["body"]) for m in _FRAME.finditer(text)]

@@ -36,7 +36,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo
 
-from retinue.llm.framing import find_fences
+from retinue.agent.incoming import find_fences
 
 
 def user_texts(messages: Sequence[ModelMessage]) -> list[str]:
@@ -139,7 +139,7 @@ class Incoming(NamedTuple):
 def incoming(messages: Sequence[ModelMessage]) -> Incoming:
     """The message this run answers, read from the fence the kernel put around its content.
 
-    The sender and intent are the fence's attributes, which only the kernel writes: a content
+    The sender and intent are read from the line the kernel writes before the fence: a content
     that imitates a header or a fence is escaped inside it and never read as one. The content
     is what the model was shown (such imitations stay escaped). Context updates may precede
     the message in the same prompt. The run's own prompt is read, not merely the latest one:
@@ -157,7 +157,28 @@ def incoming(messages: Sequence[ModelMessage]) -> Incoming:
     return Incoming("", "", last_prompt(messages))
 
 
-_AGENT_NAME = re.compile(r"^You are (@\S+), whose role is ", re.MULTILINE)
+def incoming_messages(messages: Sequence[ModelMessage]) -> list[Incoming]:
+    """Every message this run answers, oldest first: one, or several queued answers that
+    reached the agent together in one turn (`incoming` is the last of them)."""
+    for message in reversed(run_messages(messages)):
+        if not isinstance(message, ModelRequest):
+            continue
+        fences = find_fences("\n".join(user_texts([message])))
+        if fences:
+            return [Incoming(f.intent, f.sender, f.body) for f in fences]
+    return []
+
+
+def received(messages: Sequence[ModelMessage]) -> list[Incoming]:
+    """Every message the conversation's prompts delivered, oldest first (earlier runs too)."""
+    return [
+        Incoming(f.intent, f.sender, f.body)
+        for text in user_texts(messages)
+        for f in find_fences(text)
+    ]
+
+
+_AGENT_NAME = re.compile(r"^You are (@.+?) \(role: ", re.MULTILINE)
 
 
 def agent_name(info: AgentInfo) -> str:
@@ -168,7 +189,7 @@ def agent_name(info: AgentInfo) -> str:
     """
     match = _AGENT_NAME.search(info.instructions or "")
     if match is None:
-        raise ValueError("the instructions name no agent (no 'You are @Name, whose role is')")
+        raise ValueError("the instructions name no agent (no 'You are @Name (role: ...')")
     return match.group(1)
 
 

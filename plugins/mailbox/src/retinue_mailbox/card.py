@@ -61,16 +61,8 @@ def render_mail(messages: Sequence[AgentMessage]) -> str:
 
     if not messages:
         return EMPTY_MAILBOX
-    if len(messages) == 1:
-        heading = (
-            "1 message taken from your mailbox; it will not arrive again, so act on it now "
-            "if it needs it."
-        )
-    else:
-        heading = (
-            f"{len(messages)} messages taken from your mailbox; they will not arrive again, "
-            "so act on them now if they need it."
-        )
+    plural = "message" if len(messages) == 1 else "messages"
+    heading = f"{len(messages)} {plural} taken from your mailbox; none will arrive again:"
     return "\n\n".join([heading, *(render_incoming(message) for message in messages)])
 
 
