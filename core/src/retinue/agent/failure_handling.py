@@ -4,10 +4,10 @@ A turn that fails for good, a member this agent hired that cannot start, a messa
 that found its recipient gone, and this agent's own failed start all end here: whoever waits
 for the work gets a `FailureNotice` and the person one line (see `failures` for the notices
 and the memory that keeps them from looping). So does a message this agent sent that could
-go nowhere (`report_undelivered`): its own model reads why on its next turn. These are the `Actor` failure hooks, so they
-sit in a base class of `BaseAgent` under the hooks' own names: a subclass overrides them as
-before. The two things they need from the model side (is a run in flight, note a line for
-the model) are hooks here, which `BaseAgent` fills in.
+go nowhere (`report_undelivered`): its own model reads why on its next turn. These are the
+`Actor` failure hooks, so they sit in a base class of `BaseAgent` under the hooks' own names:
+a subclass overrides them as before. The two things they need from the model side (is a run
+in flight, note a line for the model) are hooks here, which `BaseAgent` fills in.
 """
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.errors import one_line
 from retinue.actors.team import Team, TeamDirectory, may_hire
 from retinue.agent.events import RoutingSkippedEvent
+from retinue.agent.failures import shown_recipient
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 
@@ -171,7 +173,8 @@ def report_skipped(
     requester = current.sender if current is not None else None
     if reason == NO_SUCH_MEMBER and requester is not None and requester.name == recipient.strip():
         reason = REQUESTER_LEFT
-    logger.warning("%s: cannot reach %s: %s", agent.myAddress.name, recipient, reason)
+    shown = shown_recipient(recipient)  # a model wrote it: one line in the log too
+    logger.warning("%s: cannot reach %s: %s", agent.myAddress.name, shown, one_line(reason))
     agent.notify_event(
         RoutingSkippedEvent(agent=agent.myAddress, recipient=recipient, reason=reason)
     )
