@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 
 NO_SUCH_MEMBER = "no such member"
 REQUESTER_LEFT = "it has left the team"
-"""Why an answer to the member whose message the turn handles could not go: it was fired."""
+"""Why an answer to the requester (who sent the message the turn handles) could not go."""
 
 HIRE_NEEDS_TEAM_PLUGIN = (
     "cannot hire {role!r}: no installed card provides hire_member "
