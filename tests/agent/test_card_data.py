@@ -83,7 +83,7 @@ def test_a_card_round_trips_and_compares_equal(mode: str) -> None:
 
 def test_a_saved_card_is_plain_json() -> None:
     saved = json.loads(full_card().model_dump_json())
-    assert saved["agent_class"] == "retinue.agent.agent.BaseAgent"
+    assert saved["agent_class"] == "retinue.BaseAgent"  # the path it was given
     assert saved["config"]["tools"][1] == {
         "card": "budget",
         "card_class": f"{__name__}.BudgetTool",
@@ -91,6 +91,38 @@ def test_a_saved_card_is_plain_json() -> None:
         "labels": ["a"],
     }
     assert saved["config"]["tools"][2] == "team"
+
+
+class OwnAgent(BaseAgent):
+    """An agent class of the user's own, exported from no package."""
+
+
+@pytest.mark.parametrize(
+    ("agent_class", "written"),
+    [
+        ("retinue.agent.agent.BaseAgent", "retinue.agent.agent.BaseAgent"),  # as given
+        ("retinue.agent.agent:BaseAgent", "retinue.agent.agent:BaseAgent"),
+        (BaseAgent, "retinue.BaseAgent"),  # a class: its public path
+        (HumanProxy, "retinue.HumanProxy"),
+        (OwnAgent, f"{__name__}.OwnAgent"),  # on no package's face: module.Qualname
+    ],
+)
+def test_a_card_writes_its_class_as_given_or_by_its_public_path(
+    agent_class: Any, written: str
+) -> None:
+    config = AgentConfig() if agent_class is not HumanProxy else BaseConfig(name="@H", role="H")
+    original = AgentCard(agent_class=agent_class, config=config)
+
+    assert original.model_dump()["agent_class"] == written
+    assert json.loads(original.model_dump_json())["agent_class"] == written
+    for copy in (
+        AgentCard.model_validate(original.model_dump()),
+        AgentCard.model_validate_json(original.model_dump_json()),
+        original.model_copy(deep=True),
+    ):
+        assert copy == original
+        assert copy.model_dump()["agent_class"] == written
+        assert copy.get_agent_class() is original.get_agent_class()
 
 
 def test_configs_round_trip_and_compare_equal() -> None:

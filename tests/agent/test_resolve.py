@@ -11,6 +11,7 @@ from retinue import (
     AgentMessage,
     BaseAgent,
     ErrorMessage,
+    FailureNotice,
     RoutingSkippedEvent,
     guard_usage_limits,
     resolve_recipient,
@@ -47,7 +48,11 @@ def test_a_hire_that_cannot_happen_costs_no_other_hand_off(
         team.system.proxy_tell(team.human).send(triage, TriageMessage(content="sort it"))
         team.wait_idle()
 
-    assert [m.content for m in team.received_by("@Human")] == ["here is your answer"]
+    received = team.received_by("@Human")
+    answers = [m.content for m in received if not isinstance(m, FailureNotice)]
+    assert answers == ["here is your answer"]
+    (told,) = [m.content for m in received if isinstance(m, FailureNotice)]  # and the drop
+    assert told.startswith("A message from @Triage to Ghost was not delivered: ")
     assert team.of(ErrorMessage) == []
     (logged,) = [r.getMessage() for r in caplog.records if "Ghost" in r.getMessage()]
     assert logged.startswith("@Triage: cannot reach Ghost: ")  # and says why
@@ -77,7 +82,7 @@ def test_resolution_returns_none_and_logs_the_reason(caplog: pytest.LogCaptureFi
 
     reasons = [r.getMessage() for r in caplog.records]
     assert "cannot reach Reviewer: the team is full; cannot hire 'Reviewer'" in reasons[0]
-    assert "cannot reach @Bob: no such member in the team" in reasons[1]
+    assert "cannot reach @Bob: no such member" in reasons[1]
 
 
 def _path() -> str:
@@ -96,7 +101,7 @@ def test_a_skipped_hand_off_is_published_and_noted_for_the_model(
     (skipped,) = team.events(RoutingSkippedEvent)
     assert skipped.agent == triage and skipped.recipient == "Ghost"
     assert skipped.reason  # why: here, no role Ghost can be hired
-    note = f"Your message to Ghost was not delivered: {skipped.reason}."
+    note = f"Not delivered to Ghost: {skipped.reason}."
     assert note in team.proxy(triage).get_context_transcript()
 
 

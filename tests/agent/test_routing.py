@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_cards import card
-from retinue import BaseAgent, ErrorMessage, RoutingSkippedEvent
+from retinue import BaseAgent, ErrorMessage, FailureNotice, RoutingSkippedEvent
 from retinue.testing import TeamHarness
 
 
@@ -28,9 +28,13 @@ def test_still_unknown_member_is_skipped_with_a_note(retinue_team: TeamHarness) 
     assert len(team.model_requests("@Worker")) == 2  # corrected once, no more
     (skipped,) = team.events(RoutingSkippedEvent)
     assert skipped.recipient == "@Nobody" and "no such member" in skipped.reason
-    assert "was not delivered" in team.proxy(worker).get_context_transcript()
+    note = "[retinue] Not delivered to @Nobody: no such member."
+    assert note in team.proxy(worker).get_context_transcript()
     assert team.of(ErrorMessage) == []
-    assert [m.recipient.name for m in team.sent() if m.recipient] == ["@Worker"]
+    assert [m.recipient.name for m in team.sent() if m.recipient] == ["@Worker", "@Human"]
+    (told,) = team.received_by("@Human")  # the person hears of the drop, from the kernel
+    assert isinstance(told, FailureNotice)
+    assert told.content == "A message from @Worker to @Nobody was not delivered: no such member"
 
 
 def test_hiring_an_unregistered_role_is_reported_not_raised(retinue_team: TeamHarness) -> None:
@@ -43,7 +47,7 @@ def test_hiring_an_unregistered_role_is_reported_not_raised(retinue_team: TeamHa
     assert team.of(ErrorMessage) == []
     transcript = team.proxy(worker).get_context_transcript()
     assert "Ghost is not a role you can hire" in transcript
-    assert "Your message to Ghost was not delivered" in transcript
+    assert "Not delivered to Ghost: " in transcript
 
 
 def test_roles_outside_routes_to_cannot_be_hired(retinue_team: TeamHarness) -> None:

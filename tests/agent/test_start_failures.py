@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from agent_cards import card
 from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.models import ModelRequestContext
@@ -20,6 +21,7 @@ from retinue import (
     ConfigError,
     DuplicateToolCardError,
     ErrorMessage,
+    FailureNotice,
     ModelConfig,
     PluginError,
     PromptTemplate,
@@ -154,3 +156,28 @@ def test_a_failure_that_only_passes_through_a_plugin_capability_is_not_blamed_on
     (error,) = team.of(ErrorMessage)
     assert error.exception_type != "PluginError"
     assert "counting" not in error.exception_value
+
+
+def test_a_capability_hook_failing_for_a_hire_is_told_to_the_person(
+    harnesses: list[TeamHarness],
+) -> None:
+    pytest.importorskip("retinue_team", reason="the manager hires through retinue-team")
+
+    @hookimpl
+    def retinue_capabilities(config: Any) -> list[Any]:
+        if config.role == "Developer":
+            raise RuntimeError("licence server unreachable")
+        return []
+
+    team = team_with(plugin("licensed", retinue_capabilities=retinue_capabilities))
+    harnesses.append(team)
+    team.register(card("Developer", "developer"))
+    manager = team.add(card("Manager", "manager"))
+
+    team.say(manager, "plan the sprint")
+    team.wait_idle()
+
+    (line,) = [m.content for m in team.received_by("@Human") if isinstance(m, FailureNotice)]
+    assert line.startswith("@Developer could not start (hired by @Manager): PluginError: ")
+    assert "plugin 'licensed'" in line and "licence server unreachable" in line
+    assert_not_in_team(team, "@Developer")

@@ -44,8 +44,9 @@ def test_the_flow_is_one_line_per_message_hire_and_skip(retinue_team: TeamHarnes
     assert "+ @Lead hired @Helper (Helper)" in lines
     assert "@Lead → @Helper  [request] send @Lead response: done" in lines
     assert "@Helper → @Lead  [response] done" in lines
-    (skipped,) = [line for line in lines if "not delivered" in line]
+    (skipped, told) = [line for line in lines if "not delivered" in line]
     assert skipped.startswith("✗ @Lead → @Ghost not delivered: ")
+    assert told.startswith("@Lead → @Human  [failure] A message from @Lead to @Ghost was not")
     assert console.tracker.working() == []
     team.command(lead, "/fire_member @Helper")
     assert "- @Helper left the team" in out.getvalue().splitlines()

@@ -38,17 +38,18 @@ def card_distribution(root: Path, dist: str, entry: str, card: str, version: str
     )
 
 
+@pytest.mark.parametrize("argv", [["plugins"], ["plugins", "--json"]])
 def test_plugins_command_fails_naming_both_sides_of_a_card_conflict(
-    site_dir: Path, capsys: pytest.CaptureFixture[str]
+    site_dir: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     card_distribution(site_dir, "retinue-dup-a", "dup_a", "dup", "1.0")
     card_distribution(site_dir, "retinue-dup-b", "dup_b", "dup", "2.5")
 
-    code = main(["plugins"])
+    code = main(argv)
 
     out, err = capsys.readouterr()
     assert code == 1
-    assert "retinue-dup-a" in out and "retinue-dup-b" in out  # the listing is still shown
+    assert out == ""  # the conflict is the whole answer: one line, not a listing after it
     assert err.startswith("retinue: tool card 'dup' is provided twice")
     assert "retinue-dup-a 1.0" in err and "retinue-dup-b 2.5" in err
     assert len(err.strip().splitlines()) == 1

@@ -10,13 +10,15 @@ import pytest
 from retinue import (
     ActorAddress,
     ActorSystem,
+    AgentConfig,
     AgentMessage,
+    FailureNotice,
     HumanProxy,
     ModelConfig,
     ToolCard,
     hookimpl,
 )
-from retinue.plugins import collect_card_classes, get_plugin_manager
+from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
 from retinue.teamfile import (
     RunningTeam,
     TeamFile,
@@ -193,3 +195,32 @@ def test_cards_by_name_and_with_settings_come_from_the_plugin_manager() -> None:
         assert running.system.plugin_manager is pm
     assert TeamFile.model_validate(spec.model_dump()) == spec
     assert TeamFile.model_validate_json(spec.model_dump_json()) == spec
+
+
+class LicensedPlugin:
+    """Gives the Helper role a capability, from a server that is down."""
+
+    @hookimpl
+    def retinue_capabilities(self, config: AgentConfig) -> list[object]:
+        if config.role == "Helper":
+            raise RuntimeError("licence server unreachable")
+        return []
+
+
+def test_a_plugin_failing_at_start_stops_the_team_and_tells_the_person(
+    seat: type[Seat],
+) -> None:
+    pm = get_plugin_manager(autoload=False, plugins=[LicensedPlugin()])
+    spec = loads_team_file(
+        TWO_ROLES.replace('entry = "Lead"', 'entry = "Lead"\nstart = ["Helper"]')
+    )
+
+    with pytest.raises(PluginError) as caught:
+        spec.start(plugin_manager=pm, human_class=seat)
+
+    assert "licence server unreachable" in str(caught.value)
+    (notice,) = seat.received
+    assert isinstance(notice, FailureNotice) and notice.failure == "start"
+    assert notice.content.startswith("@Helper could not start: PluginError: plugin ")
+    assert "retinue_capabilities" in notice.content
+    assert "licence server unreachable" in notice.content

@@ -7,6 +7,8 @@ from typing import Any
 from pydantic import (
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
     SerializeAsAny,
     ValidationInfo,
     field_serializer,
@@ -15,7 +17,7 @@ from pydantic import (
 )
 
 from retinue.actors.config import BaseConfig
-from retinue.actors.loader import qualified_name
+from retinue.actors.loader import public_name
 from retinue.actors.validation import ConfigError, ConfigModel
 
 
@@ -25,8 +27,10 @@ class AgentCard(ConfigModel):
     The role is read from `config.role`, the single source of truth; `role=` is not accepted.
     The actor class is checked when the card is built (a dotted path is imported then), and
     a config given as data is validated as that class's `config_class`, so a card read back
-    from `model_dump()` equals the card written. `metadata` is free data for applications
-    (a UI's icon, a cost centre); the kernel never reads it.
+    from `model_dump()` equals the card written. The class is written back as the path it
+    was given, or, given as a class, as its public path (`retinue.BaseAgent`), so a stored
+    card does not depend on the kernel's module layout. `metadata` is free data for
+    applications (a UI's icon, a cost centre); the kernel never reads it.
     """
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True)
@@ -37,6 +41,8 @@ class AgentCard(ConfigModel):
     config: SerializeAsAny[BaseConfig]
     routes_to: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    #: The class and the path it is written as (given, or its public path).
+    _class_path: tuple[type[Any] | str, str] | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
@@ -44,6 +50,18 @@ class AgentCard(ConfigModel):
         if isinstance(data, dict) and "role" in data:
             raise ValueError("AgentCard takes no role=; set config.role instead")
         return data
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_class_path(cls, data: Any, handler: ModelWrapValidatorHandler[AgentCard]) -> Any:
+        card = handler(data)
+        given = data.get("agent_class") if isinstance(data, dict) else None
+        agent_class = card.agent_class
+        if isinstance(given, str):
+            card._class_path = (agent_class, given)
+        elif card._class_path is None and isinstance(agent_class, type):
+            card._class_path = (agent_class, public_name(agent_class))
+        return card
 
     @field_validator("agent_class", mode="before")
     @classmethod
@@ -69,8 +87,11 @@ class AgentCard(ConfigModel):
         return config_class.model_validate(value)
 
     @field_serializer("agent_class")
-    def _class_path(self, value: type[Any] | str) -> str:
-        return value if isinstance(value, str) else qualified_name(value)
+    def _write_class_path(self, value: type[Any] | str) -> str:
+        if isinstance(value, str):
+            return value
+        kept = self._class_path
+        return kept[1] if kept is not None and kept[0] is value else public_name(value)
 
     @property
     def role(self) -> str:

@@ -10,7 +10,9 @@ chain only counts and bounded windows:
 * which members a stop closed the chain for, so neither their late replies nor their
   queued mail can restart work (see `stop_downstream`, `is_stopped`);
 * the loop detector's counts: hops, messages per pair, near-identical contents in a row
-  without progress per pair, in a window of `LoopLimits.window` fingerprints.
+  without progress per pair, in a window of `LoopLimits.window` fingerprints;
+* whether the person has heard of a message of the chain that could go nowhere
+  (`first_drop`), so they are told once per chain, not once per message.
 
 A chain's record costs the same at hop 5 and hop 5,000: one count per pair of members, a
 window of fixed size, the last few hops for the reported path. The ledger keeps the
@@ -24,10 +26,11 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.fingerprints import content_words, near_identical
+from retinue.actors.loop_limits import LoopLimits
 
 __all__ = [
     "ChainLedger",
@@ -44,44 +47,6 @@ DELEGATING_INTENTS = frozenset({"request", "instruction"})
 MAX_HELD = 16
 #: How many of the latest hops a chain keeps for the path it reports.
 PATH_LENGTH = 8
-
-
-class LoopLimits(BaseModel):
-    """When a task chain counts as a loop and its routing stops (on by default).
-
-    Counted over the messages agents send each other in one chain (messages to a person
-    are not hops). Progress (a content unlike the recent ones, or a run that called a tool)
-    resets the repeat count only; the two caps are hard backstops for a chain that never
-    settles. The defaults let a long chain with progress run: 60 hops between the same two
-    agents with distinct contents pass; two agents thanking each other are stopped at the
-    sixth near-identical message.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    enabled: bool = True
-    max_hops: int = Field(default=200, ge=1, description="Messages between agents per chain.")
-    max_pair_messages: int = Field(
-        default=100, ge=1, description="Messages between the same two agents per chain."
-    )
-    max_repeats: int = Field(
-        default=4,
-        ge=1,
-        description="Near-identical messages in a row between the same two agents, without "
-        "progress, before the chain is stopped (the next one is refused).",
-    )
-    window: int = Field(
-        default=8, ge=1, le=64, description="Recent messages of a chain a repeat is looked for in."
-    )
-    similarity: float = Field(
-        default=0.8,
-        gt=0.0,
-        le=1.0,
-        description="Share of words two contents must have in common to be near-identical.",
-    )
-    max_chains: int = Field(
-        default=1024, ge=1, description="Chains remembered; the least recently active go first."
-    )
 
 
 class ChainStop(BaseModel):
@@ -171,12 +136,17 @@ class TeamChains(Protocol):
         """The stopped chains `name` took part in, most recently active first."""
         ...
 
+    def first_drop(self, chain_id: str) -> bool:
+        """Whether this is the chain's first message that could go nowhere (the person's news)."""
+        ...
+
 
 class _Track:
     """One chain's record; every field is bounded by the team's size or a constant."""
 
     __slots__ = (
         "delegations",
+        "dropped",
         "grace",
         "held",
         "hops",
@@ -202,6 +172,8 @@ class _Track:
         #: Members a `/stop` closed the chain for (a loop stop closes it for everyone).
         self.stopped: set[str] = set()
         self.held: list[Any] = []
+        #: A message of the chain could go nowhere, and the person was told.
+        self.dropped = False
 
     def closed_for(self, name: str) -> bool:
         stop = self.stop
@@ -360,6 +332,17 @@ class ChainLedger:
                 return False
             track.held.append(message)
             return True
+
+    def first_drop(self, chain_id: str) -> bool:
+        """Whether this is the chain's first message that could go nowhere (O(1)).
+
+        True once per chain: whoever dropped that message tells the person; later drops of
+        the chain are recorded only, so a fan-out to a member who left is one line, not many.
+        """
+        with self._lock:
+            track = self._track(chain_id)
+            first, track.dropped = not track.dropped, True
+            return first
 
     # ------------------------------------------------------------------ stops
     def stop_downstream(

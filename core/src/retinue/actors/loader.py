@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from typing import Any
 
 from retinue.actors.errors import ActorClassError
@@ -54,3 +55,24 @@ def _module_that_fails(path: str) -> ImportError | None:
 def qualified_name(obj: type[Any]) -> str:
     """The dotted path `import_object` reads back."""
     return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def public_name(obj: type[Any]) -> str:
+    """The shortest dotted path that imports `obj`: the first package above its module that
+    gives it under its own name (`retinue.BaseAgent`), else `qualified_name`.
+
+    What a record or a file should name a class by: it does not change when the class moves
+    between the package's own modules. Only packages already imported are asked.
+    """
+    qualname = obj.__qualname__
+    if "." not in qualname:  # a nested class is named through its owner
+        parts = obj.__module__.split(".")
+        for end in range(1, len(parts)):
+            package = ".".join(parts[:end])
+            try:
+                found = getattr(sys.modules.get(package), qualname, None)
+            except Exception:  # a package's own lazy lookup failing is no name to give
+                continue
+            if found is obj:
+                return f"{package}.{qualname}"
+    return qualified_name(obj)

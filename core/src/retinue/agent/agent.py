@@ -14,7 +14,6 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
-from retinue.actors.team import Team
 from retinue.agent import cascade, routing
 from retinue.agent.budget import (
     BudgetAction,
@@ -91,7 +90,6 @@ class BaseAgent(FailureHandling):
         self._context_updater: ContextUpdater | None = None
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
         self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
-        self._team: Team | None = None
         #: Messages the team's budget refused, handled after the person raises it.
         self._held = HeldMessages()
         #: Function tools the model called in the current turn: progress, to the loop detector.
@@ -383,13 +381,6 @@ class BaseAgent(FailureHandling):
         card = team.directory.profile(self.config.role) if team is not None else None
         return list(card.routes_to) if card is not None else []
 
-    @property
-    def team(self) -> Team | None:
-        """This agent's team as a typed view (no asks to read it); None outside any team."""
-        if self._team is None and self.orchestrator is not None:
-            self._team = self.system.team_view(self.orchestrator, self.myAddress)
-        return self._team
-
     def get_team_member(self, name: str) -> ActorAddress | None:
         """The team member called `name`, or None."""
         team = self.team
@@ -399,9 +390,9 @@ class BaseAgent(FailureHandling):
         """Hire a new member for `role` (within `routes_to`) through a card's `hire_member`."""
         return routing.hire_for(self, role)
 
-    def _skip(self, recipient: str, reason: str) -> None:
-        """A message to `recipient` did not go out: logged, published, noted for the model."""
-        routing.report_skipped(self, recipient, reason)
+    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
+        """A message to `recipient` did not go out: logged, published, and told (`routing`)."""
+        routing.report_skipped(self, recipient, reason, person_told=person_told)
 
     async def routing_problems(self, output: StructuredOutput) -> str | None:
         """Which recipients cannot be reached, and what could be; runs on the model loop."""

@@ -72,7 +72,16 @@ class ChainAgent(Protocol):
     def consume_mailbox(self, predicate: Any) -> list[Message]: ...
 
 
-def ledger_of(agent: ChainAgent) -> TeamChains | None:
+class TeamHolder(Protocol):
+    """An agent with a team view: all `ledger_of` needs."""
+
+    myAddress: ActorAddress
+
+    @property
+    def team(self) -> Team | None: ...
+
+
+def ledger_of(agent: TeamHolder) -> TeamChains | None:
     """The team's chain ledger; None for an agent outside any team (or whose team is gone:
     an orchestrator that has stopped, as at shutdown, leaves nothing to count for)."""
     team = agent.team

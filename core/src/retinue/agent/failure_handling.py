@@ -3,10 +3,11 @@
 A turn that fails for good, a member this agent hired that cannot start, a message it sent
 that found its recipient gone, and this agent's own failed start all end here: whoever waits
 for the work gets a `FailureNotice` and the person one line (see `failures` for the notices
-and the memory that keeps them from looping). These are the `Actor` failure hooks, so they
-sit in a base class of `BaseAgent` under the hooks' own names: a subclass overrides them as
-before. The two things they need from the model side (is a run in flight, note a line for
-the model) are hooks here, which `BaseAgent` fills in.
+and the memory that keeps them from looping). So does a message this agent sent that could
+go nowhere (`report_undelivered`): its own model reads why on its next turn. These are the
+`Actor` failure hooks, so they sit in a base class of `BaseAgent` under the hooks' own names:
+a subclass overrides them as before. The two things they need from the model side (is a run
+in flight, note a line for the model) are hooks here, which `BaseAgent` fills in.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import Any
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig
-from retinue.actors.errors import WarningError, describe_error
+from retinue.actors.errors import WarningError, describe_error, one_line
 from retinue.actors.messages import Message, StartFailedMessage
+from retinue.actors.team import Team
 from retinue.agent.cancel import from_operator
+from retinue.agent.cascade import ledger_of
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.failures import (
     FailureMemory,
@@ -27,11 +30,15 @@ from retinue.agent.failures import (
     HireOrigin,
     awaits_answer,
     delivery_notice,
+    shown_recipient,
     start_failed_line,
     turn_failed_line,
+    undelivered_line,
+    undelivered_note,
 )
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.llm.errors import RunInterruptedError
+from retinue.llm.framing import neutralize
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +47,7 @@ class FailureHandling(Actor[AgentConfig, AgentState]):
     """The failure hooks of an agent: every failure reaches whoever waits, and the person once."""
 
     _failures: FailureMemory | None = None
+    _team: Team | None = None
 
     def running_run_id(self) -> str | None:
         """The model run in flight, if any; an actor without a model runner has none."""
@@ -47,6 +55,13 @@ class FailureHandling(Actor[AgentConfig, AgentState]):
 
     def _note_for_model(self, text: str) -> None:
         """Put a line from the kernel into the model's history; no model, nowhere to put it."""
+
+    @property
+    def team(self) -> Team | None:
+        """This agent's team as a typed view (no asks to read it); None outside any team."""
+        if self._team is None and self.orchestrator is not None:
+            self._team = self.system.team_view(self.orchestrator, self.myAddress)
+        return self._team
 
     def on_handler_failed(self, message: Message, error: Exception) -> None:
         """A turn failed for good: a notice to whoever waits for it, one line to the person.
@@ -135,12 +150,14 @@ class FailureHandling(Actor[AgentConfig, AgentState]):
 
         An operator's `/hire_member` answers with the error itself; a model's tool call reads
         it in its result. Otherwise (a bare role named as a recipient) the hiring agent's model
-        gets a notice of its own, and in every case but the operator's the person a line.
+        gets a notice of its own, and in every case but the operator's the person a line: the
+        news of the drop routing then reports, which tells the person nothing more.
         """
         reason = describe_error(error)
         logger.warning("%s could not hire %s: %s", self.myAddress.name, member, reason)
         if current is not None and _is_operator_command(current):
             return
+        self._first_drop()
         notice = FailureNotice(
             failure="start",
             member=member,
@@ -194,7 +211,14 @@ class FailureHandling(Actor[AgentConfig, AgentState]):
         return self._failures
 
     def _absorbs(self, notice: FailureNotice) -> bool:
-        """Whether a notice joins the history instead of getting a turn (see `FailureMemory`)."""
+        """Whether a notice joins the history instead of getting a turn (see `FailureMemory`).
+
+        A delivery notice of intent `notification` never gets one: nobody waited on what this
+        agent sent (an answer whose requester left), so it is reported as undelivered.
+        """
+        if notice.failure == "delivery" and notice.type == "notification":
+            self.report_undelivered(notice.member, notice.reason)
+            return True
         absorbed, tell_person = self._failure_memory.absorbs(notice)
         if absorbed:
             self._note_for_model(notice.content)
@@ -203,10 +227,42 @@ class FailureHandling(Actor[AgentConfig, AgentState]):
         return absorbed
 
     def undeliverable_notice(self, message: Message, recipient: ActorAddress) -> Message | None:
-        """A request or an instruction this agent sent found its recipient gone: a notice."""
-        if not awaits_answer(message):
-            return None
-        return delivery_notice(message, recipient, self.myAddress)
+        """A message this agent sent found its recipient gone: a notice.
+
+        A request or an instruction gets its answer from it (a turn); any other message an
+        agent writes (an answer, a notification), a notice with no turn (see `_absorbs`).
+        """
+        if awaits_answer(message):
+            return delivery_notice(message, recipient, self.myAddress)
+        if isinstance(message, AgentMessage) and not isinstance(message, FailureNotice):
+            return delivery_notice(message, recipient, self.myAddress, "notification")
+        return None
+
+    def report_undelivered(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
+        """What this agent sent to `recipient` could go nowhere: its model reads why on its
+        next turn, and the person hears of it once per task chain (`person_told`: they know
+        already, from a stop or a loop of that chain).
+
+        Both lines are the kernel's: the recipient a model wrote is quoted unless it is a
+        plain name, and neither it nor the reason can break the line or open a fence.
+        """
+        shown, why = shown_recipient(recipient), one_line(neutralize(reason)).rstrip(".")
+        self._note_for_model(undelivered_note(shown, why))
+        if person_told or self.system.shutting_down or not self._first_drop():
+            return
+        line = undelivered_line(self.myAddress.name, shown, why)
+        self._tell_person(
+            FailureNotice(
+                failure="delivery", member=shown, reason=why, content=line, type="notification"
+            )
+        )
+
+    def _first_drop(self) -> bool:
+        """Whether the person is still to hear of a drop in the current turn's chain."""
+        current = self.current_message
+        chain_id = current.chain_id if current is not None else None
+        ledger = ledger_of(self)
+        return chain_id is None or ledger is None or ledger.first_drop(chain_id)
 
     def _tell_person(self, notice: FailureNotice) -> None:
         """Send the team's person (its first user proxy) the notice's one line."""

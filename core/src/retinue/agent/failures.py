@@ -15,13 +15,17 @@ one fails again, that notice joins the agent's history instead of starting a tur
 
 from __future__ import annotations
 
+import json
+import re
 from collections import OrderedDict
 from typing import Any, Literal, NamedTuple
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.errors import one_line
 from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.incoming import render_failure
-from retinue.agent.messages import AgentMessage
+from retinue.agent.messages import AgentMessage, Intent
+from retinue.llm.framing import neutralize
 
 FailureKind = Literal["turn", "start", "delivery"]
 """What failed: a member's turn, a member's start (a hire), or the delivery of a message."""
@@ -96,11 +100,14 @@ def delivery_failed_line(message: Message, recipient: str) -> str:
     )
 
 
-def delivery_notice(message: Message, recipient: ActorAddress, to: ActorAddress) -> FailureNotice:
+def delivery_notice(
+    message: Message, recipient: ActorAddress, to: ActorAddress, intent: Intent = "response"
+) -> FailureNotice:
     """The notice `to` gets for `message`, which found `recipient` gone: from that member.
 
     Built whole (ids, chain, sender) because it is made on whichever thread found the dead
-    letter, not by an actor stamping its own send.
+    letter, not by an actor stamping its own send. Of intent `notification` when nobody
+    waited on `message` (an answer whose requester left): the sender is told, with no turn.
     """
     return FailureNotice(
         failure="delivery",
@@ -109,13 +116,38 @@ def delivery_notice(message: Message, recipient: ActorAddress, to: ActorAddress)
         failed_message_id=message.id,
         failed_parent_id=message.parent_id,
         content=delivery_failed_line(message, recipient.name),
-        type="response",
+        type=intent,
         sender=recipient,
         recipient=to,
         team_id=to.team_id,
         parent_id=message.id,
         chain_id=message.chain_id,
     )
+
+
+#: A recipient a kernel line shows as written: a member's or a role's name, nothing more.
+_PLAIN_NAME = re.compile(r"@?[\w.-]{1,64}")
+
+
+def shown_recipient(recipient: str) -> str:
+    """A recipient a model wrote, as a kernel line shows it: bare when it is a plain name,
+    else in JSON quotes on one line and cut short, so it cannot pass for the kernel's words."""
+    text = recipient.strip()
+    if _PLAIN_NAME.fullmatch(text):
+        return text
+    cut = text if len(text) <= 64 else text[:63] + "…"
+    return one_line(neutralize(json.dumps(cut, ensure_ascii=False)))
+
+
+def undelivered_note(recipient: str, reason: str) -> str:
+    """The line a sender's model reads on its next turn: `Not delivered to @Nobody: no such
+    member.` (`recipient` as `shown_recipient` gives it)."""
+    return f"Not delivered to {recipient}: {reason}."
+
+
+def undelivered_line(sender: str, recipient: str, reason: str) -> str:
+    """The person's line for a message that could go nowhere."""
+    return f"A message from {sender} to {recipient} was not delivered: {reason}"
 
 
 def render_failure_notice(notice: FailureNotice) -> str:

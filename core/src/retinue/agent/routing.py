@@ -11,8 +11,9 @@ member for that role. Every rule of it lives here:
   the same rule, in the same words, without loading the model stack;
 * what the in-run recipient check tells a model about recipients it cannot reach
   (`recipient_problems`);
-* the report of a recipient that was skipped: one log line, a `RoutingSkippedEvent`, and
-  a note in the model's history so it learns of it on its next turn (`report_skipped`);
+* the report of a recipient that was skipped: one log line, a `RoutingSkippedEvent`, a
+  line in the model's history so it learns of it on its next turn, and the person's line,
+  once per task chain (`report_skipped`);
 * delivering a `StructuredOutput` (`route_output`).
 
 `BaseAgent` keeps the spec's names (`_route_output`, `get_team_member`, `hire_member`,
@@ -26,8 +27,10 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.errors import one_line
 from retinue.actors.team import Team, TeamDirectory, may_hire
 from retinue.agent.events import RoutingSkippedEvent
+from retinue.agent.failures import shown_recipient
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 
@@ -37,7 +40,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-NO_SUCH_MEMBER = "no such member in the team"
+NO_SUCH_MEMBER = "no such member"
+REQUESTER_LEFT = "it has left the team"
+"""Why an answer to the requester (who sent the message the turn handles) could not go."""
 
 HIRE_NEEDS_TEAM_PLUGIN = (
     "cannot hire {role!r}: no installed card provides hire_member "
@@ -59,9 +64,12 @@ class TeamResolver(Protocol):
 
 @runtime_checkable
 class SkipReporter(Protocol):
-    """An agent that reports a skipped recipient itself (`BaseAgent` does: `_skip`)."""
+    """An agent that reports a skipped recipient itself (`BaseAgent` does: `_skip`).
 
-    def _skip(self, recipient: str, reason: str) -> None: ...
+    `person_told`: the person knows already why (a chain they stopped, a loop they heard of).
+    """
+
+    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None: ...
 
 
 class RoutingAgent(TeamResolver, SkipReporter, Protocol):
@@ -77,11 +85,16 @@ class RoutingAgent(TeamResolver, SkipReporter, Protocol):
 
     def send(self, recipient: ActorAddress, message: Message) -> None: ...
 
+    @property
+    def current_message(self) -> Message | None: ...
+
     def notify_event(self, event: Any) -> None: ...
 
-    def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]: ...
+    def report_undelivered(
+        self, recipient: str, reason: str, *, person_told: bool = False
+    ) -> None: ...
 
-    def _note_for_model(self, text: str) -> None: ...
+    def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]: ...
 
     def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None: ...
 
@@ -115,7 +128,8 @@ def resolve_recipient(agent: TeamResolver, recipient: str) -> ActorAddress | Non
     None for an unknown `@Name` or a hire that cannot happen (an unknown role, one outside
     the agent's `routes_to`, a full team, no team plugin installed), so a router skips it
     and goes on with its other recipients. Why is logged; an agent that reports skips
-    (every `BaseAgent`) also publishes a `RoutingSkippedEvent` and notes it for its model.
+    (every `BaseAgent`) also publishes a `RoutingSkippedEvent` and tells its model and the
+    person.
     """
     address, reason = locate_recipient(agent, recipient)
     if address is None:
@@ -146,13 +160,25 @@ def hire_for(agent: RoutingAgent, role: str) -> ActorAddress:
     return address
 
 
-def report_skipped(agent: RoutingAgent, recipient: str, reason: str) -> None:
-    """A message to `recipient` did not go out: one log line, an event, a note for the model."""
-    logger.warning("%s: cannot reach %s: %s", agent.myAddress.name, recipient, reason)
+def report_skipped(
+    agent: RoutingAgent, recipient: str, reason: str, *, person_told: bool = False
+) -> None:
+    """A message to `recipient` did not go out: one log line, an event, and the news.
+
+    The news is `agent.report_undelivered`: a line its model reads on its next turn, and the
+    person's, once per task chain. An answer to the member whose message the turn handles,
+    gone from the team, is work dropped because its requester left, and says so.
+    """
+    current = agent.current_message
+    requester = current.sender if current is not None else None
+    if reason == NO_SUCH_MEMBER and requester is not None and requester.name == recipient.strip():
+        reason = REQUESTER_LEFT
+    shown = shown_recipient(recipient)  # a model wrote it: one line in the log too
+    logger.warning("%s: cannot reach %s: %s", agent.myAddress.name, shown, one_line(reason))
     agent.notify_event(
         RoutingSkippedEvent(agent=agent.myAddress, recipient=recipient, reason=reason)
     )
-    agent._note_for_model(f"Your message to {recipient} was not delivered: {reason}.")
+    agent.report_undelivered(recipient, reason, person_told=person_told)
 
 
 def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
@@ -162,13 +188,14 @@ def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
     receiver adds its own reply-protocol line. A recipient that cannot be reached is
     skipped and reported (`agent._skip`), and the others still go out. So is a message
     the team's task chains refuse (`agent._admit`: its chain was stopped, or it makes a
-    loop; see `retinue.agent.cascade`).
+    loop; see `retinue.agent.cascade`), though the person, who stopped the chain or was
+    told of the loop, hears nothing more of it.
     """
     delivered = False
     closed = agent._chain_refusal() if output.messages else None
     for request in output.messages:
         if closed is not None:  # the turn's chain was stopped for this agent: hire nobody
-            agent._skip(request.recipient, closed)
+            agent._skip(request.recipient, closed, person_told=True)
             continue
         recipient, reason = agent._locate(request.recipient)
         if recipient is None:
@@ -177,7 +204,7 @@ def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
         message = AgentMessage(content=request.message, type=request.message_type)
         refusal = agent._admit(recipient, message)
         if refusal is not None:
-            agent._skip(request.recipient, refusal)
+            agent._skip(request.recipient, refusal, person_told=True)
             continue
         agent.send(recipient, message)
         delivered = True

@@ -29,13 +29,13 @@ def run(args: argparse.Namespace) -> int:
     from retinue.plugins import collect_card_classes, get_plugin_manager
 
     pm = get_plugin_manager()
+    collect_card_classes(pm)  # one card name from two plugins: its one line, exit 1
     reports = describe_installed(pm)
     if args.json:
         json.dump([report.model_dump(mode="json") for report in reports], sys.stdout, indent=2)
         print()
     else:
         _print(reports)
-    collect_card_classes(pm)  # one card name from two plugins: after the listing, exit 1
     return 0
 
 

@@ -39,7 +39,7 @@ ALIASES: Mapping[str, str] = {
 _FIELD_TO_KEY = {field: key for key, field in ALIASES.items()}
 CARD_FIELDS = frozenset(AgentCard.model_fields) - {"config"}
 """A role's keys that belong to the card rather than to its config."""
-DEFAULT_AGENT_CLASS = "retinue.agent.agent.BaseAgent"
+DEFAULT_AGENT_CLASS = "retinue.BaseAgent"
 _REPORTED = "(reported)"  # stands in for a tool already reported, a name the config takes
 
 

@@ -7,9 +7,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from retinue.actors.address import ActorAddress
+from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig
+from retinue.actors.errors import describe_error
 from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.system import ActorSystem
+from retinue.agent.failures import FailureNotice, start_failed_line
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
 
@@ -109,26 +112,29 @@ def start_team(
     `model` replaces every role's model (what `--model` does); `human_class` is the person's
     seat (a `HumanProxy` subclass showing messages somewhere); `system` an actor system to
     start in, else a new one with `plugin_manager`'s cards. A failure while starting stops
-    whatever was started and raises.
+    whatever was started and raises; a member that cannot start (a plugin failing in its
+    capability hook, say) is told to the person's seat first, in one line.
     """
     owns_system = system is None
     if system is None:
         system = ActorSystem(plugin_manager=plugin_manager)
     seat = human_class if human_class is not None else HumanProxy
     orchestrator: ActorAddress | None = None
+    human: ActorAddress | None = None
+    starting: AgentCard | None = None
     try:
         orchestrator = system.createActor(Orchestrator, spec.team.team_config(ORCHESTRATOR_NAME))
         team: Any = system.proxy_ask(orchestrator, Orchestrator)
         cards = {card.role: card for card in spec.cards(model)}
         team.register_agent_profiles(list(cards.values()))
-        human: ActorAddress = team.createActor(
-            seat, BaseConfig(name=spec.team.person_name, role=PERSON_ROLE)
-        )
+        human = team.createActor(seat, BaseConfig(name=spec.team.person_name, role=PERSON_ROLE))
         started: dict[str, ActorAddress] = {}
         for role in spec.started_roles():
-            card = cards[role]
-            started[role] = team.createActor(card.get_agent_class(), card.get_config_copy())
-    except BaseException:
+            starting = cards[role]
+            started[role] = team.createActor(starting.get_agent_class(), starting.get_config_copy())
+    except BaseException as exc:
+        if isinstance(exc, Exception) and human is not None and starting is not None:
+            _tell_start_failed(system, human, starting, exc)
         if owns_system:
             system.shutdown()
         elif orchestrator is not None:
@@ -141,6 +147,7 @@ def start_team(
         human.name,
         started[spec.entry_role].name,
     )
+    assert human is not None
     return RunningTeam(
         spec=spec,
         system=system,
@@ -151,3 +158,24 @@ def start_team(
         started=started,
         owns_system=owns_system,
     )
+
+
+def _tell_start_failed(
+    system: ActorSystem, person: ActorAddress, card: AgentCard, error: Exception
+) -> None:
+    """The person's seat hears why the team could not start (a plugin at fault is named in
+    `error`), as it hears of a hire that could not start, before the team stops."""
+    member = card.config.name or f"@{card.role}"
+    reason = describe_error(error)
+    notice = FailureNotice(
+        failure="start",
+        member=member,
+        reason=reason,
+        content=start_failed_line(member, reason),
+        type="notification",
+    )
+    try:
+        system.send(person, notice)
+        system.wait_idle(system.ask_timeout)  # read before the stop drops queued mail
+    except Exception as exc:
+        logger.warning("could not tell %s the team failed to start: %s", person.name, exc)

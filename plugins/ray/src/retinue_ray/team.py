@@ -149,6 +149,9 @@ class RemoteChains(_TeamPart):
         chains: list[str] = self._call("stopped_chains_of", name)
         return chains
 
+    def first_drop(self, chain_id: str) -> bool:
+        return bool(self._call("first_drop", chain_id))
+
 
 class RemoteTeam(OrchestratorTeam):
     """The team of `member`, run by `orchestrator` on another host (a retinue `Team`).
