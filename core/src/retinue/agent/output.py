@@ -8,10 +8,17 @@ from retinue.agent.messages import Intent
 
 
 class Request(BaseModel):
-    """One outbound message the model wants sent."""
+    """One outbound message the model wants sent.
+
+    The recipient comes first: a model writes the fields in this order, so a streamed
+    output names who a text is for before the text arrives.
+    """
 
     model_config = ConfigDict(defer_build=True)
 
+    recipient: str = Field(
+        description="'@Name' for an existing team member, or a bare role name to hire one"
+    )
     message_type: Intent = Field(
         description=(
             "request: do something and send me the result; "
@@ -22,9 +29,6 @@ class Request(BaseModel):
         )
     )
     message: str = Field(description="The text to deliver, exactly as the recipient should read it")
-    recipient: str = Field(
-        description="'@Name' for an existing team member, or a bare role name to hire one"
-    )
 
 
 class StructuredOutput(BaseModel):
