@@ -100,15 +100,22 @@ def test_bad_input_is_named_in_one_line_each(retinue: Run, tmp_path: Path) -> No
     assert no_message.returncode == 2 and "--json needs --message" in no_message.stderr
 
 
-def test_verbose_logs_what_the_team_does(retinue: Run) -> None:
+def test_verbose_adds_detail_and_says_nothing_twice(retinue: Run) -> None:
     pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     done = retinue("run", str(TEAMS / "pair.toml"), "-v", "--message", "plan it")
     assert done.returncode == 0, done.stderr
-    log = done.stderr
-    assert "info: @Human -> @Lead [request] plan it" in log
-    assert "info: @Lead hired @Helper (Helper)" in log
-    assert "info: @Lead: run " in log and " completed: 1 request, " in log
-    no_traceback(log)
+    lines = done.stderr.splitlines()
+    # each delivery, hire and run end once: the flow's line, not the log's echo of it too
+    assert lines.count("@Human → @Lead  [request] plan it") == 1
+    assert lines.count("+ @Lead hired @Helper (Helper)") == 1
+    echoes = (" -> ", " hired ", " completed: ")
+    assert not [x for x in lines if x.startswith("info:") and any(e in x for e in echoes)]
+    ends = [line for line in lines if " run completed (1 request, " in line]
+    assert [line.split(" run ")[0].strip() for line in ends] == ["@Lead", "@Helper", "@Lead"]
+    # and the detail -v is for: the members joining, the log of what the team does
+    assert "+ @Lead joined (Lead)" in lines
+    assert [line for line in lines if line.startswith("info: @Lead: run ")]  # its starts
+    no_traceback(done.stderr)
 
 
 def test_chat_reads_lines_from_a_pipe(retinue: Run) -> None:
