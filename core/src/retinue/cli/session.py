@@ -84,9 +84,10 @@ class TeamSeat(Protocol):
 
 
 #: What a one-agent team cannot use: the team card's hiring, firing and roster commands,
-#: and the team's budget and loop `/continue`, which are about many agents working together.
+#: the team's budget and loop `/continue`, and `/last` (no messages between agents).
 TEAM_CARD = "team"
 TEAM_BUILTINS = frozenset({"budget", "continue"})
+TEAM_LOCALS = frozenset({"last"})
 
 
 class Session:
@@ -174,14 +175,19 @@ class Session:
         table.add_column(style="bold")
         table.add_column()
         table.add_row("text", f"say it to {self.entry.name}")
-        table.add_row("@Name text", "say it to that member (also @Name /command ...)")
-        for name, what in LOCAL_COMMANDS.items():
-            table.add_row(f"/{name}", what)
+        if not self.solo:
+            table.add_row("@Name text", "say it to that member (also @Name /command ...)")
+        for name in self.local_commands():
+            table.add_row(f"/{name}", LOCAL_COMMANDS[name])
         table.add_row("Ctrl-C", "stop the running work; twice in a row: quit")
         for command in self.entry_commands():
             table.add_row(command.usage, f"{command.description} ({self.entry.name})")
         table.add_row("members", self.member_names())
         return table
+
+    def local_commands(self) -> list[str]:
+        """The session's own commands this seat can use (no `/last` without a flow)."""
+        return [name for name in LOCAL_COMMANDS if not (self.solo and name in TEAM_LOCALS)]
 
     def entry_commands(self) -> list[CommandDescriptor]:
         """The entry agent's commands this seat can use (the session's own take a name)."""
@@ -195,7 +201,7 @@ class Session:
     def completions(self) -> list[str]:
         """What Tab completes: member names, and the commands of the session and the entry."""
         names = [m.name for m in self.members() if not m.is_user_proxy]
-        commands = [f"/{c}" for c in LOCAL_COMMANDS]
+        commands = [f"/{c}" for c in self.local_commands()]
         commands += [f"/{c.name}" for c in self.entry_commands()]
         return [*names, *commands]
 
