@@ -114,3 +114,20 @@ def test_no_stream_asks_for_the_whole_answer(model: StreamingModel, tmp_path: Pa
         assert (model.streamed, model.whole) == (0, 1)
     finally:
         chat.close()
+
+
+def test_flow_lines_fold_to_the_width_and_last_shows_the_last_whole(tmp_path: Path) -> None:
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
+    pair = Terminal(["run", str(TEAMS / "pair.toml")], tmp_path, columns=48)
+    try:
+        pair.wait_for("@Human>")
+        pair.type("plan the release")
+        screen = pair.wait_for("Done: helped with")
+        (asked,) = [row for row in screen.splitlines() if row.startswith("@Lead → @Helper")]
+        assert asked == "@Lead → @Helper  [request] Help with: plan the …"  # one row, cut
+        pair.type("/last")
+        screen = pair.wait_for(
+            "@Helper → @Lead  [response]\nhelped with Help with: plan the release"
+        )
+    finally:
+        pair.close()

@@ -219,7 +219,7 @@ class Console(EventSubscriber):
             line = self._head(sent)
             line.append(shorten(sent.content, self.limit), style=_style(sent, to_person))
             if self.rich.is_terminal:  # one row, cut to the terminal's width
-                line.no_wrap, line.overflow = True, "ellipsis"
+                line.truncate(self.rich.width, overflow="ellipsis")
             return line
         head = self._head(sent)
         if isinstance(sent, CancelMessage):
