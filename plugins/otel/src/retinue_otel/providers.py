@@ -93,8 +93,8 @@ def provider_from_env(environ: Mapping[str, str] = os.environ) -> SdkTracerProvi
         if name == "console":  # on stderr: a program's stdout is its output (`retinue run -m`)
             from opentelemetry.sdk.trace.export import ConsoleSpanExporter
 
-            exporter = ConsoleSpanExporter(out=sys.stderr)
-            provider.add_span_processor(SimpleSpanProcessor(exporter))
+            console = ConsoleSpanExporter(out=sys.stderr)
+            provider.add_span_processor(SimpleSpanProcessor(console))
         else:
             from retinue_otel.outage import OutageLoggedExporter
 
