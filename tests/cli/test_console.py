@@ -67,9 +67,9 @@ def test_texts_are_shortened_and_cleaned_unless_verbose(retinue_team: TeamHarnes
     (line,) = [x for x in short.getvalue().splitlines() if x.startswith("@Human")]
     assert "\x1b" not in short.getvalue() and "\x1b" not in full.getvalue()
     content = line.split("[request] ", 1)[1]
-    assert content.startswith("clear?[2J the screen word word")
+    assert content.startswith("clear\\x1b[2J the screen word word")  # escaped as `retinue log` does
     assert len(content) == 40 and content.endswith("…")
-    assert "clear?[2J the screen " in full.getvalue()
+    assert "clear\\x1b[2J the screen " in full.getvalue()
     assert "\nsecond line" in full.getvalue()  # whole, newlines kept
     assert "@Lead run completed (1 request, " in full.getvalue()  # each run, with its usage
     assert "+ @Lead joined (Lead)" in full.getvalue()

@@ -42,12 +42,13 @@ def test_a_request_usage_a_stop_mid_run_and_quit(pair: Terminal, fifo: Path) -> 
 
     pair.type("plan the release")
     screen = pair.wait_for("Done: helped with Help with: plan the release")
-    # the flow, as it happened: the request, the hire, the work, the answer
-    assert "@Human → @Lead  [request] plan the release" in screen
+    # the flow, as it happened: the request (as typed, not echoed), the hire, the work, the
+    # answer (whole, under its head)
+    assert "@Human> plan the release" in screen and "@Human → @Lead" not in pair.seen
     assert "+ @Lead hired @Helper (Helper)" in screen
     assert "@Lead → @Helper  [request] Help with: plan the release" in screen
     assert "@Helper → @Lead  [response] helped with Help with: plan the release" in screen
-    assert "@Lead → @Human  [response] Done: helped with" in screen
+    assert "@Lead → @Human  [response]\nDone: helped with Help with: plan the release" in screen
     assert "observability" not in pair.seen  # no dependency's banner amid the flow
 
     pair.type("/usage")
@@ -64,7 +65,7 @@ def test_a_request_usage_a_stop_mid_run_and_quit(pair: Terminal, fifo: Path) -> 
     pair.wait_for("working: @Lead")  # the status line: the lead's run is in flight, held
     pair.type("/stop")
     screen = pair.wait_for("Run interrupted.")
-    assert "@Lead → @Human  [notification] Run interrupted." in screen
+    assert "@Lead → @Human  [notification]\nRun interrupted." in screen
     release(fifo)
     pair.wait_for("idle · talking to @Lead")
 
@@ -100,7 +101,7 @@ def test_a_member_by_name_commands_and_ctrl_d(pair: Terminal) -> None:
     pair.wait_for("no member is called @Nobody; members: @Lead")
 
     pair.type("/team_members")  # not the session's: it goes to the entry agent
-    pair.wait_for("@Lead → @Human  [notification] @Human — Human (a person)")
+    pair.wait_for("@Lead → @Human  [notification]\n@Human — Human (a person)\n@Lead — Lead")
 
     pair.ctrl_d()
     assert pair.wait_exit() == 0
@@ -112,7 +113,12 @@ def test_chat_without_a_team_file(tmp_path: Path) -> None:
         chat.wait_for("@Human>")
         chat.type("hello there")
         screen = chat.wait_for("You said: hello there")
-        assert "@Human → @Assistant  [request] hello there" in screen
+        assert "@Human> hello there" in screen and "@Human → @Assistant" not in chat.seen
+        chat.type("/help")  # what a one-agent chat can do: no hiring, roster or team budget
+        screen = chat.wait_for("/compact")
+        assert "/usage" in screen and "/clear" in screen
+        for team_only in ("/hire_member", "/team_members", "/budget", "/continue", "/last"):
+            assert team_only not in screen
         chat.type("/quit")
         assert chat.wait_exit() == 0
     finally:

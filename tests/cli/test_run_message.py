@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import EXAMPLES, TEAMS, Run
+from .sse_model import ANSWER, streaming_model
 
 ECHO = "function:retinue.cli.demo_models:echo"
 COMMON_KEYS = {"record", "id", "time", "chain_id", "parent_id", "sender", "recipient"}
@@ -100,15 +101,22 @@ def test_bad_input_is_named_in_one_line_each(retinue: Run, tmp_path: Path) -> No
     assert no_message.returncode == 2 and "--json needs --message" in no_message.stderr
 
 
-def test_verbose_logs_what_the_team_does(retinue: Run) -> None:
+def test_verbose_adds_detail_and_says_nothing_twice(retinue: Run) -> None:
     pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     done = retinue("run", str(TEAMS / "pair.toml"), "-v", "--message", "plan it")
     assert done.returncode == 0, done.stderr
-    log = done.stderr
-    assert "info: @Human -> @Lead [request] plan it" in log
-    assert "info: @Lead hired @Helper (Helper)" in log
-    assert "info: @Lead: run " in log and " completed: 1 request, " in log
-    no_traceback(log)
+    lines = done.stderr.splitlines()
+    # each delivery, hire and run end once: the flow's line, not the log's echo of it too
+    assert lines.count("@Human → @Lead  [request] plan it") == 1
+    assert lines.count("+ @Lead hired @Helper (Helper)") == 1
+    echoes = (" -> ", " hired ", " completed: ")
+    assert not [x for x in lines if x.startswith("info:") and any(e in x for e in echoes)]
+    ends = [line for line in lines if " run completed (1 request, " in line]
+    assert [line.split(" run ")[0].strip() for line in ends] == ["@Lead", "@Helper", "@Lead"]
+    # and the detail -v is for: the members joining, the log of what the team does
+    assert "+ @Lead joined (Lead)" in lines
+    assert [line for line in lines if line.startswith("info: @Lead: run ")]  # its starts
+    no_traceback(done.stderr)
 
 
 def test_chat_reads_lines_from_a_pipe(retinue: Run) -> None:
@@ -124,3 +132,50 @@ def test_chat_needs_a_model_and_says_where_to_give_it(retinue: Run) -> None:
     assert "--model" in done.stderr and "RETINUE_MODEL" in done.stderr
     from_env = retinue("chat", input="hi\n", RETINUE_MODEL=ECHO)
     assert from_env.returncode == 0 and "You said: hi" in from_env.stdout
+
+
+def test_a_models_escape_sequences_are_escaped_on_stdout_and_exact_in_json(retinue: Run) -> None:
+    done = retinue("run", str(TEAMS / "answers.toml"), "-m", "escapes")
+    escaped = "\\x1b]0;pwned\\x07title \\x1b[2Jcleared \\x1b[31mred\\x1b[0m plain"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == escaped + "\n"
+    assert f"@Assistant → @Human  [response] {escaped}" in done.stderr  # the console's line
+    assert "\x1b" not in done.stdout + done.stderr and "\x07" not in done.stdout + done.stderr
+    as_json = retinue("run", str(TEAMS / "answers.toml"), "--json", "-m", "escapes")
+    (answer,) = json.loads(as_json.stdout.splitlines()[-1])["answers"]
+    assert answer["content"] == "\x1b]0;pwned\x07title \x1b[2Jcleared \x1b[31mred\x1b[0m plain"
+
+
+def test_a_run_stopped_by_loop_detection_is_no_success(retinue: Run) -> None:
+    pytest.importorskip("retinue_team", reason="@Alpha hires @Beta through retinue-team")
+    done = retinue("run", str(TEAMS / "thanks.toml"), "-m", "go")
+    assert done.returncode == 1
+    assert done.stdout == ""  # the loop's notice is news, not an answer
+    assert "retinue run: Loop stopped: @Alpha → @Beta → @Alpha" in done.stderr
+    as_json = retinue("run", str(TEAMS / "thanks.toml"), "--json", "-m", "go")
+    result = json.loads(as_json.stdout.splitlines()[-1])
+    assert as_json.returncode == 1 and (result["status"], result["exit"]) == ("loop", 1)
+    assert result["answers"] == [] and result["failures"][0]["content"].startswith("Loop stopped")
+
+
+def test_a_pipe_gets_the_whole_answer_from_one_plain_request(retinue: Run) -> None:
+    pytest.importorskip("openai", reason="the OpenAI-compatible model needs the openai SDK")
+    with streaming_model() as model:
+        done = retinue("chat", "--model", f"openai-chat:streaming@{model.url}", input="hi\n")
+    assert done.returncode == 0, done.stderr
+    assert f"@Assistant → @Human  [response] {ANSWER}" in done.stdout
+    assert (model.streamed, model.whole) == (0, 1)
+
+
+def test_the_otel_console_exporter_writes_to_stderr(retinue: Run) -> None:
+    pytest.importorskip("retinue_otel", reason="the spans come from retinue-otel")
+    done = retinue(
+        "run",
+        str(EXAMPLES / "solo.toml"),
+        "-m",
+        "what is an actor?",
+        OTEL_TRACES_EXPORTER="console",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "You asked: 'what is an actor?'. (scripted answer)\n"
+    assert '"trace_id"' in done.stderr  # the spans, as JSON

@@ -104,11 +104,12 @@ def test_the_otel_variables_alone_export_a_script_over_otlp_http_and_to_the_cons
     assert {span.service for span in received} == {"sprint-team"}
     assert len({span.trace_id for span in received}) == 1
     assert any(span.name.startswith("chat quickstart:") for span in received)
-    # The console printed the same spans, one JSON object each, as they ended.
-    printed = [json.loads(block) for block in _json_blocks(done.stdout)]
+    # The console printed the same spans, one JSON object each, as they ended, on stderr.
+    printed = [json.loads(block) for block in _json_blocks(done.stderr)]
     assert sorted(span["context"]["span_id"] for span in printed) == sorted(
         f"0x{span.span_id}" for span in received
     )
+    assert _json_blocks(done.stdout) == []  # stdout stays the script's own
 
 
 def test_an_applications_own_provider_gets_the_spans_as_logfire_would() -> None:

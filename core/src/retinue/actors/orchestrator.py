@@ -45,6 +45,7 @@ from retinue.actors.messages import (
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MemberNames
 from retinue.actors.redaction import redact_credentials
+from retinue.actors.streams import OutputListener, OutputStreams
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
 from retinue.frozen import FrozenMap
@@ -91,6 +92,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._names = MemberNames(reserved=[self.myAddress.name])
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
+        #: Who hears the members' outputs as their models write them (`listen_to_outputs`).
+        self.output_streams = OutputStreams()
         limits = config.budget if isinstance(config, TeamConfig) else None
         #: The team's budget: members charge it directly, from their own threads.
         self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
@@ -313,6 +316,16 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         """Remove an observer."""
         if subscriber in self._subscribers:
             self._subscribers.remove(subscriber)
+
+    def listen_to_outputs(self, listener: OutputListener, listen: bool = True) -> None:
+        """Hand `listener` every run's output as the model writes it (`listen=False`: stop).
+
+        While anyone listens, the members' runs stream (see `retinue.actors.streams`).
+        """
+        if listen:
+            self.output_streams.add(listener)
+        else:
+            self.output_streams.remove(listener)
 
     def add_sink(self, sink: MessageSink) -> None:
         """Add a durable record keeper (the event store)."""

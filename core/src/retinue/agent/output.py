@@ -17,17 +17,19 @@ def _no_description(schema: dict[str, Any]) -> None:
 class Request(BaseModel):
     """One outbound message the model wants sent.
 
-    The schema carries no descriptions: what the fields mean is said once, in the shared
-    instructions every `BaseAgent` is given (`TEAM_PROTOCOL`), not on every request twice.
+    The recipient comes first: a model writes the fields in this order, so a streamed
+    output names who a text is for before the text arrives. The schema carries no
+    descriptions: what the fields mean is said once, in the shared instructions every
+    `BaseAgent` is given (`TEAM_PROTOCOL`), not on every request twice.
     """
 
     model_config = ConfigDict(defer_build=True, json_schema_extra=_no_description)
 
+    recipient: str
+    """`@Name` for a member, or a bare role name to hire one."""
     message_type: Intent
     message: str
     """The text to deliver, exactly as the recipient should read it."""
-    recipient: str
-    """`@Name` for a member, or a bare role name to hire one."""
 
 
 class StructuredOutput(BaseModel):

@@ -54,14 +54,22 @@ def _drive(
         watchers.append(transcript)
     elif message is None or not getattr(args, "quiet", False):
         # with --message the flow goes to stderr, so stdout holds the answers alone
-        out = sys.stderr if message is not None else None
-        console = Console(file=out, verbose=verbose, status=False if on_terminal else None)
+        console = Console(
+            file=sys.stderr if message is not None else None,
+            verbose=verbose,
+            status=False if on_terminal else None,  # the prompt's bottom line says it
+            answers=message is None,
+            echo_person=not on_terminal,  # the prompt shows what the person typed
+        )
         watchers.append(console)
         handler.write = _through(console)
+    handler.shows_record = bool(watchers)
     try:
         running = launch.start(spec, model, watchers)
     except launch.LaunchError as error:
         return launch.report(error, command)
+    if console is not None and console.rich.is_terminal and args.stream:
+        running.team.listen_to_outputs(console)  # answers show as the models write them
     closers = plugin_commands.session_started(running, args)  # `retinue run --web`, ...
     try:
         if message is not None:
@@ -70,7 +78,7 @@ def _drive(
             text = sys.stdin.read() if message == "-" else message
             return run_once(running, inbox, text, timeout=args.timeout, transcript=transcript)
         assert console is not None
-        session = Session(running, console)
+        session = Session(running, console, solo=len(spec.roles) == 1)
         console.note(
             f"team {spec.team.name}: {running.human.name} talking to {running.entry.name}; "
             "/help for commands, /quit to leave"

@@ -15,8 +15,8 @@ def add_logging_arguments(parser: argparse.ArgumentParser) -> None:
         "--verbose",
         action="count",
         default=0,
-        help="show more: texts in full and tool calls; with it retinue's log at INFO "
-        "(what the team does), -vv at DEBUG (tracebacks too)",
+        help="show more: every text in full, tool calls, each run's end and usage; with it "
+        "retinue's log at INFO, -vv at DEBUG (tracebacks too)",
     )
     parser.add_argument(
         "--log-level",
@@ -34,7 +34,14 @@ def level_of(args: argparse.Namespace) -> int:
 
 
 def add_drive_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of a driven team: timeouts."""
+    """The options of a driven team: timeouts, streaming."""
+    parser.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="at a terminal, show an answer once it is whole instead of as the model writes "
+        "it (a pipe always gets whole answers)",
+    )
     parser.add_argument(
         "--timeout",
         type=float,

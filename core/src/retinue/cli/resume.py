@@ -73,7 +73,11 @@ def run_resume(args: argparse.Namespace) -> int:
             print(f"retinue resume: {exc}", file=sys.stderr)
             return 1
         on_terminal = not args.message and sys.stdin.isatty() and sys.stdout.isatty()
-        console = Console(verbose=args.verbose > 0, status=False if on_terminal else None)
+        console = Console(
+            verbose=args.verbose > 0,
+            status=False if on_terminal else None,
+            echo_person=not on_terminal,  # the prompt shows what the person typed
+        )
         try:
             code = _converse(team, console, args, on_terminal)
         except IdleTimeoutError as exc:
@@ -144,9 +148,11 @@ def _report_owed(store: Store, team_id: str, out: TextIO) -> None:
 
 
 def _line(message: Any) -> str:
+    from retinue.console.text import clean
+
     sender = message.sender.name if message.sender is not None else "outside"
     recipient = message.recipient.name if message.recipient is not None else "?"
     content = str(getattr(message, "content", type(message).__name__))
     first = content.splitlines()[0] if content else ""
     intent = getattr(message, "type", "")
-    return f"{sender} -> {recipient} [{intent}] {first}"
+    return clean(f"{sender} -> {recipient} [{intent}] {first}")

@@ -13,12 +13,14 @@ Start the team a team file describes and talk to it as its person.
 
 In a terminal: type to the entry agent; @Name text (or @Name /command ...) addresses a
 member; other /commands go to the entry agent. /usage prints tokens, requests and cost per
-agent, /stop stops the running work, /help lists the commands, /quit or Ctrl-D shuts the
-team down. Ctrl-C stops the running work; twice in a row, it quits.
+agent, /last the last message between agents whole, /stop stops the running work, /help
+lists the commands, /quit or Ctrl-D shuts the team down. Ctrl-C stops the running work;
+twice in a row, it quits. Answers stream as the model writes them (--no-stream: whole).
 
 With --message: send one request, wait until the team is idle, print the answers to the
 person on stdout (the flow goes to stderr) and exit: 0 when an answer came, 1 on a failure,
-no answer or a timeout, 2 when the file, the model or a key is wrong, 130 on Ctrl-C.
+no answer, a timeout or a loop stopped, 2 when the file, the model or a key is wrong, 130
+on Ctrl-C.
 """
 
 

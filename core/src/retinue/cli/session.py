@@ -1,9 +1,9 @@
 """The interactive session: what the person types, and what it does to the team.
 
 A line is said to the entry agent; `@Name text` says it to that member (`@Name /command`
-too). The command's own slash commands are `/help`, `/usage`, `/stop` and `/quit`; any
-other `/command` goes to the entry agent, whose command registry answers it. Ctrl-C stops
-the running work, a second one in a row quits; Ctrl-D quits.
+too). The command's own slash commands are `/help`, `/usage`, `/last`, `/stop` and `/quit`;
+any other `/command` goes to the entry agent, whose command registry answers it. Ctrl-C
+stops the running work, a second one in a row quits; Ctrl-D quits.
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from rich.table import Table
 from retinue.actors.address import ActorAddress
 from retinue.agent.cancel import STOP_COMMAND
 from retinue.console import Console
+from retinue.tools.commands import CommandDescriptor
 
 LOCAL_COMMANDS = {
     "help": "this help",
     "usage": "tokens, requests and cost, per agent",
+    "last": "the last message between agents, whole (the flow shows one line of each)",
     "stop": "stop the running work (every agent working now)",
     "quit": "shut the team down and leave (also Ctrl-D)",
 }
@@ -81,12 +83,24 @@ class TeamSeat(Protocol):
         ...
 
 
-class Session:
-    """The person's side of a running team, driven line by line."""
+#: What a one-agent team cannot use: the team card's hiring, firing and roster commands,
+#: the team's budget and loop `/continue`, and `/last` (no messages between agents).
+TEAM_CARD = "team"
+TEAM_BUILTINS = frozenset({"budget", "continue"})
+TEAM_LOCALS = frozenset({"last"})
 
-    def __init__(self, running: TeamSeat, console: Console) -> None:
+
+class Session:
+    """The person's side of a running team, driven line by line.
+
+    `solo`: the team is one agent and the person (`retinue chat`): `/help` and Tab leave
+    out the commands about a team.
+    """
+
+    def __init__(self, running: TeamSeat, console: Console, solo: bool = False) -> None:
         self.running = running
         self.console = console
+        self.solo = solo
 
     @property
     def entry(self) -> ActorAddress:
@@ -122,6 +136,8 @@ class Session:
             return False
         if command == "usage":
             self.console.print_usage()
+        elif command == "last":
+            self.console.print_last()
         elif command == "stop":
             self.stop_work(announce=True)
         else:
@@ -159,23 +175,35 @@ class Session:
         table.add_column(style="bold")
         table.add_column()
         table.add_row("text", f"say it to {self.entry.name}")
-        table.add_row("@Name text", "say it to that member (also @Name /command ...)")
-        for name, what in LOCAL_COMMANDS.items():
-            table.add_row(f"/{name}", what)
+        if not self.solo:
+            table.add_row("@Name text", "say it to that member (also @Name /command ...)")
+        for name in self.local_commands():
+            table.add_row(f"/{name}", LOCAL_COMMANDS[name])
         table.add_row("Ctrl-C", "stop the running work; twice in a row: quit")
-        for command in self.console.tracker.commands(self.entry.name):
-            if command.name in LOCAL_COMMANDS:  # the session's own takes the name
-                continue
+        for command in self.entry_commands():
             table.add_row(command.usage, f"{command.description} ({self.entry.name})")
         table.add_row("members", self.member_names())
         return table
 
+    def local_commands(self) -> list[str]:
+        """The session's own commands this seat can use (no `/last` without a flow)."""
+        return [name for name in LOCAL_COMMANDS if not (self.solo and name in TEAM_LOCALS)]
+
+    def entry_commands(self) -> list[CommandDescriptor]:
+        """The entry agent's commands this seat can use (the session's own take a name)."""
+        return [
+            command
+            for command in self.console.tracker.commands(self.entry.name)
+            if command.name not in LOCAL_COMMANDS
+            and not (self.solo and (command.owner == TEAM_CARD or command.name in TEAM_BUILTINS))
+        ]
+
     def completions(self) -> list[str]:
         """What Tab completes: member names, and the commands of the session and the entry."""
         names = [m.name for m in self.members() if not m.is_user_proxy]
-        commands = [f"/{c}" for c in LOCAL_COMMANDS]
-        commands += [f"/{c.name}" for c in self.console.tracker.commands(self.entry.name)]
-        return [*names, *dict.fromkeys(commands)]
+        commands = [f"/{c}" for c in self.local_commands()]
+        commands += [f"/{c.name}" for c in self.entry_commands()]
+        return [*names, *commands]
 
     def status(self) -> str:
         """The bottom line of the prompt: who is working, or what the person can do."""

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from retinue.console.text import clean as _clean
 from retinue.store import Record, Store, StoreError, TeamInfo, open_store
 
 DEFAULT_STORE = "retinue.sqlite"
@@ -224,14 +225,6 @@ def _json_line(record: Record) -> str:
 
 
 # ---------------------------------------------------------------------- shared
-def _clean(text: str) -> str:
-    """Text safe for a terminal: control characters (but newlines and tabs) escaped."""
-    return "".join(
-        ch if ch in "\n\t" or (ch.isprintable() and ch != "\x7f") else ascii(ch)[1:-1]
-        for ch in text
-    )
-
-
 def _when(stamp: float | None) -> str:
     if stamp is None:
         return "-"

@@ -32,19 +32,31 @@ class WordsCompleter(Completer):
 
 
 class TerminalReader:
-    """Lines from a prompt_toolkit prompt; Ctrl-C and Ctrl-D come out as the exceptions."""
+    """Lines from a prompt_toolkit prompt; Ctrl-C and Ctrl-D come out as the exceptions.
+
+    Above the prompt, what the agents are writing to the person shows as they write it (the
+    end of it, when it is taller than the screen); the message, once delivered, is printed
+    whole above.
+    """
 
     def __init__(self, session: Session, person: str) -> None:
+        self._console = session.console
         self._prompt: PromptSession[str] = PromptSession(
             bottom_toolbar=session.status,
             refresh_interval=0.3,  # redraws the status line as runs start and end
             completer=WordsCompleter(session.completions),
             complete_while_typing=False,
         )
+        self._console.on_drafts_changed = self._prompt.app.invalidate  # thread-safe
         self._message = f"{person}> "
 
+    def _with_drafts(self) -> str:
+        size = self._prompt.app.output.get_size()
+        lines = self._console.draft_lines(size.columns, size.rows - 4)
+        return "\n".join([*lines, self._message]) if lines else self._message
+
     def read(self) -> str:
-        return self._prompt.prompt(self._message)
+        return self._prompt.prompt(self._with_drafts)
 
 
 def interact_in_terminal(session: Session, person: str) -> int:

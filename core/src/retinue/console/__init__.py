@@ -5,11 +5,32 @@
 - `JsonTranscript`: the same record as JSON lines, for scripts (`retinue run --json`).
 - `TeamTracker`: what both know from the record: members, runs in flight, usage, commands.
 - `usage_table`: the per-agent usage table `/usage` prints.
+
+Each name loads on first use: `retinue.console.text` (the escaping every shown text passes
+through) imports nothing else.
 """
 
-from retinue.console.flow import Console
-from retinue.console.jsonl import JsonTranscript, record_to_json
-from retinue.console.tracker import TeamTracker
-from retinue.console.usage import usage_table
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from retinue._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from retinue.console.flow import Console
+    from retinue.console.jsonl import JsonTranscript, record_to_json
+    from retinue.console.tracker import TeamTracker
+    from retinue.console.usage import usage_table
+
+_LAZY = {
+    "Console": "retinue.console.flow",
+    "JsonTranscript": "retinue.console.jsonl",
+    "TeamTracker": "retinue.console.tracker",
+    "record_to_json": "retinue.console.jsonl",
+    "usage_table": "retinue.console.usage",
+}
 
 __all__ = ["Console", "JsonTranscript", "TeamTracker", "record_to_json", "usage_table"]
+
+if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there
+    __getattr__ = lazy_exports(__name__, _LAZY)

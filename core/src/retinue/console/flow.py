@@ -2,9 +2,13 @@
 
 One line per thing a person watching wants to know: who sent what to whom and with which
 intent, who was hired and who left, what could not be delivered, which run was stopped or
-hit its limit. `verbose=True` adds tool calls, every run's end with its usage, members
-started directly, errors and runtime messages, and prints texts whole instead of shortened.
-On a terminal a status line at the bottom names the agents working right now.
+hit its limit. What a person is told is printed whole, its lines kept (as Markdown at a
+terminal); the other messages are one line each, folded to the terminal's width or cut to
+`limit` characters elsewhere (`print_last` shows the last of them whole). `verbose=True`
+adds tool calls, every run's end with its usage, members started directly, errors and
+runtime messages, and prints every text whole. On a terminal a status line at the bottom
+names the agents working right now, above it what they are writing to the person when the
+console listens to the team's outputs (`listen_to_outputs(console)`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from rich.console import Console as RichConsole
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
@@ -32,6 +36,8 @@ from retinue.actors.subscriber import EventSubscriber
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
+from retinue.console.markdown import LineMarkdown
+from retinue.console.stream import AnswerDrafts
 from retinue.console.text import clean, shorten
 from retinue.console.tracker import TeamTracker
 from retinue.console.usage import usage_table
@@ -67,7 +73,10 @@ class Console(EventSubscriber):
     `limit`: how many characters of a text a shortened line shows. `status`: the line of
     who is working, live at the bottom of a terminal; `None` (the default) shows it on a
     terminal only, `True` also elsewhere (as a plain line each time it changes), `False`
-    never (a frontend that shows `tracker.working()` its own way).
+    never (a frontend that shows `tracker.working()` its own way). `answers=False` shows
+    what a person is told as a flow line too (for a command that prints the answers
+    itself); `echo_person=False` leaves out what the person says (a prompt shows it
+    already); `markdown`: answers as Markdown (default: at a terminal).
     """
 
     def __init__(
@@ -78,14 +87,24 @@ class Console(EventSubscriber):
         limit: int = 200,
         status: bool | None = None,
         width: int | None = None,
+        answers: bool = True,
+        echo_person: bool = True,
+        markdown: bool | None = None,
     ) -> None:
         self.verbose = verbose
         self.limit = limit
+        self.answers = answers
+        self.echo_person = echo_person
+        #: Called (from any thread) when what the agents are writing to the person changed.
+        self.on_drafts_changed: Callable[[], None] | None = None
+        self._drafts = AnswerDrafts()
+        self._last_flow: AgentMessage | None = None
         #: What the record has shown so far: members, who is working, usage, commands.
         self.tracker = TeamTracker()
         self.rich = RichConsole(file=file, width=width, highlight=False, markup=False, emoji=False)
         terminal = self.rich.is_terminal
         self.rich.soft_wrap = not terminal  # a log or a pipe gets whole lines, unwrapped
+        self.markdown = terminal if markdown is None else markdown
         self._live_status = terminal and status is not False
         self._plain_status = status is True and not terminal
         self._live: Live | None = None
@@ -99,6 +118,7 @@ class Console(EventSubscriber):
         line = self.render(message)
         if line is not None:
             self.print(line)
+        self._forget_drafts(message)
         changes_work = isinstance(message, StopMessage) or (
             isinstance(message, EventMessage)
             and isinstance(message.event, RunStartedEvent | RunFinishedEvent)
@@ -109,6 +129,42 @@ class Console(EventSubscriber):
     def on_stop(self) -> None:
         self.close()
 
+    # ------------------------------------------------------------------ the output listener
+    def on_output(self, agent: str, run_id: str, output: Any) -> None:
+        """A run's output so far (`listen_to_outputs`): its text for the person is shown live."""
+        people = [m.name for m in self.tracker.members() if m.is_user_proxy]
+        if self._drafts.update(agent, run_id, output, people):
+            self._drafts_changed()
+
+    def drafts(self) -> list[tuple[str, str]]:
+        """(agent, text cleaned) for what each agent is writing to the person right now."""
+        return [(agent, clean(text)) for agent, text in self._drafts.current()]
+
+    def draft_lines(self, width: int, height: int) -> list[str]:
+        """The drafts as at most `height` lines of `width`: the end of each, under its writer."""
+        lines: list[str] = []
+        for agent, text in self.drafts():
+            lines.append(f"{agent} is writing:")
+            lines += [line.plain for line in Text(text).wrap(self.rich, max(width, 10))]
+        return lines[-height:] if height > 0 else []
+
+    def _forget_drafts(self, message: Message) -> None:
+        """A draft ends with its message delivered, or with its run."""
+        gone = False
+        if isinstance(message, SentMessage) and message.message.sender is not None:
+            recipient = message.message.recipient
+            if recipient is not None and recipient.is_user_proxy:
+                gone = self._drafts.drop(message.message.sender.name)
+        elif isinstance(message, EventMessage) and isinstance(message.event, RunFinishedEvent):
+            gone = self._drafts.drop(message.event.agent_name, message.event.run_id)
+        if gone:
+            self._drafts_changed()
+
+    def _drafts_changed(self) -> None:
+        callback = self.on_drafts_changed
+        if callback is not None:
+            callback()
+
     # ------------------------------------------------------------------ printing
     def print(self, renderable: RenderableType) -> None:
         """Print above the status line (from any thread)."""
@@ -118,6 +174,14 @@ class Console(EventSubscriber):
     def note(self, text: str, style: str = "dim") -> None:
         """A line of the frontend's own (a hint, an error of the person's input)."""
         self.print(Text(clean(text), style=style))
+
+    def print_last(self) -> None:
+        """The last message shown as a one-line flow line, whole (what `/last` prints)."""
+        last = self._last_flow
+        if last is None:
+            self.note("no message between agents yet")
+            return
+        self.print(self._whole(last))
 
     def print_usage(self) -> None:
         """The per-agent usage table (what `/usage` shows)."""
@@ -136,31 +200,55 @@ class Console(EventSubscriber):
                 self._live = None
 
     # ------------------------------------------------------------------ rendering
-    def render(self, message: Message) -> Text | None:
-        """The line for one recorded message, or None when it is not shown."""
+    def render(self, message: Message) -> RenderableType | None:
+        """What one recorded message shows, or None when it is not shown."""
         for kind, render in self._renderers:
             if isinstance(message, kind):
                 return render(self, message)
         return None
 
-    def _sent(self, report: SentMessage) -> Text | None:
+    def _sent(self, report: SentMessage) -> RenderableType | None:
         sent = report.message
-        sender = sent.sender.name if sent.sender is not None else "outside"
-        recipient = sent.recipient.name if sent.recipient is not None else "?"
-        head = Text.assemble(_name(sender), " → ", _name(recipient), "  ")
-        if isinstance(sent, FailureNotice):
-            head.append("[failure] ", style="bold red")
-            head.append(self._text(sent.content), style="red")
-        elif isinstance(sent, AgentMessage):
-            head.append(f"[{sent.type}] ", style=INTENT_STYLES.get(sent.type, ""))
+        if sent.sender is not None and sent.sender.is_user_proxy and not self.echo_person:
+            return None
+        if isinstance(sent, AgentMessage):
             to_person = sent.recipient is not None and sent.recipient.is_user_proxy
-            head.append(self._text(sent.content), style="bold" if to_person else "")
-        elif isinstance(sent, CancelMessage):
+            if self.verbose or (to_person and self.answers):
+                return self._whole(sent)
+            self._last_flow = sent
+            line = self._head(sent)
+            line.append(shorten(sent.content, self.limit), style=_style(sent, to_person))
+            if self.rich.is_terminal:  # one row, cut to the terminal's width
+                line.truncate(self.rich.width, overflow="ellipsis")
+            return line
+        head = self._head(sent)
+        if isinstance(sent, CancelMessage):
             head.append("[cancel]", style="bold red")
         elif self.verbose:
             head.append(f"[{type(sent).__name__}]", style="dim")
         else:
             return None
+        return head
+
+    def _head(self, sent: Message) -> Text:
+        """`@Sender → @Recipient  [intent] `: how a message's line begins."""
+        sender = sent.sender.name if sent.sender is not None else "outside"
+        recipient = sent.recipient.name if sent.recipient is not None else "?"
+        head = Text.assemble(_name(sender), " → ", _name(recipient), "  ")
+        if isinstance(sent, FailureNotice):
+            head.append("[failure] ", style="bold red")
+        elif isinstance(sent, AgentMessage):
+            head.append(f"[{sent.type}] ", style=INTENT_STYLES.get(sent.type, ""))
+        return head
+
+    def _whole(self, sent: AgentMessage) -> RenderableType:
+        """A message with its text whole and its lines kept; as Markdown under its head."""
+        to_person = sent.recipient is not None and sent.recipient.is_user_proxy
+        text, head = clean(sent.content), self._head(sent)
+        if self.markdown:
+            head.rstrip()
+            return Group(head, LineMarkdown(text, style=_style(sent, False) or "none"))
+        head.append(text, style=_style(sent, to_person))
         return head
 
     def _start(self, message: StartMessage) -> Text | None:
@@ -235,7 +323,9 @@ class Console(EventSubscriber):
         line.append(f" ({describe_usage(usage)})", style="dim")
         return line
 
-    _renderers: tuple[tuple[type[Message], Callable[[Console, Any], Text | None]], ...] = (
+    _renderers: tuple[
+        tuple[type[Message], Callable[[Console, Any], RenderableType | None]], ...
+    ] = (
         (SentMessage, _sent),
         (EventMessage, _event),
         (StartMessage, _start),
@@ -248,9 +338,12 @@ class Console(EventSubscriber):
 
     # ------------------------------------------------------------------ status
     def status_renderable(self) -> RenderableType:
-        """The status line: a spinner and the agents working now."""
+        """The status line (a spinner and the agents working now), under what they write."""
         working = self.tracker.working()
-        return Spinner("dots", text=Text.assemble(("working: ", "dim"), ", ".join(working)))
+        spinner = Spinner("dots", text=Text.assemble(("working: ", "dim"), ", ".join(working)))
+        width, height = self.rich.size
+        drafts = self.draft_lines(width, height - 2)
+        return Group(Text("\n".join(drafts)), spinner) if drafts else spinner
 
     def _update_status(self) -> None:
         working = self.tracker.working()
@@ -279,3 +372,9 @@ class Console(EventSubscriber):
 
 def _name(name: str) -> tuple[str, str]:
     return clean(name), "bold cyan"
+
+
+def _style(sent: AgentMessage, to_person: bool) -> str:
+    if isinstance(sent, FailureNotice):
+        return "red"
+    return "bold" if to_person else ""

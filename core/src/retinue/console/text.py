@@ -1,19 +1,39 @@
 """Text from the team, made safe and short for a terminal.
 
 Message contents, tool arguments and error texts come from models, tools and plugins: any of
-them may carry a terminal escape or a megabyte of text. Everything the console prints passes
-through here first.
+them may carry a terminal escape or a megabyte of text. Everything the command shows passes
+through `clean` first (the console, the answers on stdout, `retinue log`); `--json` output
+keeps texts exact, since JSON escapes them itself.
 """
 
 from __future__ import annotations
 
-#: Control characters other than newline and tab: a terminal escape among them is shown as `?`.
-_CONTROLS = {code: "?" for code in [*range(0x20), *range(0x7F, 0xA0)] if chr(code) not in "\n\t"}
+import unicodedata
+
+#: Format characters that reorder what a terminal shows (bidirectional overrides and
+#: isolates): text could read otherwise than it is.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class _Escapes(dict[int, int | str]):
+    """`str.translate`'s table, filled as characters are met: control characters (but
+    newline and tab) and reordering marks become their Python escape (`\\x1b`)."""
+
+    def __missing__(self, code: int) -> int | str:
+        char = chr(code)
+        escaped = char not in "\n\t" and (unicodedata.category(char) == "Cc" or char in _REORDERING)
+        value: int | str = ascii(char)[1:-1] if escaped else code
+        if code < 0x3000:  # most text stays in a few pages: remember those, not every glyph
+            self[code] = value
+        return value
+
+
+_ESCAPES = _Escapes()
 
 
 def clean(text: str) -> str:
-    """`text` with every control character but newline and tab replaced by `?`."""
-    return text.translate(_CONTROLS)
+    """`text` with every control character but newline and tab escaped (`ESC` as `\\x1b`)."""
+    return text.translate(_ESCAPES)
 
 
 def shorten(text: str, limit: int) -> str:

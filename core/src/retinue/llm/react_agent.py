@@ -58,6 +58,7 @@ from retinue.llm.run_report import (
     message_events,
     run_error,
 )
+from retinue.llm.streaming import output_stream
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
@@ -372,6 +373,9 @@ class ReactAgent:
                         instructions=self._run_instructions,
                         capabilities=[WithoutFunctionTools()] if conclusion else None,
                         model=switched[1] if switched is not None else None,
+                        event_stream_handler=output_stream(
+                            self.name, state.run_id, switched[1] if switched else self.model
+                        ),
                         model_settings=switched[2] if switched is not None else None,
                     )
                 except Exception as exc:

@@ -45,7 +45,8 @@ class RunHooks:
     async def after_output_validate(
         self, ctx: RunContext[Any], state: RunState, output: Any
     ) -> Any:
-        """After the run's output validated; return it (or raise `ModelRetry`)."""
+        """After the run's whole output validated (never a streamed part of it); return it
+        (or raise `ModelRetry`)."""
         return output
 
 
@@ -131,7 +132,7 @@ class RunnerCapability(AbstractCapability[Any]):
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
     ) -> Any:
         binding = _binding_of(ctx)
-        if binding is not None:
+        if binding is not None and not ctx.partial_output:  # the hooks judge whole outputs
             for hook in binding.hooks:
                 output = await hook.after_output_validate(ctx, binding.state, output)
         return output

@@ -5,8 +5,8 @@ The plugin is a library, so an application that configured OpenTelemetry itself 
 gets retinue's spans in its own pipeline, and the plugin builds nothing. Otherwise the plugin
 exports only when the environment asks it to, with the standard variables:
 
-- `OTEL_TRACES_EXPORTER`: `otlp`, `console` or `none` (a comma-separated list); unset, `otlp`
-  when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or
+- `OTEL_TRACES_EXPORTER`: `otlp`, `console` (JSON on stderr) or `none` (a comma-separated
+  list); unset, `otlp` when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or
   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), else nothing: with no destination, no spans are made.
 - the OTLP exporter's own variables (endpoint, headers, timeout, compression, protocol:
   `http/protobuf` by default; `grpc` needs `opentelemetry-exporter-otlp-proto-grpc`);
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -89,10 +90,11 @@ def provider_from_env(environ: Mapping[str, str] = os.environ) -> SdkTracerProvi
         resource = resource.merge(Resource({SERVICE_NAME: DEFAULT_SERVICE_NAME}))
     provider = TracerProvider(resource=resource)
     for name in names:
-        if name == "console":
+        if name == "console":  # on stderr: a program's stdout is its output (`retinue run -m`)
             from opentelemetry.sdk.trace.export import ConsoleSpanExporter
 
-            provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter()))
+            console = ConsoleSpanExporter(out=sys.stderr)
+            provider.add_span_processor(SimpleSpanProcessor(console))
         else:
             from retinue_otel.outage import OutageLoggedExporter
 
