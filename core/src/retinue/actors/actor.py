@@ -251,6 +251,10 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         """The messages waiting in the mailbox, oldest first, left in place."""
         return [m for m in self.mailbox.peek() if isinstance(m, Message)]
 
+    def has_mail(self) -> bool:
+        """Whether anything waits in the mailbox: cheap, whatever its length."""
+        return self.mailbox.qsize() > 0
+
     def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
         """Remove the pending messages matching `predicate`; each gets a `HandledMessage`."""
         letters = self.mailbox.take(lambda m: isinstance(m, Message) and predicate(m))

@@ -41,6 +41,7 @@ from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.routing_check import RecipientCheck
+from retinue.agent.tool_offer import ToolOffer
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
 from retinue.llm.events import RunStartedEvent, ToolCallEvent
@@ -134,7 +135,7 @@ class BaseAgent(FailureHandling):
             tools=factory.get_tools(),
             toolsets=factory.get_toolsets(),
             capabilities=capabilities,
-            run_hooks=[self.cancellation, self._recipient_check],
+            run_hooks=[self.cancellation, self._recipient_check, *_offer(factory)],
             event_sink=self._on_llm_event,
             model=self._model,
             team_budget=self._team_budget(),
@@ -549,6 +550,12 @@ class BaseAgent(FailureHandling):
         """
         react = self._react
         return react.usage_summary(by_run=by_run) if react is not None else AgentUsageSummary()
+
+
+def _offer(factory: ToolFactory) -> list[ToolOffer]:
+    """The hook holding tools back while their cards say so (none when no card gates any)."""
+    gates = factory.get_tool_gates()
+    return [ToolOffer(gates)] if gates else []
 
 
 def _how_to_read_mail(cards: Sequence[ToolCard]) -> str | None:

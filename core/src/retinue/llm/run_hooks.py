@@ -14,6 +14,7 @@ pydantic-ai agent built once serves every runner of the same shape (see `run_age
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -41,6 +42,10 @@ class RunHooks:
 
     async def before_model_request(self, ctx: RunContext[Any], state: RunState) -> None:
         """Before each model request of the run (raise to end it, `ctx.enqueue` to add)."""
+
+    def offers(self, tool: str) -> bool:
+        """Whether the next model request offers function tool `tool` (every hook must)."""
+        return True
 
     async def after_output_validate(
         self, ctx: RunContext[Any], state: RunState, output: Any
@@ -116,6 +121,7 @@ class RunnerCapability(AbstractCapability[Any]):
         state = binding.state
         for hook in binding.hooks:
             await hook.before_model_request(ctx, state)
+        request_context = _offered(request_context, binding.hooks)
         context = binding.context
         if context is None or not context.over_budget(request_context.messages):
             return request_context
@@ -136,6 +142,24 @@ class RunnerCapability(AbstractCapability[Any]):
             for hook in binding.hooks:
                 output = await hook.after_output_validate(ctx, binding.state, output)
         return output
+
+
+def _offered(
+    request_context: ModelRequestContext, hooks: tuple[RunHooks, ...]
+) -> ModelRequestContext:
+    """The request with only the function tools every hook offers now.
+
+    The tools held back leave this request's parameters only: the run's tool manager still
+    knows them, so a model that calls one anyway (from an earlier request) has it run.
+    """
+    parameters = request_context.model_request_parameters
+    tools = parameters.function_tools
+    offered = [tool for tool in tools if all(hook.offers(tool.name) for hook in hooks)]
+    if len(offered) != len(tools):
+        request_context.model_request_parameters = dataclasses.replace(
+            parameters, function_tools=offered
+        )
+    return request_context
 
 
 RUNNER_CAPABILITY = RunnerCapability()

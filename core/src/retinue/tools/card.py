@@ -177,6 +177,17 @@ class ToolCard(BaseModel):
         """TOOL_CALL: whole pydantic-ai toolsets (MCP servers, filtered sets, ...)."""
         return ()
 
+    def tool_offered(self, name: str) -> bool:
+        """TOOL_CALL: whether the model's next request offers this card's tool `name`.
+
+        Asked before every model request of every run, so answer from what the card already
+        knows (no I/O, no asks, nothing that grows with the team). Every tool schema offered
+        is paid for on every request; offer a tool only while the model can use it. A tool
+        left out is still run if the model calls it anyway (it remembers it from an earlier
+        request): offering decides what a request carries, the tool decides what it does.
+        """
+        return True
+
     def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
         """SYSTEM_PROMPT: stable text for the system block; never volatile team state."""
         return ()

@@ -103,6 +103,7 @@ class ToolFactory:
         self._cards = tuple(bound)
         self._tools: tuple[Tool[Any] | Callable[..., Any], ...] | None = None
         self._toolsets: tuple[AbstractToolset[Any], ...] | None = None
+        self._gates: Mapping[str, ToolCard] | None = None
         self._system_prompts: tuple[str | Callable[[], str], ...] | None = None
         self._context_states: Mapping[str, ContextProvider] | None = None
         self._updater: ContextUpdater | None = None
@@ -125,6 +126,18 @@ class ToolFactory:
         if self._toolsets is None:
             self._toolsets = tuple(ts for card in self._cards for ts in card.get_toolsets())
         return self._toolsets
+
+    def get_tool_gates(self) -> Mapping[str, ToolCard]:
+        """TOOL_CALL: the card to ask (`tool_offered`) for each tool a card may hold back."""
+        if self._gates is None:
+            gates: dict[str, ToolCard] = {}
+            for card in self._cards:
+                if type(card).tool_offered is ToolCard.tool_offered:
+                    continue
+                for tool in card.get_tools():
+                    gates[_tool_name(tool)] = card
+            self._gates = MappingProxyType(gates)
+        return self._gates
 
     def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
         """SYSTEM_PROMPT: every card's prompts, registered once into the frozen system block."""
@@ -201,6 +214,11 @@ class ToolFactory:
 
     def _host_tool_state(self) -> ToolState:
         return tool_state_of(self._host.state)
+
+
+def _tool_name(tool: Tool[Any] | Callable[..., Any]) -> str:
+    name = getattr(tool, "name", None)  # a pydantic-ai `Tool`
+    return name if isinstance(name, str) else str(getattr(tool, "__name__", tool))
 
 
 def _check_unique_names(cards: Sequence[ToolCard]) -> None:

@@ -79,13 +79,17 @@ class MailboxTool(ToolCard):
     def get_commands(self) -> Sequence[Callable[..., Any]]:
         return [self.stop]
 
-    def read_mailbox(self) -> str:
-        """Read the messages that arrived for you while you were working, and take them.
+    def tool_offered(self, name: str) -> bool:
+        """`read_mailbox` only while mail waits: otherwise it would be paid for for nothing.
 
-        Every message shown is removed from your mailbox: it will not arrive again as a
-        new turn, so handle it in this run if it needs handling. Call this when you are
-        told that new messages arrived.
+        An agent answers `has_mail()` whatever its mailbox's length; a host without it
+        (not an `Actor`) is asked for its pending messages instead.
         """
+        has_mail = getattr(self.host, "has_mail", None)
+        return bool(has_mail() if callable(has_mail) else self.host.peek_mailbox())
+
+    def read_mailbox(self) -> str:
+        """Take the messages that arrived while you work; none will arrive again."""
         from retinue import AgentMessage
 
         taken = self.host.consume_mailbox(is_readable)

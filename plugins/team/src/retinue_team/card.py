@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from retinue import (
     ActorAddress,
     AgentCard,
@@ -92,6 +92,19 @@ class RoleInfo(BaseModel):
         return " ".join(parts)
 
 
+class HiredMember(BaseModel):
+    """A member this agent hired, by name and by the agent id that name had then."""
+
+    name: str
+    agent_id: str
+
+
+class Hired(BaseModel):
+    """The team card's own state: the members its agent hired (see `tool_offered`)."""
+
+    members: list[HiredMember] = Field(default_factory=list)
+
+
 class TeamTool(ToolCard):
     """Hire and fire team members by role; the team roster and role profiles as context."""
 
@@ -103,10 +116,36 @@ class TeamTool(ToolCard):
     stop_timeout: float = Field(default=10.0, gt=0)
     """Seconds a fire waits for the member to finish what it is doing and stop."""
 
+    _unkept: Hired | None = PrivateAttr(default=None)
+
     # -- channels --------------------------------------------------------------------------
 
     def get_tools(self) -> Sequence[Callable[..., Any]]:
         return [self.hire_members, self.fire_members]
+
+    def tool_offered(self, name: str) -> bool:
+        """Hiring only to a member whose role names roles it may hire, while one is
+        registered and the team has room; firing only to one that hired a member still
+        in the team. Anyone may still hire by naming a role as a recipient."""
+        team = self.host.team
+        if team is None:
+            return False
+        directory = team.directory
+        if name == "hire_members":
+            own = directory.profile(self.host.myAddress.role)
+            return (
+                own is not None
+                and any(role in directory.profiles for role in own.routes_to)
+                and directory.agent_count < self.max_members
+            )
+        if name == "fire_members":
+            members = directory.members
+            return any(
+                (member := members.get(hired.name)) is not None
+                and member.agent_id == hired.agent_id
+                for hired in self._hired().members
+            )
+        return True
 
     def get_context_states(self) -> Mapping[str, Callable[[], Mapping[str, str]]]:
         return {ROSTER_SECTION: self.roster_state, ROLES_SECTION: self.roles_state}
@@ -129,15 +168,10 @@ class TeamTool(ToolCard):
     # -- tools for the model ---------------------------------------------------------------
 
     def hire_members(self, roles: list[str]) -> str:
-        """Hire one new team member for each role given.
-
-        Each new member joins the team at once under its own `@Name`; address it by that
-        name in your messages. Naming a role as a message recipient also hires a member,
-        so use this tool when you want members before you write to them.
+        """Hire a new member for each role given; each joins at once under its own @Name.
 
         Args:
-            roles: Role names from the role profiles, one per member to hire; repeat a
-                role to hire several members for it.
+            roles: Roles from the role profiles; repeat one to hire several.
         """
         if not roles:
             return "No roles given; nobody was hired."
@@ -152,12 +186,10 @@ class TeamTool(ToolCard):
         return "\n".join(lines)
 
     def fire_members(self, names: list[str]) -> str:
-        """Fire team members by name; each stops and leaves the team.
-
-        People cannot be fired. A member in the middle of a task finishes it first.
+        """Fire members by @Name; one at work finishes its task first, then leaves.
 
         Args:
-            names: Member names as the roster shows them, such as `@Developer`.
+            names: Names as the roster shows them, such as @Developer.
         """
         if not names:
             return "No names given; nobody was fired."
@@ -194,7 +226,9 @@ class TeamTool(ToolCard):
                 f"the team is full: it has {agents} agents and allows at most "
                 f"{self.max_members} (fire a member first)"
             )
-        return team.hire(role, name=_member_name(name) if name is not None else None)
+        address = team.hire(role, name=_member_name(name) if name is not None else None)
+        self._note_hire(address)
+        return address
 
     def fire_member(self, name: str) -> str:
         """Fire a member by @name: it stops after its current work and leaves the team.
@@ -264,6 +298,27 @@ class TeamTool(ToolCard):
         )
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _note_hire(self, address: ActorAddress) -> None:
+        """Remember who this agent hired (checkpointed): what offers it the firing tool.
+
+        Members gone since are let go here, so the list stays as long as the team.
+        """
+        hired = self._hired()
+        members = self._team().directory.members
+        kept = [h for h in hired.members if h.name in members]
+        kept.append(HiredMember(name=address.name, agent_id=address.agent_id))
+        hired.members = kept
+
+    def _hired(self) -> Hired:
+        """Who this agent hired: in its checkpoint, or on the card for a host whose state
+        has no slot for cards (a host that is no agent)."""
+        try:
+            return self.card_state(Hired)
+        except TypeError:
+            if self._unkept is None:
+                self._unkept = Hired()
+            return self._unkept
 
     def _team(self) -> Team:
         team = self.host.team
