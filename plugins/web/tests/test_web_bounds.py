@@ -4,18 +4,15 @@ their request, actions without the person's session, and a SIGTERM to `retinue w
 from __future__ import annotations
 
 import json
-import resource
-import selectors
 import signal
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from retinue import SentMessage
 from retinue.store import open_store
-from retinue.testing import TeamHarness
+from retinue.testing import TeamHarness, closed_within
 from retinue_web import WebView
 from retinue_web.app import MAX_DEPTH
 from test_web_cli import SOLO, port_of, retinue
@@ -79,37 +76,9 @@ def test_no_token_lets_a_trusted_machine_act_without_a_session(team: TeamHarness
     assert (status, url) == (200, web.url)
 
 
-def _closed_within(sockets: list[socket.socket], timeout: float) -> tuple[int, float]:
-    """How many of `sockets` the server closed (EOF or reset) within `timeout`, and when the
-    last of them was."""
-    start = time.monotonic()
-    selector = selectors.DefaultSelector()
-    for sock in sockets:
-        selector.register(sock, selectors.EVENT_READ)
-    closed, last = 0, 0.0
-    while closed < len(sockets):
-        left = start + timeout - time.monotonic()
-        if left <= 0:
-            break
-        for key, _ in selector.select(left):
-            try:
-                data = key.fileobj.recv(4096)  # type: ignore[union-attr]
-            except ConnectionResetError:
-                data = b""
-            if not data:
-                selector.unregister(key.fileobj)
-                closed += 1
-                last = time.monotonic() - start
-    selector.close()
-    return closed, last
-
-
 def test_400_half_sent_requests_are_closed_within_the_request_timeout(
     short: WebView,
 ) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < 4 * HALF_OPEN:  # both ends of every connection live in this process
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4 * HALF_OPEN), hard))
     head = f"GET /api/teams HTTP/1.1\r\nHost: 127.0.0.1:{short.port}\r\n".encode()
     body = (
         f"POST {path(short, 'say')} HTTP/1.1\r\nHost: 127.0.0.1:{short.port}\r\n"
@@ -121,7 +90,7 @@ def test_400_half_sent_requests_are_closed_within_the_request_timeout(
             sock = socket.create_connection(("127.0.0.1", short.port), timeout=TIMEOUT)
             sock.sendall(head if n % 2 else body)  # a head never ended, or a body cut short
             sockets.append(sock)
-        closed, last = _closed_within(sockets, SHORT + 10)
+        closed, last = closed_within(sockets, SHORT + 10)
         status, _ = request(short.port, "GET", "/api/teams")  # the view still answers
     finally:
         for sock in sockets:
