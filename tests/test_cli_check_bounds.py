@@ -97,3 +97,14 @@ def test_an_agent_class_that_is_no_actor_is_its_only_problem(
         "roles.Dev.agent_class (line 3): 'os.system' is not a retinue Actor class "
         "(subclass retinue.Actor)"
     ]
+
+
+def test_a_key_in_the_path_of_a_base_url_is_not_echoed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = "sk-proj-4fT9xQ2mZ7bW1cR8vK3nL6pY"
+    text = f'[roles.Dev]\nmodel = "openai-chat:m@https://gw.example/v1/{key}"\n'
+    code, lines = check(tmp_path, text, capsys)
+    assert code == 0
+    assert "  @Dev (Dev, entry): openai-chat:m@https://gw.example/v1/***" in lines
+    assert not [line for line in lines if key in line]

@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
-from retinue.actors.redaction import redact_text
+from retinue.actors.redaction import redact_address
 from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError, shown
 from retinue.llm._data import PlainData
 
@@ -87,7 +87,7 @@ class ModelConfig(PlainData):
     def as_string(self) -> str:
         """The model string `from_string` reads back into this provider, model and URL."""
         text = "test" if self.provider == "test" and self.model == "test" else self.model_id()
-        return f"{text}@{redact_text(self.base_url)}" if self.base_url else text
+        return f"{text}@{redact_address(self.base_url)}" if self.base_url else text
 
     def model_id(self) -> str:
         """`provider:model`, the id pydantic-ai knows the model by."""
@@ -138,7 +138,7 @@ class ModelConfig(PlainData):
         """The fields, with any credential in `base_url` hidden: a repr ends up in logs."""
         for name, value in super().__repr_args__():
             hidden = name == "base_url" and isinstance(value, str)
-            yield name, redact_text(value) if hidden else value
+            yield name, redact_address(value) if hidden else value
 
     def model_key(self) -> tuple[str | None, ...]:
         """What identifies the shared model object (sampling settings are per agent)."""
