@@ -75,8 +75,20 @@ def test_a_30_mb_team_name_is_echoed_shortened(
         (f'[roles.Dev]\nmodel = "test"\nroutes_to = ["{"t" * HUGE}"]\n', "roles.Dev.routes_to[0]"),
         (f'[team]\nentry = "{"e" * HUGE}"\n[roles.Dev]\nmodel = "test"\n', "team.entry (line 2)"),
         (f'[roles.Dev]\nmodel = "function:{"f" * HUGE}:g"\n', "roles.Dev.model (line 2)"),
+        (f'[roles.Dev]\nmodel = "openaii:{"m" * HUGE}"\n', "roles.Dev.model (line 2)"),
+        (f'[roles.Dev]\nmodel = "gpt-{"4" * HUGE}"\n', "roles.Dev.model (line 2)"),
     ],
-    ids=["card name", "role key", "agent class", "model string", "route", "entry", "function"],
+    ids=[
+        "card name",
+        "role key",
+        "agent class",
+        "model string",
+        "route",
+        "entry",
+        "function",
+        "provider typo",
+        "bare model",
+    ],
 )
 def test_a_huge_value_is_one_shortened_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, start: str

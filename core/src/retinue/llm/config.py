@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 from pydantic import Field, field_validator, model_validator
 
 from retinue.actors.redaction import redact_address
-from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError, shown
+from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError, shorten, shown
 from retinue.llm._data import PlainData
 
 Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
@@ -184,10 +184,14 @@ def _bad_model_string(text: str, provider: str | None) -> str:
         )
         close = difflib.get_close_matches(provider, PROVIDERS, n=1)
         model = given.split(":", 1)[1]
-        return f"{message}; did you mean '{close[0]}:{model}'?" if close and model else message
+        return (
+            f"{message}; did you mean '{close[0]}:{shorten(model)}'?"
+            if close and model
+            else message
+        )
     message = f"model string {shown(text)}: expected {MODEL_STRING_FORMS}"
     family = _provider_of_family(given) if given and provider is None else None
-    return f"{message}; did you mean '{family}:{given}'?" if family else message
+    return f"{message}; did you mean '{family}:{shorten(given)}'?" if family else message
 
 
 def _provider_of_family(model: str) -> str | None:
