@@ -45,7 +45,6 @@ def uvicorn_server(
     import uvicorn
 
     config.setdefault("access_log", False)
-    config.setdefault("timeout_keep_alive", max(1, min(5, int(request_timeout))))
     protocol = type("BoundedH11Protocol", (_bounded_protocol(),), {"timeout": request_timeout})
     return uvicorn.Server(uvicorn.Config(app, http=protocol, **config))
 

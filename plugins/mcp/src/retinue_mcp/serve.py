@@ -48,6 +48,7 @@ from retinue import (
 )
 
 if TYPE_CHECKING:
+    from retinue import ActorSystem
     from retinue.teamfile import RunningTeam, TeamFile
 
 logger = logging.getLogger("retinue_mcp.serve")
@@ -258,7 +259,7 @@ class _Relay(EventSubscriber):
 
 
 def start(
-    spec: TeamFile, service: TeamService, *, model: Any = None, system: Any = None
+    spec: TeamFile, service: TeamService, *, model: Any = None, system: ActorSystem | None = None
 ) -> RunningTeam:
     """Start the team with the service's seat for the person, and watch it."""
     running = spec.start(model=model, human_class=service.seat_class(), system=system)

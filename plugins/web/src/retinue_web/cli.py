@@ -5,8 +5,8 @@
     retinue web --store team.sqlite               # browse and replay recorded teams
     retinue web team.toml --host 0.0.0.0          # reachable from the LAN: reads need the login too
 
-Acting on the team needs the one-time login URL printed at start (`--no-token`: not on a
-trusted machine). The team runs until Ctrl-C or SIGTERM, then is shut down. Exit status: 0
+Acting on the team needs the one-time login URL printed at start (not with `--no-token`, for
+a trusted machine). The team runs until Ctrl-C or SIGTERM, then is shut down. Exit status: 0
 after a clean end, 1 when the store cannot be opened or the address cannot be taken, 2 for
 a wrong team file, model or option (one line each, as `retinue run` prints them).
 """
