@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from mcp_helpers import returns, role, stdio_card
 from pydantic import SecretStr
@@ -99,3 +101,28 @@ def test_a_refused_connection_is_a_failed_start(
     assert [m.content for m in team.received_by("@Human")] == ["carried on"]
     logged = [r.getMessage() for r in caplog.records if r.name == "retinue_mcp"]
     assert len(logged) == 1 and logged[0].startswith("MCP server 'gone' did not start: ")
+
+
+def test_a_key_in_the_servers_url_never_reaches_the_logs(
+    retinue_team: TeamHarness, http_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    key = "k3y-4fT9xQ2mZ7bW1cR8vK3nL6pY"
+    card = McpTool(connection=HttpConnection(url=f"{http_url}?api_key={key}"))
+    clerk = retinue_team.add(role("Clerk", card))
+
+    with caplog.at_level(logging.DEBUG):
+        retinue_team.say(
+            clerk,
+            "\n".join(
+                [
+                    call_directive("add", {"a": 1, "b": 2}),
+                    send_directive("@Human", "response", "ok"),
+                ]
+            ),
+        )
+        retinue_team.wait_idle(120)
+
+    logged = [record.getMessage() for record in caplog.records]
+    assert returns(retinue_team, "@Clerk") == [("add", "success", "3")]
+    assert f"Connecting to StreamableHTTP endpoint: {http_url}?api_key=***" in logged
+    assert not [line for line in logged if key in line]

@@ -109,8 +109,9 @@ def test_a_team_served_over_http_is_a_tool_of_another_teams_agent(
     try:
         lines = _lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
         assert any(f"MCP endpoint http://127.0.0.1:{port}/mcp" in line for line in lines)
+        url = next(line for line in lines if "MCP endpoint" in line).split()[-1]
         card = McpTool(
-            connection=HttpConnection(url=f"http://127.0.0.1:{port}/mcp"),
+            connection=HttpConnection(url=url),  # with the token it printed
             server="relay",
             tool_prefix="relay",
         )

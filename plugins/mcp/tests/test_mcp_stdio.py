@@ -87,6 +87,6 @@ def test_failed_tool_errors_are_a_failed_result_that_spends_no_retry(
     assert all("division by zero" in content for _, _, content in outcomes[:2])
     assert [m.content for m in team.received_by("@Human")] == ["cannot"]
     assert [r.getMessage() for r in caplog.records if r.name == "retinue_mcp"] == [
-        "MCP server 'demo' has no tool 'multiply' (it has: add, authorization, crash, "
-        "divide, pid, read_env)"
+        "MCP server 'demo' has no tool 'multiply' (it has: add, authorization, big, crash, "
+        "divide, pid, read_env, rows)"
     ]

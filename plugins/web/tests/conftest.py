@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
-from web_helpers import HOLDING, lead, worker
+from web_helpers import HOLDING, SESSIONS, lead, sign_in, worker
 
 CHROMIUM = os.environ.get("RETINUE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -43,10 +43,13 @@ def team() -> Iterator[TeamHarness]:
 
 @pytest.fixture
 def view(team: TeamHarness) -> Iterator[WebView]:
+    """The view over `team`, signed in as the person (its actions need the session)."""
     web = WebView(team)
     web.start()
+    sign_in(web.port, web.login_url())
     yield web
     web.stop()
+    SESSIONS.pop(web.port, None)
 
 
 @pytest.fixture(scope="session")

@@ -41,7 +41,7 @@ def test_a_teams_messages_appear_live(team: TeamHarness, view: WebView, page: An
 def test_stop_pressed_in_the_page_ends_the_model_request(
     team: TeamHarness, view: WebView, page: Any
 ) -> None:
-    page.goto(view.url)
+    page.goto(view.login_url())  # signed in: the page acts
     page.wait_for_selector("#conn.live")
     page.fill("#text", "delegate and hold on")
     page.click("#send")
@@ -64,7 +64,7 @@ def test_stop_pressed_in_the_page_ends_the_model_request(
 def test_a_slash_command_typed_in_the_page_runs_as_the_persons(
     team: TeamHarness, view: WebView, page: Any
 ) -> None:
-    page.goto(view.url)
+    page.goto(view.login_url())  # signed in: the page acts
     page.wait_for_selector("#conn.live")
     page.select_option("#to", "@Lead")
     page.click("#text")

@@ -19,7 +19,16 @@ from retinue.store import open_store
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
 from retinue_web.app import MAX_BODY
-from web_helpers import HOLDING, lead, request, request_with_headers, sse, wait_until, worker
+from web_helpers import (
+    HOLDING,
+    lead,
+    request,
+    request_with_headers,
+    sign_in,
+    sse,
+    wait_until,
+    worker,
+)
 
 
 def path(view: WebView, rest: str) -> str:
@@ -241,6 +250,7 @@ def test_recorded_teams_are_listed_and_read_only(tmp_path: Path) -> None:
         _, listed = request(view.port, "GET", "/api/teams")
         (info,) = listed["teams"]
         _, shot = request(view.port, "GET", f"/api/teams/{info['id']}/snapshot")
+        sign_in(view.port, view.login_url())
         refused, why = request(
             view.port, "POST", f"/api/teams/{info['id']}/say", {"to": "@Lead", "text": "hi"}
         )

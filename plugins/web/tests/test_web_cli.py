@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from retinue.cli.main import main
-from web_helpers import TIMEOUT, request, wait_until
+from web_helpers import SESSIONS, TIMEOUT, request, sign_in, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 SOLO = ROOT / "examples" / "teams" / "solo.toml"
@@ -27,14 +27,19 @@ def retinue(*args: str) -> subprocess.Popen[str]:
 
 
 def port_of(process: subprocess.Popen[str]) -> tuple[int, list[str]]:
-    """The port `retinue web` printed it listens on, and the lines before it."""
+    """The port `retinue web` printed it listens on, and the lines before it; the person is
+    signed in by the one-time URL it printed."""
     assert process.stderr is not None
     lines = []
     for line in process.stderr:
         lines.append(line.rstrip())
-        found = re.search(r"open http://127\.0\.0\.1:(\d+)/", line)
+        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/\S*)", line)
         if found:
-            return int(found[1]), lines
+            port = int(found[2])
+            SESSIONS.pop(port, None)
+            if "?token=" in found[1]:
+                sign_in(port, found[1])
+            return port, lines
     raise AssertionError(f"retinue web printed no URL: {lines}")
 
 

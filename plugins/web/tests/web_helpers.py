@@ -50,6 +50,19 @@ def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "
         time.sleep(0.05)  # sleep-ok: polls a browser's state, which has no event to wait on
 
 
+#: The session cookie of each view signed in (by port): what the person's browser holds.
+SESSIONS: dict[int, str] = {}
+
+
+def sign_in(port: int, login_url: str) -> str:
+    """Open the one-time login URL as a browser does; later requests to `port` carry the
+    session cookie it sets (unless they give a `Cookie` of their own)."""
+    status, _, headers = request_with_headers(port, "GET", login_url[login_url.index("/?") :])
+    assert status == 303, status
+    SESSIONS[port] = headers["set-cookie"].split(";")[0]
+    return SESSIONS[port]
+
+
 def request(
     port: int,
     method: str,
@@ -72,6 +85,8 @@ def request_with_headers(
     """As `request`, with the answer's headers (lower-case names)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     sent = dict(headers or {})
+    if port in SESSIONS and not any(name.lower() == "cookie" for name in sent):
+        sent["Cookie"] = SESSIONS[port]
     data = None
     if body is not None:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()

@@ -75,7 +75,9 @@ class AgentCard(ConfigModel):
     def _config_of_the_class(cls, value: Any, info: ValidationInfo) -> Any:
         agent_class = info.data.get("agent_class")
         if not isinstance(agent_class, type):
-            return value  # the class was refused: that is the problem to report
+            # The class was refused, so its config class is unknown: a stand-in keeps the
+            # config from being checked against another class's fields (never built).
+            return BaseConfig.model_construct()
         config_class: type[BaseConfig] = getattr(agent_class, "config_class", BaseConfig)
         if isinstance(value, config_class):
             return value

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from retinue.actors.errors import ActorClassError
+from retinue.actors.validation import shorten, shown
 
 _SHAPE = "expected 'package.module.Name' or 'package.module:Name'"
 
@@ -20,12 +21,12 @@ def import_object(path: str) -> Any:
     try:
         return pkgutil.resolve_name(path)
     except ValueError:
-        raise ActorClassError(f"cannot import {path!r}: {_SHAPE}") from None
+        raise ActorClassError(f"cannot import {shown(path)}: {_SHAPE}") from None
     except AttributeError as exc:
         cause: Exception = _module_that_fails(path) or exc
-        raise ActorClassError(f"cannot import {path!r}: {cause}") from None
+        raise ActorClassError(f"cannot import {shown(path)}: {shorten(str(cause))}") from None
     except ImportError as exc:
-        raise ActorClassError(f"cannot import {path!r}: {exc}") from None
+        raise ActorClassError(f"cannot import {shown(path)}: {shorten(str(exc))}") from None
 
 
 def _module_that_fails(path: str) -> ImportError | None:

@@ -20,7 +20,7 @@ from typing import Self
 
 from pydantic import ConfigDict, Field, model_validator
 
-from retinue.actors.validation import ConfigModel
+from retinue.actors.validation import ConfigModel, shown
 
 MAX_VALUE_CHARS = 4_000
 MAX_TEMPLATE_CHARS = 8_000
@@ -43,7 +43,8 @@ class TeamMetadata(ConfigModel):
                 raise ValueError(f"metadata key {key[:40]!r} must be a Python identifier")
             if len(value) > MAX_VALUE_CHARS:
                 raise ValueError(
-                    f"metadata value {key!r} has {len(value)} characters; at most {MAX_VALUE_CHARS}"
+                    f"metadata value {shown(key)} has {len(value):,} characters; "
+                    f"at most {MAX_VALUE_CHARS}"
                 )
         if not self.template:
             return self

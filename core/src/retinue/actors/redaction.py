@@ -6,8 +6,12 @@ process. `redact_credentials` gives that copy: every string in it (any depth of 
 lists and mappings) has the password of a URL (`http://user:secret@host`), a bare token in
 a URL's user part (`https://token@host`) and the value of a query parameter whose name says
 it is a secret (`?api_key=...`) replaced by `***`, and every pydantic `SecretStr` (the type a
-card gives its token and password fields) replaced by one holding `***`. Everything else is
-left as it was, and a value with nothing to hide is returned as the same object.
+card gives its token and password fields) replaced by one holding `***`. An address field
+(`url`, `base_url`, any `..._url`) also has each path segment that looks like a key hidden
+(`redact_address`): some gateways take the key in the path (`/v1/sk-.../chat`). Only
+addresses: a prompt's link to a commit is not a secret, and a redacted prompt would change
+what a resumed team is told. Everything else is left as it was, and a value with nothing
+to hide is returned as the same object.
 
 Credentials belong in environment variables (`ModelConfig.api_key_env`); a resumed team
 whose record held a redacted address has to be given the real one again.
@@ -15,6 +19,8 @@ whose record held a redacted address has to be given the real one again.
 
 from __future__ import annotations
 
+import itertools
+import logging
 import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -34,6 +40,52 @@ _SECRET_PARAMETER = re.compile(
     r"[^\s=&#;]*=)(?P<value>[^\s&#;]+)",
     re.IGNORECASE,
 )
+
+
+_ADDRESS_PATH = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#]*)(?P<path>/[^\s?#]*)")
+_KEY_PREFIXES = (
+    "sk-", "sk_", "rk_", "pk_", "gsk_", "xai-", "hf_", "ghp_", "gho_", "ghs_", "github_pat_",
+    "glpat-", "AIza", "pplx-", "r8_", "xoxb-", "xoxp-", "eyJ",
+)  # fmt: skip
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_KEY_MIN_CHARS = 20
+
+
+def looks_like_a_key(segment: str) -> bool:
+    """Whether a path segment reads as a credential: 20 characters or more that start like a
+    provider's key (`sk-`, `ghp_`, `AIza`, a JWT's `eyJ`, ...) or read as random, letters and
+    digits (or cases) alternating throughout, as a generated token does and a name does not.
+    A UUID is an identifier, not a key."""
+    if len(segment) < _KEY_MIN_CHARS or _UUID.fullmatch(segment):
+        return False
+    if segment.startswith(_KEY_PREFIXES):
+        return True
+    kinds = ["d" if c.isdigit() else "u" if c.isupper() else "l" for c in segment if c.isalnum()]
+    changes = sum(a != b for a, b in itertools.pairwise(kinds))
+    return len(set(kinds)) > 1 and changes * 4 >= len(kinds)
+
+
+def redact_address(text: str) -> str:
+    """`redact_text`, and every path segment of a URL in `text` that looks like a key."""
+    return _ADDRESS_PATH.sub(_hide_path_keys, redact_text(text))
+
+
+def _hide_path_keys(match: re.Match[str]) -> str:
+    segments = match["path"].split("/")
+    hidden = [REDACTED if looks_like_a_key(segment) else segment for segment in segments]
+    return match["head"] + "/".join(hidden)
+
+
+class RedactingFilter(logging.Filter):
+    """A log filter hiding credentials in the URLs of a record's message (`redact_address`),
+    for a dependency's loggers that print the addresses they connect to."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        hidden = redact_address(message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
 
 
 def redact_text(text: str) -> str:
@@ -93,10 +145,18 @@ def _redact_string(value: str | SecretStr) -> str | SecretStr:
 def _redact_model(model: BaseModel) -> BaseModel:
     changes = {}
     for name, current in model.__dict__.items():  # the field values, read without a lookup
-        hidden = _redact(current)
+        if isinstance(current, str) and _is_address(name):
+            hidden: Any = redact_address(current)
+            hidden = current if hidden == current else hidden
+        else:
+            hidden = _redact(current)
         if hidden is not current:
             changes[name] = hidden
     return model.model_copy(update=changes) if changes else model
+
+
+def _is_address(field: str) -> bool:
+    return field == "url" or field.endswith("_url")
 
 
 def _redact_items(items: list[Any] | tuple[Any, ...]) -> list[Any] | tuple[Any, ...]:

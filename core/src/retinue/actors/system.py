@@ -48,7 +48,7 @@ from retinue.actors.runtime_api import Runtime
 from retinue.actors.shutdown import stop_all
 from retinue.actors.team import Team
 from retinue.actors.turns import observe
-from retinue.actors.validation import check_timeout
+from retinue.actors.validation import check_timeout, shown
 
 if TYPE_CHECKING:
     from retinue.store import Store
@@ -65,8 +65,8 @@ def resolve_actor_class(actor_class: type[Any] | str) -> type[Actor[Any, Any]]:
     """A class, or a dotted path to one, checked to be an `Actor`."""
     obj = import_object(actor_class) if isinstance(actor_class, str) else actor_class
     if not (isinstance(obj, type) and issubclass(obj, Actor)):
-        shown = qualified_name(obj) if isinstance(obj, type) else repr(actor_class)
-        raise ActorClassError(f"{shown} is not a retinue Actor class (subclass retinue.Actor)")
+        given = qualified_name(obj) if isinstance(obj, type) else shown(actor_class)
+        raise ActorClassError(f"{given} is not a retinue Actor class (subclass retinue.Actor)")
     return obj
 
 

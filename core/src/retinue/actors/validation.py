@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+import reprlib
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Self
@@ -29,6 +30,12 @@ _TYPE_TAGS = frozenset(
     {"str", "int", "float", "bool", "bytes", "list", "dict", "set", "tuple", "frozenset", "none"}
 )
 _INPUT_SHOWN = 60
+MAX_SHOWN_CHARS = 200
+"""The most of a value a problem echoes: a 30 MB name is a problem to name, not to print."""
+MAX_LINE_CHARS = 1000
+"""The longest line a problem is given, whatever its parts echo."""
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, MAX_SHOWN_CHARS, MAX_SHOWN_CHARS
 # Errors about the type of a whole value, whose last location part names the class tried.
 _WHOLE_VALUE_ERRORS = frozenset(
     {"model_type", "model_attributes_type", "dataclass_type", "is_instance_of", "is_subclass_of"}
@@ -88,6 +95,28 @@ def _rebuild(
     error = cls(message, problems)
     error.owner = owner
     return error
+
+
+def shorten(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """`text`, or its first `limit` characters, an ellipsis and its full length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def shown(value: object, limit: int = MAX_SHOWN_CHARS) -> str:
+    """`repr(value)` for a message, about `limit` characters at most.
+
+    A long string is cut before its repr is built, and any other value's repr stops at a
+    few levels of nesting (`reprlib`), so a huge or deeply nested value costs nothing.
+    """
+    if isinstance(value, str):
+        return (
+            repr(value)
+            if len(value) <= limit
+            else f"{value[:limit]!r}… ({len(value):,} characters)"
+        )
+    return shorten(_REPR.repr(value), limit)
 
 
 def dotted_path(path: Iterable[str | int]) -> str:
@@ -162,10 +191,7 @@ def _message(error: Any, path: tuple[str | int, ...], model: type[BaseModel] | N
         return "required, but not given"
     if kind == "extra_forbidden":
         return "unknown field" + _did_you_mean(path, model)
-    shown = repr(error["input"])
-    if len(shown) > _INPUT_SHOWN:
-        shown = shown[: _INPUT_SHOWN - 3] + "..."
-    return f"{text[:1].lower()}{text[1:]} (got {shown})"
+    return f"{text[:1].lower()}{text[1:]} (got {shown(error['input'], _INPUT_SHOWN)})"
 
 
 def _did_you_mean(path: tuple[str | int, ...], model: type[BaseModel] | None) -> str:

@@ -18,7 +18,7 @@ from pydantic import (
 
 from retinue.actors.config import BaseConfig, BaseState
 from retinue.actors.loader import import_object, qualified_name
-from retinue.actors.validation import ConfigError, prefixed, warn_at_caller
+from retinue.actors.validation import ConfigError, prefixed, shown, warn_at_caller
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
 from retinue.llm.prompt import PromptTemplate
@@ -40,9 +40,9 @@ def _card_from_data(value: Any) -> Any:
     name = fields.pop(CARD_KEY, None)
     cls = import_object(path) if isinstance(path, str) else path
     if not (isinstance(cls, type) and issubclass(cls, ToolCard)):
-        raise ValueError(f"{path!r} is not a ToolCard class")
+        raise ValueError(f"{shown(path)} is not a ToolCard class")
     if name is not None and name != card_name(cls):
-        raise ValueError(f"{path!r} is the card {card_name(cls)!r}, not {name!r}")
+        raise ValueError(f"{shown(path)} is the card {card_name(cls)!r}, not {shown(name)}")
     try:
         return cls.model_validate(fields)
     except ValidationError as exc:

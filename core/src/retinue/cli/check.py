@@ -29,6 +29,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from retinue.actors.validation import MAX_LINE_CHARS, shorten
     from retinue.llm.config import ModelConfig
     from retinue.llm.errors import ConfigError
     from retinue.teamfile import TeamFileError, load_team_file
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             model = ModelConfig.from_string(args.model)
         except ConfigError as exc:
-            print(f"--model: {exc}", file=sys.stderr)
+            print(shorten(f"--model: {exc}", MAX_LINE_CHARS), file=sys.stderr)
             return 1
     for line in summary(spec, model):
         print(line)
@@ -52,13 +53,14 @@ def run(args: argparse.Namespace) -> int:
 
 def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
     """What a person checks at a glance: the team, each role's model and cards, the keys."""
+    from retinue.actors.validation import MAX_LINE_CHARS, shorten, shown
     from retinue.llm.models import key_env
     from retinue.plugins import default_card_classes, get_plugin_manager
 
     entry = spec.entry_role
     defaults = [card.name for card in default_card_classes(get_plugin_manager())]
     lines = [
-        f"ok: team {spec.team.name!r}, {len(spec.roles)} role(s); "
+        f"ok: team {shown(spec.team.name)}, {len(spec.roles)} role(s); "
         f"{spec.team.person_name} talks to {spec.entry_card.config.name} ({entry})",
         f"  every role also gets the default cards: {', '.join(defaults) or 'none installed'}",
     ]
@@ -70,8 +72,8 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
         marks = [role]
         marks += ["entry"] if role == entry else []
         marks += ["started"] if role in spec.team.start else []
-        shown = model_cfg.as_string() if model_cfg is not None else "no model"
-        line = f"  {config.name} ({', '.join(marks)}): {shown}"
+        playing = shorten(model_cfg.as_string()) if model_cfg is not None else "no model"
+        line = f"  {config.name} ({', '.join(marks)}): {playing}"
         line += f"; cards: {', '.join(tools)}" if tools else ""
         line += f"; routes to: {', '.join(card.routes_to)}" if card.routes_to else ""
         lines.append(line)
@@ -80,4 +82,4 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
             missing.setdefault(env, []).append(role)
     for env, roles in missing.items():
         lines.append(f"note: {env} is not set; {', '.join(roles)} cannot run until it is")
-    return lines
+    return [shorten(line, MAX_LINE_CHARS) for line in lines]

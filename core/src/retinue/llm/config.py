@@ -13,8 +13,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
-from retinue.actors.redaction import redact_text
-from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError
+from retinue.actors.redaction import redact_address
+from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError, shorten, shown
 from retinue.llm._data import PlainData
 
 Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
@@ -39,7 +39,7 @@ def parse_function_path(path: str) -> tuple[str, str]:
     """Split `package.module:function` into module and attribute, or raise `ValueError`."""
     match = _FUNCTION_PATH.match(path.strip())
     if match is None:
-        raise ValueError(f"expected 'package.module:function', got {path!r}")
+        raise ValueError(f"expected 'package.module:function', got {shown(path)}")
     return match.group(1), match.group(2)
 
 
@@ -87,7 +87,7 @@ class ModelConfig(PlainData):
     def as_string(self) -> str:
         """The model string `from_string` reads back into this provider, model and URL."""
         text = "test" if self.provider == "test" and self.model == "test" else self.model_id()
-        return f"{text}@{redact_text(self.base_url)}" if self.base_url else text
+        return f"{text}@{redact_address(self.base_url)}" if self.base_url else text
 
     def model_id(self) -> str:
         """`provider:model`, the id pydantic-ai knows the model by."""
@@ -112,7 +112,9 @@ class ModelConfig(PlainData):
     @classmethod
     def _known_provider(cls, value: Any) -> Any:
         if value not in PROVIDERS:
-            raise ValueError(f"unknown provider {value!r}; expected one of: {', '.join(PROVIDERS)}")
+            raise ValueError(
+                f"unknown provider {shown(value)}; expected one of: {', '.join(PROVIDERS)}"
+            )
         return value
 
     @model_validator(mode="after")
@@ -136,7 +138,7 @@ class ModelConfig(PlainData):
         """The fields, with any credential in `base_url` hidden: a repr ends up in logs."""
         for name, value in super().__repr_args__():
             hidden = name == "base_url" and isinstance(value, str)
-            yield name, redact_text(value) if hidden else value
+            yield name, redact_address(value) if hidden else value
 
     def model_key(self) -> tuple[str | None, ...]:
         """What identifies the shared model object (sampling settings are per agent)."""
@@ -160,7 +162,7 @@ def parse_model_string(text: str) -> dict[str, str]:
     if not provider or not model or not model.strip() or provider not in PROVIDERS:
         raise ValueError(_bad_model_string(text, provider))
     if provider == "function" and _FUNCTION_PATH.match(model) is None:
-        raise ValueError(f"model string {text!r}: expected 'function:package.module:function'")
+        raise ValueError(f"model string {shown(text)}: expected 'function:package.module:function'")
     return {"provider": provider, "model": model.strip(), **fields}
 
 
@@ -177,14 +179,19 @@ def _bad_model_string(text: str, provider: str | None) -> str:
     given = text.strip()
     if provider and provider not in PROVIDERS:
         message = (
-            f"model string {text!r}: unknown provider {provider!r}; expected {MODEL_STRING_FORMS}"
+            f"model string {shown(text)}: unknown provider {shown(provider)}; "
+            f"expected {MODEL_STRING_FORMS}"
         )
         close = difflib.get_close_matches(provider, PROVIDERS, n=1)
         model = given.split(":", 1)[1]
-        return f"{message}; did you mean '{close[0]}:{model}'?" if close and model else message
-    message = f"model string {text!r}: expected {MODEL_STRING_FORMS}"
+        return (
+            f"{message}; did you mean '{close[0]}:{shorten(model)}'?"
+            if close and model
+            else message
+        )
+    message = f"model string {shown(text)}: expected {MODEL_STRING_FORMS}"
     family = _provider_of_family(given) if given and provider is None else None
-    return f"{message}; did you mean '{family}:{given}'?" if family else message
+    return f"{message}; did you mean '{family}:{shorten(given)}'?" if family else message
 
 
 def _provider_of_family(model: str) -> str | None:

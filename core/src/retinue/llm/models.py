@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from retinue.actors.validation import shorten, shown
 from retinue.llm.config import ModelConfig, RuntimeConfig, parse_function_path
 from retinue.llm.errors import ConfigError
 from retinue.llm.model_overrides import overriding_model
@@ -135,11 +136,15 @@ def import_function(path: str) -> Callable[..., Any]:
     try:
         target: Any = pkgutil.resolve_name(f"{module_name}:{attribute}")
     except ImportError as exc:
-        raise ConfigError(f"cannot import module {module_name!r} for {path!r}: {exc}") from None
+        raise ConfigError(
+            f"cannot import module {shown(module_name)} for {shown(path)}: {shorten(str(exc))}"
+        ) from None
     except AttributeError:
-        raise ConfigError(f"{path!r}: {module_name!r} has no attribute {attribute!r}") from None
+        raise ConfigError(
+            f"{shown(path)}: {shown(module_name)} has no attribute {shown(attribute)}"
+        ) from None
     if not callable(target):
-        raise ConfigError(f"{path!r} is not callable (it is a {type(target).__name__})")
+        raise ConfigError(f"{shown(path)} is not callable (it is a {type(target).__name__})")
     return target  # type: ignore[no-any-return]
 
 

@@ -9,7 +9,9 @@ card (`card = "workspace"`) with its settings, looked up among the installed car
 
 Every problem in a file is reported at once, each as `file: key.path: what` (with the line
 for a TOML syntax error, and the line of the key where it can be found), never as a
-traceback: a team file is written by a person, who fixes it in one go.
+traceback: a team file is written by a person, who fixes it in one go. A line echoes at
+most about 200 characters of any key or value (a huge one is shortened, its length given),
+and values nest at most `MAX_DEPTH` levels (deeper ones cannot be read, or recorded).
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from typing import Any
 
 from retinue.actors.card import AgentCard
 from retinue.actors.loader import qualified_name
-from retinue.actors.validation import ConfigError, ConfigProblem, dotted_path
+from retinue.actors.validation import (
+    MAX_LINE_CHARS,
+    ConfigError,
+    ConfigProblem,
+    dotted_path,
+    shorten,
+    shown,
+)
 from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
@@ -40,6 +49,8 @@ _FIELD_TO_KEY = {field: key for key, field in ALIASES.items()}
 CARD_FIELDS = frozenset(AgentCard.model_fields) - {"config"}
 """A role's keys that belong to the card rather than to its config."""
 DEFAULT_AGENT_CLASS = "retinue.BaseAgent"
+MAX_DEPTH = 32
+"""How deep a team file's tables and arrays may nest (a real one needs about six)."""
 _REPORTED = "(reported)"  # stands in for a tool already reported, a name the config takes
 
 
@@ -52,7 +63,7 @@ class TeamFileError(ValueError):
 
     def __init__(self, source: str, problems: Sequence[str]) -> None:
         self.source = source
-        self.problems: list[str] = list(problems)
+        self.problems: list[str] = [shorten(problem, MAX_LINE_CHARS) for problem in problems]
         super().__init__("\n".join(f"{source}: {problem}" for problem in self.problems))
 
 
@@ -82,7 +93,11 @@ def loads_team_file(
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TeamFileError(source, [f"TOML syntax: {exc}"]) from None
-    locator = KeyLocator(text)
+    except RecursionError:  # tomllib reads nested values recursively
+        raise TeamFileError(source, [f"(file): values nested too deeply; {_DEPTH_RULE}"]) from None
+    too_deep = _too_deep(raw)
+    if too_deep is not None:
+        raise TeamFileError(source, _render([too_deep], KeyLocator(text)))
     card_classes = _installed_cards(source, plugin_manager)
     data, problems = normalize(raw, card_classes)
     spec: TeamFile | None = None
@@ -94,7 +109,7 @@ def loads_team_file(
         problems.extend(_from_file_view(p, flat) for p in _cross_problems(data))
     problems.extend(_unimportable_models(data))
     if problems:
-        raise TeamFileError(source, _render(problems, locator))
+        raise TeamFileError(source, _render(problems, KeyLocator(text)))
     assert spec is not None
     return spec
 
@@ -107,6 +122,23 @@ def _installed_cards(source: str, plugin_manager: Any) -> Mapping[str, type[Any]
         return collect_card_classes(pm)
     except PluginError as exc:
         raise TeamFileError(source, [f"plugins: {exc}"]) from None
+
+
+_DEPTH_RULE = f"a team file nests tables and arrays at most {MAX_DEPTH} deep"
+
+
+def _too_deep(raw: Mapping[str, Any]) -> ConfigProblem | None:
+    """The first value nested deeper than `MAX_DEPTH`, found without recursion."""
+    pending: list[tuple[tuple[str | int, ...], Any]] = [((), raw)]
+    while pending:
+        path, value = pending.pop()
+        if len(path) > MAX_DEPTH:
+            return ConfigProblem(path[:MAX_DEPTH], f"nested too deeply; {_DEPTH_RULE}")
+        if isinstance(value, Mapping):
+            pending.extend(((*path, key), item) for key, item in value.items())
+        elif isinstance(value, list):
+            pending.extend(((*path, index), item) for index, item in enumerate(value))
+    return None
 
 
 # -- the TOML shape into the dump form ---------------------------------------------------------
@@ -201,7 +233,7 @@ def _tools(
                 ConfigProblem(
                     where,
                     "a tool is a card name or a table with `card = NAME` and its settings, "
-                    f"got {item!r}",
+                    f"got {shown(item)}",
                 )
             )
             resolved.append(_REPORTED)  # keeps the next tools' indices
@@ -222,7 +254,7 @@ def _unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
     installed = ", ".join(card_classes) or "none"
     close = difflib.get_close_matches(name, list(card_classes), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ";"
-    return f"unknown card {name!r}{hint} installed cards: {installed}"
+    return f"unknown card {shown(name)}{hint} installed cards: {installed}"
 
 
 def _cross_problems(data: Mapping[str, Any]) -> list[ConfigProblem]:
@@ -325,7 +357,8 @@ def _render(problems: Sequence[ConfigProblem], locator: KeyLocator) -> list[str]
     """`key.path (line N): what`, in the order of the file (the unplaced ones last)."""
     placed: list[tuple[int, str]] = []
     for problem in problems:
-        where = dotted_path(problem.path) or "(file)"
+        where = dotted_path(shorten(p) if isinstance(p, str) else p for p in problem.path)
+        where = where or "(file)"
         line = locator.line_of(problem.path)
         at = f" (line {line})" if line is not None else ""
         order = line if line is not None else sys.maxsize

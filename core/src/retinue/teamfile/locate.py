@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-_BARE_OR_QUOTED = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_BASIC_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # unrolled: linear in a long value
+_BARE_OR_QUOTED = rf"(?:[A-Za-z0-9_-]+|{_BASIC_STRING}|'[^']*')"
 _DOTTED_KEY = rf"{_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*"
 _HEADER = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED_KEY})\s*\]\]?\s*(?:#.*)?$")
 _KEY_LINE = re.compile(rf"^\s*({_DOTTED_KEY})\s*=")
 _PART = re.compile(_BARE_OR_QUOTED)
-_STRINGS = re.compile(r'"""|\'\'\'|"(?:[^"\\]|\\.)*"|\'[^\']*\'')
+_STRINGS = re.compile(rf"\"\"\"|'''|{_BASIC_STRING}|'[^']*'")
 
 
 def _parts(dotted: str) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from retinue.actors.chains import LoopLimits
 from retinue.actors.config import TeamConfig
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import check_member_name
-from retinue.actors.validation import ConfigError, ConfigModel, ConfigProblem
+from retinue.actors.validation import ConfigError, ConfigModel, ConfigProblem, shown
 from retinue.llm.config import ModelConfig
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def team_problems(
             problems.append(
                 ConfigProblem(
                     ("roles", key, "config", "role"),
-                    f"is {role!r}, but the table's key names the role {key!r}",
+                    f"is {shown(role)}, but the table's key names the role {shown(key)}",
                 )
             )
         if isinstance(name, str):
@@ -188,7 +188,7 @@ def team_problems(
                 problems.append(
                     ConfigProblem(
                         ("roles", key, "routes_to", index),
-                        f"no role {target!r} in this team; roles: {known}",
+                        f"no role {shown(target)} in this team; roles: {known}",
                     )
                 )
     if entry is None and len(roles) > 1:
@@ -199,11 +199,11 @@ def team_problems(
             )
         )
     elif isinstance(entry, str) and roles and entry not in roles:
-        problems.append(ConfigProblem(("team", "entry"), f"no role {entry!r}; roles: {known}"))
+        problems.append(ConfigProblem(("team", "entry"), f"no role {shown(entry)}; roles: {known}"))
     for index, role in enumerate(start if isinstance(start, list) else []):
         if isinstance(role, str) and role not in roles:
             problems.append(
-                ConfigProblem(("team", "start", index), f"no role {role!r}; roles: {known}")
+                ConfigProblem(("team", "start", index), f"no role {shown(role)}; roles: {known}")
             )
     return problems
 

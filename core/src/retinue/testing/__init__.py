@@ -6,10 +6,12 @@
 - `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
 - `histories`: what each agent's model was shown, read back from the events it published.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
+- `connections`: `closed_within`, when a server closed the connections a test left open.
 - `plugin`: the pytest plugin, opt-in: `pytest_plugins = ["retinue.testing.plugin"]`.
 """
 
 from retinue.testing.cards import PingTool, scripted_card
+from retinue.testing.connections import closed_within
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -47,6 +49,7 @@ __all__ = [
     "agent_name",
     "call_directive",
     "call_tool",
+    "closed_within",
     "follow",
     "incoming",
     "incoming_messages",

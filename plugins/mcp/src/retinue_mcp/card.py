@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # the MCP client loads when an agent binds the card, not with
     from retinue_mcp.toolset import ServerToolset
 
 MAX_TIMEOUT = 24 * 3600.0
+MAX_RESULT_CHARS = 100_000
+"""The default cap on one result: the workspace card's `max_read_chars`, so both read alike."""
 
 ToolErrors = Literal["retry", "failed"]
 """What a tool error the server reports becomes: a retry prompt (it counts against the
@@ -40,7 +42,8 @@ class McpTool(ToolCard):
     request. `tool_errors` is what an error reported by a tool becomes: `retry` (a retry
     prompt, counted against the agent's tool retries) or `failed` (a failed result).
     `include_instructions` adds the server's own instructions to the agent's: only for a
-    server you trust, as the model reads them as yours.
+    server you trust, as the model reads them as yours. `max_result_chars` caps what one
+    call's result shows the model (the rest is cut, and the model told so in one line).
     """
 
     name: ClassVar[str] = "mcp"
@@ -53,6 +56,7 @@ class McpTool(ToolCard):
     call_timeout: float = Field(default=300.0, gt=0, le=MAX_TIMEOUT)
     tool_errors: ToolErrors = "retry"
     include_instructions: bool = False
+    max_result_chars: int = Field(default=MAX_RESULT_CHARS, ge=1)
 
     _guarded: ServerToolset | None = PrivateAttr(default=None)
     _toolset: AbstractToolset[Any] | None = PrivateAttr(default=None)
@@ -83,6 +87,7 @@ class McpTool(ToolCard):
             server=self.server_name,
             tool_errors=self.tool_errors,
             only=self.tools,
+            max_result_chars=self.max_result_chars,
         )
         self._guarded = guarded
         self._toolset = guarded.prefixed(self.tool_prefix) if self.tool_prefix else guarded

@@ -30,6 +30,17 @@ def add_mcp_command(add_command: Callable[..., argparse.ArgumentParser]) -> None
         "--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
     )
     serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="with --http: let any process of this machine call the team without the token "
+        "printed at start (a trusted machine only)",
+    )
+    serve.add_argument(
+        "--store",
+        metavar="PATH_OR_URL",
+        help="record the team there (a SQLite path or a postgresql:// URL)",
+    )
+    serve.add_argument(
         "--model",
         metavar="MODEL",
         help='a model string for every role, overriding the file (e.g. "test")',

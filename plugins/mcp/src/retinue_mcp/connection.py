@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from retinue.actors.redaction import redact_address
 
 if TYPE_CHECKING:
     from fastmcp.client.transports import ClientTransport
@@ -123,14 +124,20 @@ class HttpConnection(BaseModel):
             yield name, self.describe() if name == "url" else value
 
     def describe(self) -> str:
-        """The address without credentials or query, for messages and logs."""
+        """The address without credentials or query (or a key in its path), for messages
+        and logs."""
         parts = urlsplit(self.url)
         port = f":{parts.port}" if parts.port else ""
-        return f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
+        return redact_address(f"{parts.scheme}://{parts.hostname}{port}{parts.path}")
 
     def transport_for(self, *, call_timeout: float) -> ClientTransport:
-        """The FastMCP transport for this URL; reads the token's variable now."""
+        """The FastMCP transport for this URL; reads the token's variable now (the SDK's
+        logs of the URL are redacted from here on)."""
         from fastmcp.client.transports import SSETransport, StreamableHttpTransport
+
+        from retinue_mcp.sdk_logs import redact_sdk_logs
+
+        redact_sdk_logs()
 
         token: str | None = None
         if self.bearer_token is not None:

@@ -48,6 +48,7 @@ from retinue import (
 )
 
 if TYPE_CHECKING:
+    from retinue import ActorSystem
     from retinue.teamfile import RunningTeam, TeamFile
 
 logger = logging.getLogger("retinue_mcp.serve")
@@ -257,9 +258,11 @@ class _Relay(EventSubscriber):
         self._service.on_record(message)
 
 
-def start(spec: TeamFile, service: TeamService, *, model: Any = None) -> RunningTeam:
+def start(
+    spec: TeamFile, service: TeamService, *, model: Any = None, system: ActorSystem | None = None
+) -> RunningTeam:
     """Start the team with the service's seat for the person, and watch it."""
-    running = spec.start(model=model, human_class=service.seat_class())
+    running = spec.start(model=model, human_class=service.seat_class(), system=system)
     service.running = running
     running.team.subscribe(_Relay(service))
     return running
@@ -313,9 +316,15 @@ def _option_problem(args: argparse.Namespace) -> str | None:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    """`retinue mcp serve`: start the team, serve it until the client goes, stop the team."""
-    from retinue import ModelConfig
+    """`retinue mcp serve`: start the team, serve it until the client goes (or SIGINT or
+    SIGTERM comes), stop the team."""
+    from retinue import ActorSystem, ModelConfig
+    from retinue.actors.validation import shown
+    from retinue.cli.serving import sigterm_as_interrupt
+    from retinue.store import StoreError
     from retinue.teamfile import TeamFileError, load_team_file
+
+    from retinue_mcp.endpoint import endpoint_url, http_server, new_token
 
     problems: list[str] = []
     try:
@@ -332,26 +341,39 @@ def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol's
     service = TeamService(timeout=args.timeout)
     try:
-        running = start(spec, service, model=model)
-    except Exception as exc:  # a model that cannot be built, a card with bad settings
-        print(f"retinue mcp serve: the team did not start: {exc}", file=sys.stderr)
+        system = ActorSystem(store=args.store) if args.store else None
+    except StoreError as exc:
+        print(f"retinue mcp serve: {exc}", file=sys.stderr)
         return 1
     try:
-        # Over HTTP the server says where it listens once it does (uvicorn's INFO line).
-        server = build_server(
-            service, name=spec.team.name, log_level="INFO" if args.http else "WARNING"
-        )
-        if args.http:
-            print(
-                f"retinue mcp serve: team {spec.team.name!r}, "
-                f"MCP endpoint http://127.0.0.1:{args.port}/mcp",
-                file=sys.stderr,
+        running = start(spec, service, model=model, system=system)
+    except Exception as exc:  # a model that cannot be built, a card with bad settings
+        print(f"retinue mcp serve: the team did not start: {exc}", file=sys.stderr)
+        if system is not None:
+            system.shutdown(30)
+        return 1
+    try:
+        with sigterm_as_interrupt():
+            # Over HTTP the server says where it listens once it does (uvicorn's INFO line).
+            server = build_server(
+                service, name=spec.team.name, log_level="INFO" if args.http else "WARNING"
             )
-            server.run("streamable-http", host="127.0.0.1", port=args.port)
-        else:
-            server.run("stdio")
+            if args.http:
+                token = None if args.no_token else new_token()
+                print(
+                    f"retinue mcp serve: team {shown(spec.team.name)}, "
+                    f"MCP endpoint {endpoint_url(args.port, token)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                http_server(server, port=args.port, token=token).run()
+            else:
+                server.run("stdio")
     except KeyboardInterrupt:
         pass
     finally:
-        running.shutdown(30)
+        print("retinue mcp serve: shutting the team down", file=sys.stderr)
+        # A system made for --store goes down whole: its stop is recorded as a shutdown
+        # (the members come back on resume), not as each member leaving.
+        (running if system is None else system).shutdown(30)
     return 0

@@ -16,7 +16,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
@@ -26,8 +26,8 @@ from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import InstructionPart
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
-if TYPE_CHECKING:
-    from retinue_mcp.card import ToolErrors
+from retinue_mcp.card import MAX_RESULT_CHARS, ToolErrors
+from retinue_mcp.results import capped
 
 logger = logging.getLogger("retinue_mcp")
 
@@ -52,7 +52,8 @@ class ServerToolset(AbstractToolset[Any]):
     """The tools of one MCP server, guarded so that the server failing never ends a run.
 
     `connect` builds the `MCPToolset` (it reads secrets from the environment, so it runs
-    at each start, not at construction); `only` keeps the named tools.
+    at each start, not at construction); `only` keeps the named tools; a result longer
+    than `max_result_chars` is cut (`retinue_mcp.results`).
     """
 
     def __init__(
@@ -62,8 +63,10 @@ class ServerToolset(AbstractToolset[Any]):
         server: str,
         tool_errors: ToolErrors = "retry",
         only: Sequence[str] | None = None,
+        max_result_chars: int = MAX_RESULT_CHARS,
     ) -> None:
         self._connect = connect
+        self.max_result_chars = max_result_chars
         self.server = server
         self.tool_errors: ToolErrors = tool_errors
         self.only = None if only is None else frozenset(only)
@@ -202,11 +205,12 @@ class ServerToolset(AbstractToolset[Any]):
                 "now; it is started again at the next run."
             )
         try:
-            return await mcp.call_tool(name, tool_args, ctx, replace(tool, toolset=mcp))
+            result = await mcp.call_tool(name, tool_args, ctx, replace(tool, toolset=mcp))
         except (ModelRetry, ToolFailed):
             raise
         except Exception as exc:
             raise self._call_error(name, exc) from exc
+        return capped(result, self.max_result_chars)
 
     def _call_error(self, name: str, exc: Exception) -> Exception:
         """What the model is told about a failed call: the tool's error, or the server's."""

@@ -49,6 +49,18 @@ def divide(a: float, b: float) -> float:
 
 
 @server.tool()
+def big(chars: int) -> str:
+    """A text of `chars` characters (a server that answers far more than a model should read)."""
+    return "x" * chars
+
+
+@server.tool()
+def rows(count: int) -> list[dict[str, int]]:
+    """`count` rows of structured content."""
+    return [{"row": n} for n in range(count)]
+
+
+@server.tool()
 def pid() -> int:
     """The server's process id."""
     return os.getpid()

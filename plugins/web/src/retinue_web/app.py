@@ -57,6 +57,9 @@ STOP_WAIT = 10.0
 #: The largest body an action takes, in bytes (a message to a member, a stop): past it the
 #: request is refused unread, so no client can make the view hold an unbounded body.
 MAX_BODY = 64 * 1024
+#: How deep an action's body may nest: its fields are strings, so a deeper one is refused
+#: rather than parsed into a recursion Python cannot finish (a 40 KB body nests 20,000 deep).
+MAX_DEPTH = 8
 
 
 def _static(name: str) -> bytes:
@@ -209,10 +212,15 @@ class _Api:
             raw += chunk
             if len(raw) > MAX_BODY:
                 raise ActionError(f"the body is larger than {MAX_BODY} bytes")
+        too_deep = ActionError(f"the body nests deeper than {MAX_DEPTH} levels")
         try:
             body = json.loads(raw)
         except ValueError:
             raise ActionError("the body is not JSON") from None
+        except RecursionError:  # deeper than the parser can go
+            raise too_deep from None
+        if _depth(body) > MAX_DEPTH:
+            raise too_deep
         if not isinstance(body, dict):
             raise ActionError("the body must be a JSON object")
         return body
@@ -280,6 +288,19 @@ def _text_field(body: dict[str, Any], key: str) -> str:
     except UnicodeEncodeError:
         raise ActionError(f"{key!r} is not valid Unicode (it holds a lone surrogate)") from None
     return value
+
+
+def _depth(value: Any) -> int:
+    """How deep a parsed JSON value nests, found without recursion."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            pending.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            pending.extend((child, depth + 1) for child in item)
+    return deepest
 
 
 def _team_name(view: WebView, info: TeamInfo) -> str:

@@ -3,11 +3,12 @@
     retinue web team.toml                         # start it, serve on 127.0.0.1:8765
     retinue web team.toml --store team.sqlite     # record it there (others in it listed too)
     retinue web --store team.sqlite               # browse and replay recorded teams
-    retinue web team.toml --host 0.0.0.0          # reachable from the LAN: one-time login URL
+    retinue web team.toml --host 0.0.0.0          # reachable from the LAN: reads need the login too
 
-The team runs until Ctrl-C, then is shut down. Exit status: 0 after a clean end, 1 when the
-store cannot be opened or the address cannot be taken, 2 for a wrong team file, model or
-option (one line each, as `retinue run` prints them).
+Acting on the team needs the one-time login URL printed at start (not with `--no-token`, for
+a trusted machine). The team runs until Ctrl-C or SIGTERM, then is shut down. Exit status: 0
+after a clean end, 1 when the store cannot be opened or the address cannot be taken, 2 for
+a wrong team file, model or option (one line each, as `retinue run` prints them).
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def add_web_command(add_command: Callable[..., argparse.ArgumentParser]) -> None
         default=[],
         metavar="NAME",
         help="also answer requests for this Host (a name of this machine); repeatable",
+    )
+    parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help="let any process of this machine act as the person without the login URL "
+        "(a trusted machine only; loopback --host only)",
     )
     parser.add_argument(
         "--model", metavar="STRING", help="play every role on this model (as retinue run)"
@@ -100,8 +107,12 @@ def web_command(args: argparse.Namespace) -> int:
 
     from retinue.store import StoreError, open_store
 
+    from retinue_web.security import is_loopback
+
     if not 0 <= args.port < 65536:
         return _fail(f"--port must be 0-65535, got {args.port}")
+    if args.no_token and not is_loopback(args.host):
+        return _fail(f"--no-token is for a loopback --host: on {args.host} anyone could act")
     where = args.store or (None if args.team_file else os.environ.get("RETINUE_STORE"))
     if args.team_file is None and where is None:
         return _fail("give a team file to run, or --store to browse recorded teams")
@@ -123,13 +134,18 @@ def _browse(store: Store, args: argparse.Namespace) -> int:
     from retinue_web.view import WebView
 
     view = WebView(
-        store=store, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host)
+        store=store,
+        host=args.host,
+        port=args.port,
+        allowed_hosts=tuple(args.allow_host),
+        token=_token(args),
     )
     return _serve(view, "the recorded teams")
 
 
 def _run_team(store: Store, args: argparse.Namespace) -> int:
     from retinue import ActorSystem, ModelConfig
+    from retinue.actors.validation import shown
     from retinue.teamfile import TeamFileError, load_team_file
 
     from retinue_web.view import WebView
@@ -154,17 +170,25 @@ def _run_team(store: Store, args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             allowed_hosts=tuple(args.allow_host),
+            token=_token(args),
             title=spec.team.name,
         )
         return _serve(
-            view, f"team {spec.team.name!r}: {running.human.name} talks to {running.entry.name}"
+            view,
+            f"team {shown(spec.team.name)}: {running.human.name} talks to {running.entry.name}",
         )
     finally:
         print("retinue web: shutting the team down", file=sys.stderr)
         system.shutdown(args.shutdown_timeout)  # the team and everything it started
 
 
+def _token(args: argparse.Namespace) -> bool | None:
+    return False if args.no_token else None  # None: the view's default
+
+
 def _serve(view: WebView, what: str) -> int:
+    from retinue.cli.serving import sigterm_as_interrupt
+
     try:
         sock = view.bind()
     except OSError as exc:
@@ -176,6 +200,6 @@ def _serve(view: WebView, what: str) -> int:
             "retinue web: that URL works once; it signs one browser in",
             file=sys.stderr,
         )
-    with contextlib.suppress(KeyboardInterrupt):
+    with contextlib.suppress(KeyboardInterrupt), sigterm_as_interrupt():
         view.serve_forever(sock)
     return 0

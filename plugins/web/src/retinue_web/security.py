@@ -4,9 +4,11 @@
   `[::1]:PORT`, the bind address, and names given with `allowed_hosts`) are served. Another
   Host header is refused: a page on an attacker's domain that resolves it to 127.0.0.1 (DNS
   rebinding) reads nothing.
-- **Token**: bound anywhere but a loopback address, every request needs the session cookie.
-  The server prints a one-time URL (`/?token=...`); opening it sets the cookie and forgets
-  the token, so a URL copied from a log or a browser history is worth nothing later.
+- **Token**: an action (a POST) needs the session cookie, on a loopback address too (any
+  process of the machine can reach one: an agent's own tool included); bound anywhere else,
+  every request does. The server prints a one-time URL (`/?token=...`); opening it sets the
+  cookie and forgets the token, so a URL copied from a log or a browser history is worth
+  nothing later. `token=False` opts out, on a trusted machine.
 - **Forgery**: a POST is refused unless the browser says it comes from this origin
   (`Sec-Fetch-Site: same-origin`, or, from a browser too old to send that, an `Origin` that
   is this server's), and its body is JSON (a cross-site form cannot send that without a
@@ -46,6 +48,8 @@ HEADERS = [
 ]
 #: What a browser's `Sec-Fetch-Site` may say for a POST to be taken.
 _SAME_SITE = frozenset({"same-origin"})
+#: The methods that only read (every other one acts on the team).
+_READS = frozenset({"GET", "HEAD"})
 
 
 def is_loopback(host: str) -> bool:
@@ -67,7 +71,9 @@ class Gate:
         self.bind_host = host
         self.port = port
         self.extra_hosts = [h.lower() for h in allowed_hosts]
-        self.token_required = not is_loopback(host) if token is None else token
+        #: Actions need a session unless `token=False`; reads too off loopback, or `token=True`.
+        self.token_required = token is not False
+        self.reads_need_session = not is_loopback(host) if token is None else token
         self._lock = threading.Lock()
         self._tokens: set[str] = set()
         self._sessions: set[str] = set()
@@ -181,6 +187,8 @@ class GateMiddleware:
             if session is not None:
                 cookie = f"{COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict"
                 return 303, "signed in\n", [(b"location", b"/"), (b"set-cookie", cookie.encode())]
+        if scope["method"] in _READS and not self.gate.reads_need_session:
+            return None
         return 401, "open the one-time URL `retinue web` printed (a used one is spent)\n", []
 
     def _forgery(self, scope: Scope) -> str | None:

@@ -21,6 +21,7 @@ import threading
 from typing import Any
 
 from retinue import ActorAddress, ActorNotFoundError, Panel, get_plugin_manager
+from retinue.cli.serving import REQUEST_TIMEOUT
 from retinue.plugins import collect_panel_classes
 from retinue.store import MemoryStore, Store, TeamInfo
 
@@ -37,12 +38,14 @@ DEFAULT_HOST = "127.0.0.1"
 class WebView:
     """One page over a live team and/or a store's recorded teams (see the module docstring).
 
-    `host`/`port`: where to listen (port 0: a free one). Bound to anything but a loopback
-    address, the page needs a one-time login URL (`login_url()`, printed by the CLI).
-    `allowed_hosts`: more Host header values to answer (a name of this machine on the LAN).
-    `panels`: panel classes to show (default: every installed plugin's, `retinue_panels`).
-    `token`: require the one-time login even on a loopback address (True), or never (False).
-    `title`: the live team's name in the page (`retinue web` gives the team file's).
+    `host`/`port`: where to listen (port 0: a free one). Acting on the team needs a one-time
+    login URL (`login_url()`, printed by the CLI); bound to anything but a loopback address,
+    reading does too. `allowed_hosts`: more Host header values to answer (a name of this
+    machine on the LAN). `panels`: panel classes to show (default: every installed plugin's,
+    `retinue_panels`). `token`: require the login for reads on a loopback address too
+    (True), or for nothing (False: a trusted machine). `title`: the live team's name in the
+    page (`retinue web` gives the team file's). `request_timeout`: seconds a connection may
+    take to send a whole request before it is closed.
     """
 
     def __init__(
@@ -57,6 +60,7 @@ class WebView:
         poll: float = 0.5,
         token: bool | None = None,
         title: str | None = None,
+        request_timeout: float = REQUEST_TIMEOUT,
     ) -> None:
         self.team = team
         self.live_id: str | None = None
@@ -85,6 +89,7 @@ class WebView:
         self.allowed_hosts = allowed_hosts
         self.poll = poll
         self.token = token
+        self.request_timeout = request_timeout
         #: What the live team is called in the page (a team file's name), else its members.
         self.title = title
         self._panel_classes = panels
@@ -182,17 +187,17 @@ class WebView:
         return sock
 
     def _uvicorn(self) -> Any:
-        import uvicorn
+        from retinue.cli.serving import uvicorn_server
 
         from retinue_web.app import build_app
 
-        config = uvicorn.Config(
+        self._server = uvicorn_server(
             build_app(self),
+            request_timeout=self.request_timeout,
             log_level="warning",
             timeout_graceful_shutdown=2,
             lifespan="off",
         )
-        self._server = uvicorn.Server(config)
         return self._server
 
     def start(self) -> str:
@@ -211,8 +216,10 @@ class WebView:
 
     def serve_forever(self, sock: socket.socket) -> None:
         """Serve in this thread (Ctrl-C ends it), on a socket from `bind()`."""
-        self._uvicorn().run(sockets=[sock])
-        self.close_feeds()
+        try:
+            self._uvicorn().run(sockets=[sock])
+        finally:
+            self.close_feeds()
 
     @property
     def url(self) -> str:

@@ -24,8 +24,9 @@ function el(tag, cls, text) {
 
 async function api(path, options) {
   const response = await fetch(path, options);
-  let body = null;
-  try { body = await response.json(); } catch (_) { body = { error: response.statusText }; }
+  const raw = await response.text();
+  let body = null;  // the gate's refusals are one line of text, the API's answers JSON
+  try { body = JSON.parse(raw); } catch (_) { body = { error: raw.trim() || response.statusText }; }
   if (!response.ok) throw new Error((body && body.error) || response.statusText);
   return body;
 }

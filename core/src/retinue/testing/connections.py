@@ -1,0 +1,40 @@
+"""For tests of a server: when did it close the connections a hostile client left open?"""
+
+from __future__ import annotations
+
+import resource
+import selectors
+import socket
+import time
+
+
+def closed_within(sockets: list[socket.socket], timeout: float) -> tuple[int, float]:
+    """How many of `sockets` the server closed (end of stream or reset) within `timeout`
+    seconds, and how many seconds the last of those took. Waits on the sockets, never sleeps.
+
+    Raises this process's limit of open files first when `sockets` could exhaust it (a server
+    in the same process holds the other end of each)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < 4 * len(sockets):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4 * len(sockets)), hard))
+    start = time.monotonic()
+    closed, last = 0, 0.0
+    with selectors.DefaultSelector() as selector:
+        for sock in sockets:
+            selector.register(sock, selectors.EVENT_READ)
+        while closed < len(sockets):
+            left = start + timeout - time.monotonic()
+            if left <= 0:
+                break
+            for key, _ in selector.select(left):
+                conn = key.fileobj
+                assert isinstance(conn, socket.socket)
+                try:
+                    data = conn.recv(65536)
+                except ConnectionResetError:
+                    data = b""
+                if not data:
+                    selector.unregister(conn)
+                    closed += 1
+                    last = time.monotonic() - start
+    return closed, last
