@@ -192,7 +192,13 @@ class SQLiteStore(SQLStore):
             return []
         finally:
             conn.set_progress_handler(None, 0)
-        return [f"quick_check: {row[0]}" for row in rows if row[0] != "ok"]
+        found = [
+            line
+            for (text,) in rows
+            for line in str(text).splitlines()
+            if line != "ok" and not line.startswith("***")  # "*** in database main ***"
+        ]
+        return [f"quick_check found {'; '.join(found[:3])}"] if found else []
 
     @staticmethod
     def _create(conn: sqlite3.Connection) -> None:
