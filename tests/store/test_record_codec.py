@@ -102,6 +102,7 @@ def test_a_message_that_no_longer_validates_is_one_error_naming_its_type() -> No
 
 #: Run in a process of its own, so no earlier test can have imported `this` already.
 _READ_HOSTILE_RECORD = """
+import re
 import sys
 from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig
 from retinue.actors.messages import ProfilesRegisteredMessage, StartMessage
@@ -112,10 +113,10 @@ config = AgentConfig(name="@Dev", role="Dev", model_cfg=ModelConfig(provider="te
                      tools=[PingTool()])
 card = AgentCard(agent_class=BaseAgent, config=config)
 cards = encode(ProfilesRegisteredMessage(cards=[card]))
-start = encode(StartMessage(config=config, actor_class="retinue.agent.agent.BaseAgent"))
+start = encode(StartMessage(config=config, actor_class="retinue.BaseAgent"))
 assert "this" not in sys.modules
-profiles = decode(cards.replace("retinue.agent.agent.BaseAgent", "this.Agent"))
-started = decode(start.replace("retinue.testing.cards.PingTool", "this.PingTool"))
+profiles = decode(re.sub(r'"agent_class":"[^"]*"', '"agent_class":"this.Agent"', cards))
+started = decode(re.sub(r'"card_class":"[^"]*"', '"card_class":"this.PingTool"', start))
 print(profiles.cards[0].agent_class, started.config.tools, "this" in sys.modules)
 """
 
