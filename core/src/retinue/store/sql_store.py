@@ -198,9 +198,15 @@ class SQLStore(Store):
             raise held_elsewhere(team_id, holder)
 
     def lease(self, team_id: str) -> Lease | None:
-        if not self._has_leases:
-            return None
-        row = self._read(lambda conn: conn.execute(self._sql.select_lease, (team_id,)).fetchone())
+        try:
+            row = self._read(
+                lambda conn: conn.execute(self._sql.select_lease, (team_id,)).fetchone()
+            )
+        except StoreError:
+            if self._has_leases:
+                raise
+            return None  # no table: no lease was ever taken in this store
+        self._has_leases = True
         return None if row is None else row_lease(row)
 
     def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
