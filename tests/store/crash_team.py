@@ -41,7 +41,7 @@ def volley(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 class PrintSent(EventSubscriber):
     def on_message(self, message: Message) -> None:
         if isinstance(message, SentMessage):
-            print(f"sent {message.message.id}", flush=True)
+            print(f"sent {message.message.id}\n", end="", flush=True)  # one write: whole lines
 
 
 if __name__ == "__main__":
@@ -61,6 +61,6 @@ if __name__ == "__main__":
         print(f"team {orchestrator.team_id}", flush=True)
         sys.stdin.readline()
     system.send(pong, AgentMessage(content="0"), sender=ping)
-    print("started", flush=True)
+    print("started\n", end="", flush=True)
     system.wait_idle(timeout=3600)  # unbounded: never idle, the volley goes on until the kill
     system.shutdown()

@@ -98,3 +98,41 @@ def test_a_message_that_no_longer_validates_is_one_error_naming_its_type() -> No
     whole["timestamp"] = "not a time"
     with pytest.raises(RecordDecodeError, match="SentMessage no longer validates"):
         decode(json.dumps(whole))
+
+
+#: Run in a process of its own, so no earlier test can have imported `this` already.
+_READ_HOSTILE_RECORD = """
+import re
+import sys
+from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig
+from retinue.actors.messages import ProfilesRegisteredMessage, StartMessage
+from retinue.actors.record_codec import decode, encode
+from retinue.testing import PingTool
+
+config = AgentConfig(name="@Dev", role="Dev", model_cfg=ModelConfig(provider="test"),
+                     tools=[PingTool()])
+card = AgentCard(agent_class=BaseAgent, config=config)
+cards = encode(ProfilesRegisteredMessage(cards=[card]))
+start = encode(StartMessage(config=config, actor_class="retinue.BaseAgent"))
+assert "this" not in sys.modules
+profiles = decode(re.sub(r'"agent_class":"[^"]*"', '"agent_class":"this.Agent"', cards))
+started = decode(re.sub(r'"card_class":"[^"]*"', '"card_class":"this.PingTool"', start))
+print(profiles.cards[0].agent_class, started.config.tools, "this" in sys.modules)
+"""
+
+
+def test_reading_a_record_that_names_a_module_imports_nothing() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _READ_HOSTILE_RECORD],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    # the card keeps the path it names, the tool card its name; `this` was never imported
+    # (it would have printed the Zen of Python)
+    assert done.stdout == "this.Agent ['ping'] False\n"

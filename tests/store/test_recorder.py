@@ -19,6 +19,7 @@ from retinue import (
     StartMessage,
     TeamConfig,
 )
+from retinue.actors import recorder
 from retinue.actors.record_codec import decode
 from retinue.store import MemoryStore, Record, Retention, SQLiteStore, Store, StoreError
 from retinue.testing import PingTool, TeamHarness, scripted_card
@@ -203,8 +204,9 @@ class _FlakyStore(MemoryStore):
 
 
 def test_a_failing_store_is_logged_once_and_the_record_catches_up_in_order(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(recorder, "RETRY_FIRST", 0.0)  # no backoff: the next commit retries
     store = _FlakyStore()
     team = TeamHarness(store=store)
     try:

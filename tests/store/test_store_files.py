@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 from retinue import ActorSystem
-from retinue.store import SCHEMA_VERSION, SchemaVersionError, SQLiteStore, StoreError, open_store
+from retinue.store import (
+    SCHEMA_VERSION,
+    Record,
+    SchemaVersionError,
+    SQLiteStore,
+    StoreError,
+    open_store,
+)
 
 
 def _fingerprint(path: Path) -> tuple[bytes, int]:
@@ -37,6 +44,34 @@ def _damaged(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _with_records(path: Path) -> None:
+    """A store whose records take a few dozen pages."""
+    store = SQLiteStore(path)
+    store.create_team("t")
+    records = [Record("SentMessage", "x", "y" * 300, message_id=str(n)) for n in range(200)]
+    store.append("t", records)
+    store.close()
+
+
+def _flipped_page(path: Path) -> None:
+    _with_records(path)
+    data = bytearray(path.read_bytes())
+    page = slice(9 * 4096, 10 * 4096)  # a page of retinue_records, every bit inverted
+    data[page] = bytes(byte ^ 0xFF for byte in data[page])
+    path.write_bytes(bytes(data))
+
+
+def _altered(sql: str) -> Callable[[Path], None]:
+    def alter(path: Path) -> None:
+        _with_records(path)
+        conn = sqlite3.connect(path)
+        conn.execute(sql)
+        conn.commit()
+        conn.close()
+
+    return alter
+
+
 def _newer(path: Path) -> None:
     store = SQLiteStore(path)
     store.create_team("t")
@@ -57,6 +92,18 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     ),
     "text file": (_text, r"is not a retinue store \(not a SQLite database\)"),
     "damaged": (_damaged, r"is not a usable retinue store: .*malformed"),
+    "flipped page": (
+        _flipped_page,
+        r"is not a usable retinue store: (quick_check found Page|database disk image is malformed)",
+    ),
+    "dropped table": (
+        _altered("DROP TABLE retinue_records"),
+        r"is not a usable retinue store: its table retinue_records is missing$",
+    ),
+    "renamed column": (
+        _altered("ALTER TABLE retinue_records RENAME COLUMN kind TO sort"),
+        r"is not a usable retinue store: its table retinue_records has no column kind$",
+    ),
     "newer schema": (_newer, rf"written by a newer retinue \(record schema {SCHEMA_VERSION + 1}"),
 }
 

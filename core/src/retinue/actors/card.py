@@ -17,7 +17,8 @@ from pydantic import (
 )
 
 from retinue.actors.config import BaseConfig
-from retinue.actors.loader import public_name
+from retinue.actors.errors import ActorClassError
+from retinue.actors.loader import imported_object, is_reading_record, public_name
 from retinue.actors.validation import ConfigError, ConfigModel
 
 
@@ -29,7 +30,9 @@ class AgentCard(ConfigModel):
     a config given as data is validated as that class's `config_class`, so a card read back
     from `model_dump()` equals the card written. The class is written back as the path it
     was given, or, given as a class, as its public path (`retinue.BaseAgent`), so a stored
-    card does not depend on the kernel's module layout. `metadata` is free data for
+    card does not depend on the kernel's module layout. A card read from a record finds
+    its class among the modules already imported, else keeps the path as a string (reading
+    imports nothing; `get_agent_class` imports it then). `metadata` is free data for
     applications (a UI's icon, a cost centre); the kernel never reads it.
     """
 
@@ -65,9 +68,17 @@ class AgentCard(ConfigModel):
 
     @field_validator("agent_class", mode="before")
     @classmethod
-    def _actor_class(cls, value: Any) -> type[Any]:
+    def _actor_class(cls, value: Any) -> type[Any] | str:
         from retinue.actors.system import resolve_actor_class
 
+        if isinstance(value, str) and is_reading_record():  # find it, never import it
+            found = imported_object(value)
+            if not isinstance(found, type):
+                return value
+            try:
+                return resolve_actor_class(found)
+            except ActorClassError:
+                return value
         return resolve_actor_class(value)
 
     @field_validator("config", mode="before")
@@ -110,7 +121,8 @@ class AgentCard(ConfigModel):
         return self.config.model_copy(deep=True)
 
     def get_agent_class(self) -> type[Any]:
-        """The actor class (checked when the card was built)."""
+        """The actor class (checked when the card was built; imported now if it was read
+        from a record)."""
         from retinue.actors.system import resolve_actor_class
 
         return resolve_actor_class(self.agent_class)

@@ -1,14 +1,24 @@
-"""Import a class given as a dotted path, with one clear line when it fails."""
+"""Import a class given as a dotted path, with one clear line when it fails.
+
+A record is read without importing anything: validation inside `reading_record()` (the
+codec's decoding) keeps class paths as strings, or finds them among the modules already
+imported (`imported_object`); the class is imported where a team is started from it.
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from retinue.actors.errors import ActorClassError
 from retinue.actors.validation import shorten, shown
+
+_READING: ContextVar[bool] = ContextVar("retinue_reading_record", default=False)
 
 _SHAPE = "expected 'package.module.Name' or 'package.module:Name'"
 
@@ -77,3 +87,39 @@ def public_name(obj: type[Any]) -> str:
             if found is obj:
                 return f"{package}.{qualname}"
     return qualified_name(obj)
+
+
+@contextmanager
+def reading_record() -> Iterator[None]:
+    """Validation in this block reads a record: validators import nothing."""
+    token = _READING.set(True)
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def is_reading_record() -> bool:
+    """Whether a record is being read here (inside `reading_record()`)."""
+    return _READING.get()
+
+
+def imported_object(path: str) -> Any:
+    """What `path` (`a.b.Name` or `a.b:Name`) names among the modules already imported, or
+    None; never imports."""
+    module, colon, names = path.partition(":")
+    if not colon:  # the longest imported module on the dotted path
+        parts = path.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            if ".".join(parts[:end]) in sys.modules:
+                module, names = ".".join(parts[:end]), ".".join(parts[end:])
+                break
+        else:
+            return None
+    obj: Any = sys.modules.get(module)
+    for name in names.split(".") if obj is not None and names else ():
+        try:
+            obj = getattr(obj, name, None)
+        except Exception:  # a module's own lazy lookup failing: nothing found
+            return None
+    return obj

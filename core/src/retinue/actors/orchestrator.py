@@ -13,6 +13,7 @@ With a store (`ActorSystem(store=...)`) it records everything it observes throug
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import deque
@@ -33,7 +34,7 @@ from retinue.actors.budget import (
 from retinue.actors.card import AgentCard
 from retinue.actors.chains import ChainLedger, LoopLimits
 from retinue.actors.config import DEFAULT_WINDOW, BaseConfig, BaseState, TeamConfig
-from retinue.actors.errors import log_failure
+from retinue.actors.errors import ActorNotFoundError, log_failure
 from retinue.actors.loader import qualified_name
 from retinue.actors.messages import (
     EventMessage,
@@ -109,7 +110,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             metadata = {"orchestrator": qualified_name(type(self)), "name": config.name}
             from retinue.actors.recorder import Recorder  # the store layer: only when used
 
-            self.add_sink(Recorder(store, self.myAddress.team_id or "", metadata))
+            team_id = self.myAddress.team_id or ""
+            self.add_sink(Recorder(store, team_id, metadata, wake=self._flush_later))
 
     def on_start(self) -> None:
         """The team's first record: the orchestrator itself, what it was built from."""
@@ -388,14 +390,23 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         if pending and (pending >= MAX_GROUP or not self.mailbox.qsize()):
             self._commit()
 
-    def _commit(self) -> None:
-        if not self._unannounced:
-            return
+    def flush_sinks(self) -> None:
+        """Have every sink make what it took durable now (a recorder retrying its store)."""
         for sink in self._sinks:
             try:
                 sink.flush()
             except Exception as exc:
                 log_failure(logger, f"sink {sink!r} failed to flush", exc)
+
+    def _flush_later(self) -> None:
+        """From a recorder's retry timer: `flush_sinks` in this actor's thread."""
+        with contextlib.suppress(ActorNotFoundError):  # stopped: its stop flushed them
+            self.system.tell(self.myAddress, "flush_sinks")
+
+    def _commit(self) -> None:
+        if not self._unannounced:
+            return
+        self.flush_sinks()
         messages, self._unannounced = self._unannounced, []
         for message in messages:
             for subscriber in list(self._subscribers):
@@ -408,6 +419,13 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         )
         self._observe(stop)
         self._commit()
+        for sink in self._sinks:  # a sink may hold a resource: the recorder, the team's lease
+            close = getattr(sink, "close", None)
+            try:
+                if callable(close):
+                    close()
+            except Exception as exc:
+                log_failure(logger, f"sink {sink!r} failed to close", exc)
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()

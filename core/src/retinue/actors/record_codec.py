@@ -12,7 +12,10 @@ the enclosing model's validation, which reads what it dumped):
 A type name is `module:QualName` unless a class was registered under another
 (`registry.register(cls, "name")`, for a class that moved). Decoding never imports anything:
 a name resolves to a registered class or to a class of a module already imported (a
-plugin's, once plugins are loaded). A name that resolves to nothing is not an error: the
+plugin's, once plugins are loaded), and the class paths a record holds as data (a card's
+`agent_class`, a configured tool card's class) stay paths (decoding runs inside the
+loader's `reading_record()`); `decode(..., load_classes=True)`, for a resume that starts
+what the record names, imports them. A name that resolves to nothing is not an error: the
 value becomes an `UnknownMessage` (or `UnknownPayload` where a message cannot stand) that
 keeps its fields and its type name, and encodes back to the same JSON.
 """
@@ -30,6 +33,7 @@ from typing import Any, Literal, NamedTuple, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import to_json
 
+from retinue.actors.loader import reading_record
 from retinue.actors.messages import Message
 
 TAG = "$type"
@@ -103,15 +107,26 @@ def encode(message: BaseModel) -> str:
     return to_json(dumped).decode()
 
 
-def decode(text: str | bytes) -> Message:
-    """The message back from `encode`'s JSON; `RecordDecodeError` if it is not one."""
+def decode(text: str | bytes, *, load_classes: bool = False) -> Message:
+    """The message back from `encode`'s JSON; `RecordDecodeError` if it is not one.
+
+    `load_classes`: import the classes it names as data (to start them); only for a record
+    trusted as much as code (a resume).
+    """
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise RecordDecodeError(f"a record's data is not JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise RecordDecodeError("a record's data is not a JSON object")
-    value = _untag(data, top=True)
+    try:
+        if load_classes:
+            value = _untag(data, top=True)
+        else:
+            with reading_record():
+                value = _untag(data, top=True)
+    except ValueError as exc:  # a validator's own error, raised past pydantic's
+        raise RecordDecodeError(f"a record could not be read: {exc}") from exc
     if isinstance(value, Message):
         return value
     raise RecordDecodeError(f"a record holds a {type(value).__name__}, not a message")

@@ -28,7 +28,8 @@ class MessageSink(Protocol):
     item of the orchestrator's mailbox (one report, or a `ReportBatch`: one actor turn's
     burst) when nothing more is queued behind it, else after at most `MAX_GROUP` messages.
     A sink commits there, before the item counts as done and before subscribers hear of
-    what it took.
+    what it took. A sink with a `close()` method has it called once, after the last flush,
+    when the team stops.
     """
 
     def record(self, message: Message) -> None:

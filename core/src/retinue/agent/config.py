@@ -17,7 +17,12 @@ from pydantic import (
 )
 
 from retinue.actors.config import BaseConfig, BaseState
-from retinue.actors.loader import import_object, qualified_name
+from retinue.actors.loader import (
+    import_object,
+    imported_object,
+    is_reading_record,
+    qualified_name,
+)
 from retinue.actors.validation import ConfigError, prefixed, shown, warn_at_caller
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
@@ -32,12 +37,21 @@ CARD_CLASS_KEY = "card_class"
 
 
 def _card_from_data(value: Any) -> Any:
-    """A card saved as `{"card": name, "card_class": path, **fields}` becomes that card again."""
+    """A card saved as `{"card": name, "card_class": path, **fields}` becomes that card again.
+
+    Read from a record, a card whose class is not imported stays its name: nothing is
+    imported (a resume, which starts the agent, reads the record with imports).
+    """
     if not isinstance(value, Mapping) or CARD_CLASS_KEY not in value:
         return value
     fields = dict(value)
     path = fields.pop(CARD_CLASS_KEY)
     name = fields.pop(CARD_KEY, None)
+    if isinstance(path, str) and is_reading_record():
+        found = imported_object(path)
+        if found is None:
+            return name if isinstance(name, str) else path
+        path = found
     cls = import_object(path) if isinstance(path, str) else path
     if not (isinstance(cls, type) and issubclass(cls, ToolCard)):
         raise ValueError(f"{shown(path)} is not a ToolCard class")

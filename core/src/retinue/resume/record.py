@@ -90,15 +90,19 @@ class TeamRecord:
         return [actor for actor in self.actors.values() if actor.alive]
 
 
-def read_team_record(store: Store, team_id: str) -> TeamRecord:
-    """The resume plan of `team_id` in `store`; `ResumeError` when there is none to resume."""
+def read_team_record(store: Store, team_id: str, *, load_classes: bool = False) -> TeamRecord:
+    """The resume plan of `team_id` in `store`; `ResumeError` when there is none to resume.
+
+    `load_classes`: import the classes the record names (its actors', its cards'), as a resume
+    that starts them does; otherwise nothing is imported and cards keep class paths.
+    """
     if store.team(team_id) is None:
         known = ", ".join(info.team_id for info in store.list_teams()) or "none"
         raise ResumeError(f"{store.describe()} has no team {team_id} (teams: {known})")
     folder = _Folder(team_id)
     history: list[Message] = []
     for record in store.read(team_id):
-        message = _decoded(record)
+        message = _decoded(record, load_classes)
         if message is not None:
             folder.add(message)
             if isinstance(message, EventMessage | SentMessage):
@@ -109,15 +113,15 @@ def read_team_record(store: Store, team_id: str) -> TeamRecord:
     plan.events = [message for message in history if isinstance(message, EventMessage)]
     for actor_id, snapshot in store.snapshots(team_id).items():
         actor = plan.actors.get(actor_id)
-        message = _decoded(snapshot)
+        message = _decoded(snapshot, load_classes)
         if actor is not None and message is not None:
             actor.state = getattr(message, "state", None)
     return plan
 
 
-def _decoded(record: Record) -> Message | None:
+def _decoded(record: Record, load_classes: bool) -> Message | None:
     try:
-        return decode(record.data)
+        return decode(record.data, load_classes=load_classes)
     except RecordDecodeError as exc:
         logger.warning(
             "record %d (%s) of team %s could not be read and was skipped: %s",

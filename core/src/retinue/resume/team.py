@@ -105,21 +105,28 @@ def resume_team(
       holds a credential (configs are redacted): give a team file's cards, or keep keys in
       environment variables (`ModelConfig.api_key_env`), which a resumed agent reads again.
 
-    Resume a team in one process at a time: two resumes of one team would both answer its
-    owed messages. Raises `ResumeError` when the record holds no such team or cannot be
-    resumed, and whatever an actor's start raises (a system made here is shut down then).
+    One process runs a team at a time: the team's lease is taken before its record is read,
+    and a team another live process runs is refused with `LeaseHeldError` (a `StoreError`)
+    naming it. Raises `ResumeError` when the record holds no such team or cannot be resumed,
+    and whatever an actor's start raises (a system made here is shut down then).
     """
-    plan = read_team_record(store, team_id)
-    owns_system = system is None
-    if system is None:
-        system = ActorSystem(store=store, plugin_manager=plugin_manager)
+    # held on the store the team will record to, whose recorder holds it from its start on
+    holder = system.store if system is not None and system.store is not None else store
+    holder.take_lease(team_id)
     try:
-        orchestrator, members, attached = _restart(system, plan, profiles, human_class)
-        stopped = _restore_chains(system, orchestrator, plan)  # before anything routes again
-    except BaseException:
-        if owns_system:  # nothing of a team that could not come back is left running
-            system.shutdown()
-        raise
+        plan = read_team_record(store, team_id, load_classes=True)
+        owns_system = system is None
+        if system is None:
+            system = ActorSystem(store=store, plugin_manager=plugin_manager)
+        try:
+            orchestrator, members, attached = _restart(system, plan, profiles, human_class)
+            stopped = _restore_chains(system, orchestrator, plan)  # before anything routes
+        except BaseException:
+            if owns_system:  # nothing of a team that could not come back is left running
+                system.shutdown()
+            raise
+    finally:
+        holder.release_lease(team_id)
     for address in (*members.values(), *attached):  # all back: each may now reach the others
         system.tell(address, "on_team_resumed")
     system.post(  # recorded before anything the owed messages cause

@@ -11,14 +11,17 @@ retinue's other layers): it stores records, each a message the recorder
 `PostgresStore` is imported from `retinue.store.postgres` (it needs `retinue[postgres]`).
 """
 
+from retinue.store.lease import Lease
 from retinue.store.memory import MemoryStore
 from retinue.store.opening import open_store
 from retinue.store.protocol import (
     APPLICATION,
     SCHEMA_VERSION,
+    LeaseHeldError,
     SchemaVersionError,
     Store,
     StoreError,
+    StoreFullError,
 )
 from retinue.store.records import MemberInfo, Record, TeamInfo
 from retinue.store.retention import DEFAULT_TELEMETRY, KEEP_ALL, PROTECTED_KINDS, Retention
@@ -30,6 +33,8 @@ __all__ = [
     "KEEP_ALL",
     "PROTECTED_KINDS",
     "SCHEMA_VERSION",
+    "Lease",
+    "LeaseHeldError",
     "MemberInfo",
     "MemoryStore",
     "Record",
@@ -38,6 +43,7 @@ __all__ = [
     "SchemaVersionError",
     "Store",
     "StoreError",
+    "StoreFullError",
     "TeamInfo",
     "open_store",
 ]

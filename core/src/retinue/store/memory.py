@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from retinue.store.lease import Lease, held_elsewhere, may_take, this_process
 from retinue.store.protocol import SCHEMA_VERSION, Store, StoreError, place_batch
 from retinue.store.records import MemberInfo, Record, TeamInfo
 from retinue.store.retention import CHECKPOINT, Retention
@@ -24,9 +25,12 @@ class _Team:
 class MemoryStore(Store):
     """The protocol over dicts and lists under one lock."""
 
-    def __init__(self, *, retention: Retention | None = None) -> None:
-        super().__init__(retention=retention)
+    def __init__(
+        self, *, retention: Retention | None = None, lease_seconds: float | None = None
+    ) -> None:
+        super().__init__(retention=retention, lease_seconds=lease_seconds)
         self._teams: dict[str, _Team] = {}
+        self._leases: dict[str, Lease] = {}
         self._lock = threading.Lock()
 
     @property
@@ -72,6 +76,10 @@ class MemoryStore(Store):
     def _append(self, team_id: str, records: Sequence[Record]) -> int:
         with self._lock:
             team = self._team(team_id)
+            holder = self._leases.get(team_id)
+            if not may_take(holder, self.leases.owner, time.time()):
+                assert holder is not None
+                raise held_elsewhere(team_id, holder)
             batch = place_batch(team_id, team.info.last_position, records)
             team.records.extend(batch.records)
             team.snapshots.update(batch.snapshots)
@@ -142,5 +150,33 @@ class MemoryStore(Store):
                 team.records = [r for r in team.records if r.position not in drop]
             return len(drop)
 
+    def lease(self, team_id: str) -> Lease | None:
+        with self._lock:
+            return self._leases.get(team_id)
+
+    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
+        with self._lock:
+            current = self._leases.get(team_id)
+            now = time.time()
+            if not may_take(current, owner, now):
+                return current
+            self._leases[team_id] = this_process(owner, now, seconds)
+            return None
+
+    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
+        with self._lock:
+            current = self._leases.get(team_id)
+            if current is None or current.owner != owner:
+                return False
+            self._leases[team_id] = replace(current, expires=time.time() + seconds)
+            return True
+
+    def _drop_lease(self, team_id: str, owner: str) -> None:
+        with self._lock:
+            current = self._leases.get(team_id)
+            if current is not None and current.owner == owner:
+                del self._leases[team_id]
+
     def close(self) -> None:
-        """Nothing to release; the records stay readable until the store is dropped."""
+        """Lets the leases go; the records stay readable until the store is dropped."""
+        self.leases.close()

@@ -12,6 +12,9 @@ Beside the stream a store keeps, in the same transaction as the batch that chang
   process ended, and a resume brings it back;
 - the team's summary: last position, last activity, usage totals (`TeamInfo`).
 
+And a lease per team running somewhere (`take_lease`): one live owner per team, see
+`retinue.store.lease`.
+
 Implementations: `MemoryStore` (tests), `SQLiteStore` (the embedded default) and
 `PostgresStore` (`retinue[postgres]`); `open_store` picks one from a path or URL.
 """
@@ -25,21 +28,33 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from retinue.store.errors import (
+    LeaseHeldError,
+    SchemaVersionError,
+    StoreError,
+    StoreFullError,
+)
+from retinue.store.lease import Lease, LeaseKeeper, lease_length
 from retinue.store.records import MemberInfo, Record, TeamInfo
 from retinue.store.retention import CHECKPOINT, START, STOP, Retention
+
+__all__ = [
+    "APPLICATION",
+    "SCHEMA_VERSION",
+    "Batch",
+    "LeaseHeldError",
+    "SchemaVersionError",
+    "Store",
+    "StoreError",
+    "StoreFullError",
+    "newer_schema_error",
+    "place_batch",
+]
 
 #: The layout version this code writes; a store written by a newer one is refused.
 SCHEMA_VERSION = 1
 #: What a store's metadata names as its writer: a file without it is not a retinue store.
 APPLICATION = "retinue"
-
-
-class StoreError(Exception):
-    """A store could not be opened or used: the message names the store and the problem."""
-
-
-class SchemaVersionError(StoreError):
-    """The store was written by a newer retinue than this one; nothing was changed."""
 
 
 def newer_schema_error(where: str, found: int) -> SchemaVersionError:
@@ -112,9 +127,14 @@ def _field(record: Record, name: str) -> object:
 class Store(ABC):
     """A team record store (see the module docstring). Safe to share between threads."""
 
-    def __init__(self, *, retention: Retention | None = None) -> None:
+    def __init__(
+        self, *, retention: Retention | None = None, lease_seconds: float | None = None
+    ) -> None:
         #: What `prune` keeps; the recorder prunes every `retention.every` records.
         self.retention = retention if retention is not None else Retention()
+        #: The team leases this store holds (`lease_seconds`: how long one lasts unrenewed,
+        #: default `$RETINUE_LEASE_SECONDS` or 15).
+        self.leases = LeaseKeeper(self, lease_length(lease_seconds))
 
     # ------------------------------------------------------------------ what it is
     @property
@@ -190,10 +210,38 @@ class Store(ABC):
         Positions are never reused: a pruned record leaves a hole in the numbering.
         """
 
+    # ------------------------------------------------------------------ the lease
+    def take_lease(self, team_id: str) -> None:
+        """Hold `team_id` while this process runs it; `LeaseHeldError` naming the holder when
+        another live process does. Taken again by the same store it is held once more: each
+        take wants its `release_lease`."""
+        self.leases.take(team_id)
+
+    def release_lease(self, team_id: str) -> None:
+        """Give back one `take_lease`; the last lets the team go."""
+        self.leases.release(team_id)
+
+    @abstractmethod
+    def lease(self, team_id: str) -> Lease | None:
+        """Who holds the team's lease (an expired one too), or None."""
+
+    @abstractmethod
+    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
+        """In one transaction: write `owner`'s lease unless its holder may not be replaced
+        (`lease.may_take`); that holder, or None once the lease is `owner`'s."""
+
+    @abstractmethod
+    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
+        """Extend `owner`'s lease by `seconds` from now; False when it is no longer its."""
+
+    @abstractmethod
+    def _drop_lease(self, team_id: str, owner: str) -> None:
+        """Delete `owner`'s lease (nothing if another holds it now)."""
+
     # ------------------------------------------------------------------ closing
     @abstractmethod
     def close(self) -> None:
-        """Release the file or connection; the store is unusable after."""
+        """Let the leases go, release the file or connection; the store is unusable after."""
 
     def __enter__(self) -> Store:
         return self

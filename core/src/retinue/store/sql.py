@@ -10,13 +10,19 @@ live in a database that holds other things):
   an index on `(team_id, kind, position)` serves reads by kind and pruning.
 - `retinue_snapshots(team_id, actor_id, position)`: where each actor's latest checkpoint is.
 - `retinue_members(team_id, actor_id, name, started, stopped)`: who was started, who stopped.
+- `retinue_leases(<LEASE_COLUMNS>)`: who runs each team now (`retinue.store.lease`); made by
+  the first lease taken, so a store written before leases existed is still schema 1.
+
+Opening checks every table but the leases for its columns (`layout_problems`): a store
+missing one is damaged, and refused before anything is written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from retinue.store.lease import Lease
 from retinue.store.protocol import Batch
 from retinue.store.records import RECORD_COLUMNS, record_row
 
@@ -56,6 +62,53 @@ TEAM_COLUMNS = (
     "team_id, created, metadata, last_position, last_activity, requests, input_tokens,"
     " output_tokens, cost_usd"
 )
+LEASES = "retinue_leases"
+#: A lease row: the team, then `Lease`'s fields in order.
+LEASE_COLUMNS = ("team_id", "owner", "host", "pid", "machine", "process", "since", "expires")
+CREATE_LEASES = (
+    "CREATE TABLE IF NOT EXISTS retinue_leases ("
+    " team_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid {int} NOT NULL,"
+    " machine TEXT NOT NULL, process TEXT NOT NULL, since {real} NOT NULL,"
+    " expires {real} NOT NULL)"
+)
+
+#: The columns each table needs (the leases' once made).
+LAYOUT: dict[str, tuple[str, ...]] = {
+    "retinue_meta": ("key", "value"),
+    "retinue_teams": tuple(column.strip() for column in TEAM_COLUMNS.split(",")),
+    "retinue_records": RECORD_COLUMNS,
+    "retinue_snapshots": ("team_id", "actor_id", "position"),
+    "retinue_members": ("team_id", "actor_id", "name", "started", "stopped"),
+}
+
+
+def layout_problems(found: Mapping[str, Collection[str]]) -> list[str]:
+    """What is wrong with a store's tables (`found`: each table there, with its columns)."""
+    problems = []
+    wanted = {**LAYOUT, LEASES: LEASE_COLUMNS} if LEASES in found else LAYOUT
+    for table, columns in wanted.items():
+        there = found.get(table)
+        if there is None:
+            problems.append(f"its table {table} is missing")
+            continue
+        missing = [column for column in columns if column not in there]
+        if missing:
+            problems.append(f"its table {table} has no column {', '.join(missing)}")
+    return problems
+
+
+def lease_row(team_id: str, lease: Lease) -> tuple[Any, ...]:
+    """The row of `LEASE_COLUMNS` a lease is written as."""
+    held = (lease.owner, lease.host, lease.pid, lease.machine, lease.process)
+    return (team_id, *held, lease.since, lease.expires)
+
+
+def row_lease(row: Any) -> Lease:
+    """A lease back from a row of `LEASE_COLUMNS` without the team id."""
+    owner, host, pid, machine, process, since, expires = row
+    return Lease(owner, host, int(pid), machine, process, float(since), float(expires))
+
+
 _COLUMNS = ", ".join(RECORD_COLUMNS)
 _R_COLUMNS = ", ".join(f"r.{c}" for c in RECORD_COLUMNS)
 
@@ -65,11 +118,22 @@ class Statements:
 
     `lock_team` ends the read of a team's last position in a batch's transaction: PostgreSQL
     locks the row (`FOR UPDATE`) so two writers of a team take turns; SQLite's `BEGIN
-    IMMEDIATE` already holds the whole file.
+    IMMEDIATE` already holds the whole file. `lock_lease` does the same for a team's lease
+    (a row that may not exist yet: PostgreSQL takes an advisory lock on the team's id).
     """
 
-    def __init__(self, p: str, *, lock_team: str = "") -> None:
+    def __init__(self, p: str, *, lock_team: str = "", lock_lease: str = "") -> None:
         self.p = p
+        self.lock_lease = lock_lease
+        lease = ", ".join(LEASE_COLUMNS[1:])
+        self.select_lease = f"SELECT {lease} FROM {LEASES} WHERE team_id = {p}"
+        self.upsert_lease = (
+            f"INSERT INTO {LEASES} ({', '.join(LEASE_COLUMNS)})"
+            f" VALUES ({', '.join([p] * len(LEASE_COLUMNS))}) ON CONFLICT (team_id) DO UPDATE"
+            f" SET {', '.join(f'{c} = excluded.{c}' for c in LEASE_COLUMNS[1:])}"
+        )
+        self.renew_lease = f"UPDATE {LEASES} SET expires = {p} WHERE team_id = {p} AND owner = {p}"
+        self.drop_lease = f"DELETE FROM {LEASES} WHERE team_id = {p} AND owner = {p}"
         self.last_position = (
             f"SELECT last_position FROM retinue_teams WHERE team_id = {p}{lock_team}"
         )

@@ -3,7 +3,8 @@
 The two databases share the tables and statements (`retinue.store.sql`) and every
 operation on them; they differ in how a connection is opened and checked, how a
 transaction begins and ends, and which exception a driver raises. A subclass supplies those
-three as `_write` and `_read`; everything a store does is written here once.
+three as `_write` and `_read` (and its clock for leases, `_now`); everything a store does is
+written here once.
 """
 
 from __future__ import annotations
@@ -15,10 +16,18 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from retinue.store.lease import Lease, held_elsewhere, may_take, this_process
 from retinue.store.protocol import Store, StoreError, place_batch
 from retinue.store.records import MemberInfo, Record, TeamInfo, row_record
 from retinue.store.retention import Retention
-from retinue.store.sql import Statements, batch_parameters, kinds_tuple
+from retinue.store.sql import (
+    CREATE_LEASES,
+    Statements,
+    batch_parameters,
+    kinds_tuple,
+    lease_row,
+    row_lease,
+)
 
 T = TypeVar("T")
 #: Records read from the database at a time while a reader iterates a stream.
@@ -31,6 +40,10 @@ class SQLStore(Store):
     _sql: Statements
     _lock: threading.RLock
     _conn: Any
+    #: Whether the leases table exists (made by the first lease taken in this store).
+    _has_leases: bool = False
+    #: The leases table's column types in this dialect.
+    _types: dict[str, str]
 
     @abstractmethod
     def _write(self, work: Callable[[Any], T]) -> T:
@@ -39,6 +52,10 @@ class SQLStore(Store):
     @abstractmethod
     def _read(self, work: Callable[[Any], T]) -> T:
         """`work(connection)` as one consistent read; driver errors as `StoreError`."""
+
+    def _now(self, conn: Any) -> float:
+        """Seconds since the epoch, by the clock every holder of a lease here shares."""
+        return time.time()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self._read(lambda conn: conn.execute(sql, params).fetchall())
@@ -100,6 +117,8 @@ class SQLStore(Store):
             row = conn.execute(self._sql.last_position, (team_id,)).fetchone()
             if row is None:
                 raise StoreError(f"{self.describe()} has no team {team_id}")
+            if self._has_leases:
+                self._refuse_if_leased(conn, team_id)
             batch = place_batch(team_id, row[0], records)
             rows, snapshots, started, stopped, team = batch_parameters(team_id, batch)
             cursor = conn.cursor()
@@ -167,6 +186,63 @@ class SQLStore(Store):
 
         return self._write(delete)
 
+    # ------------------------------------------------------------------ the lease
+    def _refuse_if_leased(self, conn: Any, team_id: str) -> None:
+        """A batch of a team another live process holds is refused (it took the team over)."""
+        row = conn.execute(self._sql.select_lease, (team_id,)).fetchone()
+        owner = self.leases.owner
+        if row is None or row[0] == owner:
+            return
+        holder = row_lease(row)
+        if not may_take(holder, owner, self._now(conn)):
+            raise held_elsewhere(team_id, holder)
+
+    def lease(self, team_id: str) -> Lease | None:
+        try:
+            row = self._read(
+                lambda conn: conn.execute(self._sql.select_lease, (team_id,)).fetchone()
+            )
+        except StoreError:
+            if self._has_leases:
+                raise
+            return None  # no table: no lease was ever taken in this store
+        self._has_leases = True
+        return None if row is None else row_lease(row)
+
+    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
+        def claim(conn: Any) -> Lease | None:
+            if not self._has_leases:
+                self._before_schema_change(conn)
+                conn.execute(CREATE_LEASES.format(**self._types))
+            if self._sql.lock_lease:
+                conn.execute(self._sql.lock_lease, (team_id,))
+            row = conn.execute(self._sql.select_lease, (team_id,)).fetchone()
+            current = None if row is None else row_lease(row)
+            now = self._now(conn)
+            if not may_take(current, owner, now):
+                return current
+            mine = this_process(owner, now, seconds)
+            conn.execute(self._sql.upsert_lease, lease_row(team_id, mine))
+            return None
+
+        holder = self._write(claim)
+        self._has_leases = True
+        return holder
+
+    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
+        def renew(conn: Any) -> bool:
+            expires = self._now(conn) + seconds
+            return bool(conn.execute(self._sql.renew_lease, (expires, team_id, owner)).rowcount)
+
+        return self._write(renew)
+
+    def _drop_lease(self, team_id: str, owner: str) -> None:
+        self._write(lambda conn: conn.execute(self._sql.drop_lease, (team_id, owner)))
+
+    def _before_schema_change(self, conn: Any) -> None:
+        """Called in the transaction that makes the leases table (PostgreSQL serializes it)."""
+
     def close(self) -> None:
+        self.leases.close()
         with self._lock:
             self._conn.close()

@@ -51,7 +51,7 @@ def restore_members(
         logger.warning("team %s has no store: its members lost with %s stay lost", me.name, host)
         return {}
     system.ask(me, "get_directory")  # its mailbox drained: the record is committed so far
-    plan = read_team_record(store, team_id)
+    plan = read_team_record(store, team_id, load_classes=True)  # it starts what it names
     for member in lost:  # they leave the roster as a shutdown would: their names are free
         stop = StopMessage(sender=member, recipient=me, team_id=team_id, shutdown=True)
         system.post(me, stop)

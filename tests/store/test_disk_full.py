@@ -1,0 +1,167 @@
+"""A team recording to SQLite on a real, small filesystem that fills up mid-run.
+
+The test mounts a tmpfs of its own (it runs as root in CI; where it cannot mount, it skips
+with the reason), records a team there, fills the disk with a file of its own, and frees it
+again by deleting that file.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import re
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from retinue import ActorAddress
+from retinue.store import SQLiteStore, StoreFullError
+from retinue.testing import TeamHarness, scripted_card
+
+WAIT = 30.0
+
+
+@pytest.fixture
+def disk(tmp_path: Path) -> Iterator[Path]:
+    """A 3 MiB tmpfs mounted for this test only."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {mounted.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Take every free byte of `disk` with a file of its own; that file."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    try:
+        for size in (65536, 4096, 1):  # down to the last byte
+            try:
+                while os.write(fd, b"\0" * size):
+                    pass
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    assert os.statvfs(disk).f_bavail == 0
+    return filler
+
+
+class Heard(logging.Handler):
+    """The recorder's lines, and an event set by the first that matches `waiting_for`."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[tuple[int, str]] = []
+        self.waiting_for = "\0"
+        self.heard = threading.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = record.getMessage()
+        self.lines.append((record.levelno, line))
+        if self.waiting_for in line:
+            self.heard.set()
+
+    def at(self, level: int) -> list[str]:
+        return [line for lvl, line in self.lines if lvl == level]
+
+
+@pytest.fixture
+def heard() -> Iterator[Heard]:
+    handler = Heard()
+    logger = logging.getLogger("retinue.actors.recorder")
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+
+
+def talk(team: TeamHarness, echo: ActorAddress, count: int) -> None:
+    """The person asks @Echo `count` times; @Echo answers each."""
+    for n in range(count):
+        team.say(echo, f"send @Human response: answer {n} " + "x" * 2000)
+    team.wait_idle(WAIT)
+
+
+def test_a_full_disk_is_named_and_freeing_it_recovers_every_record_in_order(
+    disk: Path, heard: Heard
+) -> None:
+    path = disk / "team.sqlite"
+    store = SQLiteStore(path)
+    team = TeamHarness(store=store)
+    try:
+        echo = team.add(scripted_card("Echo"))
+        talk(team, echo, 3)
+        written = store.team(team.team_id)
+        assert written is not None and written.last_position > 0
+        filler = fill(disk)
+
+        talk(team, echo, 40)  # each turn is recorded and held: the disk has no room
+
+        (failure,) = heard.at(logging.ERROR)
+        assert f"the disk holding {path} is full" in failure
+        assert "held and tried again" in failure
+        info = store.team(team.team_id)
+        assert info is not None and info.last_position == written.last_position
+        with pytest.raises(StoreFullError, match=re.escape(f"the disk holding {path} is full")):
+            store.create_team("one more")
+
+        heard.waiting_for = "written again"
+        filler.unlink()  # room again: the retry timer writes what is held, team idle or not
+        assert heard.heard.wait(WAIT), heard.lines
+        (recovered,) = heard.at(logging.WARNING)
+        assert re.search(r"\d+ held records appended \(positions \d+-\d+\)", recovered)
+        assert len(heard.at(logging.ERROR)) == 1  # the retries that failed said nothing more
+
+        records = list(store.read(team.team_id))
+        assert [r.position for r in records] == list(range(1, len(records) + 1))
+        assert [r.message_id for r in records[1:]] == [m.id for m in team.recorder.messages]
+    finally:
+        team.shutdown()
+        store.close()
+
+
+def test_a_shutdown_while_the_disk_is_full_says_how_many_records_are_lost_and_where(
+    disk: Path, heard: Heard
+) -> None:
+    path = disk / "team.sqlite"
+    store = SQLiteStore(path)
+    team = TeamHarness(store=store)
+    try:
+        echo = team.add(scripted_card("Echo"))
+        talk(team, echo, 2)
+        fill(disk)
+        talk(team, echo, 10)
+    finally:
+        team.shutdown()
+        store.close()
+
+    reader = SQLiteStore(path, create=False)  # opening reads; it needs no room
+    try:
+        stored = reader.team(team.team_id)
+        assert stored is not None
+        last = stored.last_position
+    finally:
+        reader.close()
+    seen = 1 + len(team.recorder.messages)  # the orchestrator's own start, then the rest
+    assert team.recorder.messages[-1].__class__.__name__ == "StopMessage"
+    lost = seen - last
+    assert lost > 10
+    (report,) = [line for line in heard.at(logging.ERROR) if " lost " in line]
+    assert f"lost {lost} records, positions {last + 1}-{last + lost} (" in report
+    assert "1 StopMessage" in report
+    assert report.endswith(f"the disk holding {path} is full")
