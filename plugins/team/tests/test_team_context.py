@@ -36,7 +36,8 @@ def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(
     assert "- @Human: Human (a person)\n" in first
     assert "- @Manager: Manager\n" in first  # no busy flag: it would change every turn
     assert "### Role profiles\n" in first
-    assert "- Developer: Writes and reviews code Skills: python. You may hire this role." in first
+    assert "- Developer: Writes and reviews code (skills: python)\n" in first
+    assert "- You may hire: any of them\n" in first
     assert "@DevOpsEngineer" not in first
 
     assert team.command(manager, "/hire_member DevOpsEngineer") == "@DevOpsEngineer"
@@ -65,5 +66,6 @@ def test_role_profiles_say_which_roles_this_agent_may_hire(retinue_team: TeamHar
     team.wait_idle(20)
 
     [block] = _blocks(team, "@Manager", 0)
-    assert "- Auditor: Reads the books You may not hire it." in block
-    assert "- Developer: Does the work of a Developer You may hire this role." in block
+    assert "- Auditor: Reads the books\n" in block
+    assert "- Developer: Does the work of a Developer\n" in block
+    assert "- You may hire: Developer\n" in block

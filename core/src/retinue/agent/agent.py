@@ -147,7 +147,7 @@ class BaseAgent(FailureHandling):
         parts = [self.state.backstory] if self.state.backstory else []
         address = self.myAddress
         parts.append(
-            f"You are {address.name} (role: {address.role}). Today is {date.today().isoformat()}."
+            f"You are {address.name} ({address.role}); today is {date.today().isoformat()}."
         )
         return "\n\n".join(parts)
 

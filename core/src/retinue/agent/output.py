@@ -10,8 +10,10 @@ from retinue.agent.messages import Intent
 
 
 def _no_description(schema: dict[str, Any]) -> None:
-    """Keep a class's docstring out of its JSON schema: the model is told once, elsewhere."""
+    """Keep a class's docstring and title out of its JSON schema: every request carries it,
+    and what it means is told once, elsewhere."""
     schema.pop("description", None)
+    schema.pop("title", None)
 
 
 class Request(BaseModel):

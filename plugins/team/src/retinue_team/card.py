@@ -339,14 +339,26 @@ def _role_infos(directory: TeamDirectory, me: ActorAddress) -> list[RoleInfo]:
     ]
 
 
+HIREABLE_KEY = "You may hire"
+"""The roles section's last line: which of the roles this agent may hire, said once."""
+
+
 def _roles_items(directory: TeamDirectory, me: ActorAddress) -> FrozenMap[str, str]:
     items: dict[str, str] = {}
-    for info in _role_infos(directory, me):
-        parts = [info.description.strip() or "No description."]
+    hireable: list[str] = []
+    infos = _role_infos(directory, me)
+    for info in infos:
+        text = info.description.strip()
         if info.skills:
-            parts.append(f"Skills: {', '.join(info.skills)}.")
-        parts.append("You may hire this role." if info.may_hire else "You may not hire it.")
-        items[info.role] = " ".join(parts)
+            skills = f"skills: {', '.join(info.skills)}"
+            text = f"{text} ({skills})" if text else skills
+        items[info.role] = text or "no description"
+        if info.may_hire:
+            hireable.append(info.role)
+    if infos:
+        items[HIREABLE_KEY] = (
+            "any of them" if len(hireable) == len(infos) else ", ".join(hireable) or "none"
+        )
     return FrozenMap(items)
 
 
