@@ -145,6 +145,7 @@ PLAN = "1. parse the arguments  2. do the work in a pure function  3. test both"
 RISKS = "risks: bad input paths; unclear errors"
 HOP = re.compile(r"hop (\d+)/(\d+)")
 FAN_OUT = re.compile(r"fan out to (\d+)")
+LEADS = ("@Lead",)
 
 
 async def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -165,9 +166,21 @@ async def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelRespons
 
 
 async def specialist(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answers its request; QA only once the manager has taken the developer's answer in, so
+    the two answers arrive one at a time, as models that take their time make them."""
     agent, got = _record(messages, info)
+    if agent == "@QA" and Recording.framework is RETINUE:
+        await _until(lambda: sum(r.agent == "@Manager" for r in Recording.ledger.requests) >= 2)
     answer = PLAN if agent == "@Developer" else RISKS
     return send(info, *((d.sender, "response", answer) for d in got if d.intent == "request"))
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait on the model loop, without blocking it, until `condition` holds (or give up)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.002)
 
 
 async def player(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -202,7 +215,11 @@ async def fan_out_manager(messages: list[ModelMessage], info: AgentInfo) -> Mode
 
 
 async def worker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    _, got = _record(messages, info)
+    """Answers its work item; on retinue, every worker but the first only once the lead is
+    busy with that first answer, so the others queue behind it the same way every run."""
+    agent, got = _record(messages, info)
+    if agent != "@Worker" and Recording.framework is RETINUE:
+        await _until(lambda: sum(r.agent in LEADS for r in Recording.ledger.requests) >= 2)
     return send(
         info, *((d.sender, "response", f"done: {d.content}") for d in got if d.intent == "request")
     )

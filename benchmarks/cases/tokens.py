@@ -40,6 +40,17 @@ BACKSTORIES = {
 }
 
 
+#: What the role profiles say of each role (an `AgentCard`'s description, for the others).
+DESCRIPTIONS = {
+    "Manager": "Coordinates the specialists",
+    "Developer": "Plans and writes code",
+    "QA": "Finds the risks",
+    "Player": "Plays ping-pong",
+    "Lead": "Hands out work items",
+    "Worker": "Does work items",
+}
+
+
 @dataclass
 class Workload:
     name: str
@@ -115,7 +126,7 @@ def card(work: Workload, role: str, name: str | None = None) -> AgentCard:
 
         tools.append(TeamTool(max_members=work.max_members))
     return AgentCard(
-        description=BACKSTORIES[role],
+        description=DESCRIPTIONS[role],
         agent_class="retinue.BaseAgent",
         config=AgentConfig(
             name=name or f"@{role}",

@@ -138,7 +138,7 @@ def test_a_run_without_a_header_is_not_read_as_an_earlier_one() -> None:
 
 
 def test_agent_name_reads_the_identity_line() -> None:
-    block = "Write code.\n\nYou are @Ada2 (Developer); today is 2026-12-03."
+    block = "Write code.\n\nYou are @Ada2; today is 2026-12-03."
     assert agent_name(info(block)) == "@Ada2"
     with pytest.raises(ValueError, match="no agent"):
         agent_name(info("Be helpful."))

@@ -152,8 +152,8 @@ def test_every_channel_of_the_card_works_on_any_team(paper: PaperTeam) -> None:
     ]
     assert [r.role for r in card.team_roles() if r.may_hire] == ["Developer"]
     assert card.roster_state() == {
-        "@Human": "Human (a person)",
-        "@Lead": "Lead",
+        "@Human": "a person",
+        "@Lead": "",
         "@Ada": "Developer",
     }
 

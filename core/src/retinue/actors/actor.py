@@ -92,6 +92,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self.state: StateT = self.default_state()
         self._published_state: BaseState | None = None
         self._current: Message | None = None
+        #: Letters the turn in flight took in beside its own message (`take_into_turn`).
+        self._joined: list[Letter] = []
         self._busy: str | None = None
         self._thread_ident: int | None = None
         self._thread: threading.Thread | None = None
@@ -261,6 +263,20 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._settle(letters)
         return [letter.message for letter in letters]
 
+    def take_into_turn(self, predicate: Callable[[Message], bool], limit: int) -> list[Message]:
+        """Take the messages waiting at the head of the mailbox that match `predicate` (at
+        most `limit`, stopping at the first that does not) into the turn in flight.
+
+        They are handled by that turn: each is reported handled with its message, after
+        everything the turn did, so a turn cut short by a shutdown leaves all of them to
+        be delivered again on resume, as it leaves its own.
+        """
+        letters = self.mailbox.take_leading(
+            lambda m: isinstance(m, Message) and predicate(m), limit
+        )
+        self._joined.extend(letters)
+        return [letter.message for letter in letters]
+
     def consume_flagged(self) -> list[Letter]:
         """Remove the letters the mailbox's watcher flagged (cancels), each handled like above."""
         letters = self.mailbox.take_flagged()
@@ -270,10 +286,15 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def _settle(self, letters: Sequence[Letter]) -> None:
         """Letters taken out of turn: answer an asker, report each handled, count it done."""
         for letter in letters:
-            if letter.reply_to is not None:  # an asked message must be answered
-                letter.reply_to.set(None)
             if isinstance(letter.message, Message):
                 self._tell_orchestrator(HandledMessage(message_id=letter.message.id))
+        self._release(letters)
+
+    def _release(self, letters: Sequence[Letter]) -> None:
+        """Letters handled without a turn of their own: answer an asker, count them done."""
+        for letter in letters:
+            if letter.reply_to is not None:  # an asked message must be answered
+                letter.reply_to.set(None)
         if letters:
             self._system.tracker.done(len(letters))
 
@@ -364,6 +385,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def _turn(self, message: Message) -> BaseException | None:
         """Handle one message; what failed the turn (already reported), or None."""
         previous, self._current = self._current, message
+        outer_joined, self._joined = self._joined, []
         try:
             handler = self._handler_for(type(message))
             if handler is None:
@@ -378,10 +400,15 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             return caught
         finally:
             # While `message` is current, so both name it as their cause; one mailbox slot.
+            joined, self._joined = self._joined, outer_joined
             if self.orchestrator is not None:  # else nobody hears of it: build nothing
                 with self.batched_reports():
                     self._safe_notify_if_changed()
                     self._report_handled(message)
+                    for letter in joined:
+                        self._report_handled(letter.message)
+            if joined:
+                self._release(joined)
             self._current = previous
         return None
 

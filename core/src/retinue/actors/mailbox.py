@@ -145,6 +145,26 @@ class Mailbox(queue.Queue[Any]):
                 self._flagged.pop(number, None)
         return [letter for _, letter in taken]
 
+    def take_leading(self, predicate: Callable[[Any], bool], limit: int) -> list[Letter]:
+        """Remove and return the letters at the head of the queue whose message matches,
+        oldest first: at most `limit`, stopping at the first that does not match (or is
+        flagged). What it takes is what the actor would have handled next, in that order,
+        and its cost is that of the answer."""
+        with self.mutex:
+            taken: list[tuple[int, Letter]] = []
+            for number, item in self._items.items():
+                if (
+                    len(taken) >= limit
+                    or type(item) is not Letter
+                    or number in self._flagged
+                    or not predicate(item.message)
+                ):
+                    break
+                taken.append((number, item))
+            for number, _ in taken:
+                del self._items[number]
+        return [letter for _, letter in taken]
+
     def drain(self) -> list[Letter]:
         """Remove and return every letter; pykka's own requests stay for pykka to answer."""
         with self.mutex:

@@ -145,10 +145,7 @@ class BaseAgent(FailureHandling):
     def _identity(self) -> str:
         """The member's own part of its instructions: its backstory, who it is, the date."""
         parts = [self.state.backstory] if self.state.backstory else []
-        address = self.myAddress
-        parts.append(
-            f"You are {address.name} ({address.role}); today is {date.today().isoformat()}."
-        )
+        parts.append(f"You are {self.myAddress.name}; today is {date.today().isoformat()}.")
         return "\n\n".join(parts)
 
     def extra_capabilities(self) -> list[AbstractCapability[Any]]:
@@ -290,8 +287,34 @@ class BaseAgent(FailureHandling):
         is_command = message.content.startswith("/") and from_operator(message)
         if is_command and self._dispatch_command(message):
             return
-        output = self.act(self.render_prompt(message), StructuredOutput)
+        joined = self._join_waiting_answers(message)
+        prompt = "\n\n".join(self.render_prompt(m) for m in (message, *joined))
+        output = self.act(prompt, StructuredOutput)
         self._route_output(output)
+
+    def _join_waiting_answers(self, message: AgentMessage) -> list[AgentMessage]:
+        """The answers of this message's chain waiting right behind it, for the same run.
+
+        Only answers join an answer's turn (a request needs its own), only from the head of
+        the mailbox (nothing overtakes other mail), at most `answers_per_turn`. Each is
+        admitted to its chain as its own turn would be, and reported handled with this one.
+        """
+        limit = self.config.answers_per_turn - 1
+        if limit < 1 or message.type != "response" or message.chain_id is None:
+            return []
+        chain = message.chain_id
+
+        def joins(waiting: Message) -> bool:
+            return (
+                isinstance(waiting, AgentMessage)
+                and not isinstance(waiting, FailureNotice)
+                and waiting.type == "response"
+                and waiting.chain_id == chain
+                and not (waiting.content.startswith("/") and from_operator(waiting))
+            )
+
+        taken = self.take_into_turn(joins, limit)
+        return [m for m in taken if isinstance(m, AgentMessage) and cascade.admit_turn(self, m)]
 
     def render_prompt(self, message: AgentMessage) -> str:
         """The reply protocol for the message's intent, then its content fenced as its sender's.

@@ -97,6 +97,10 @@ class AgentConfig(BaseConfig):
     agent_usage_limits: AgentUsageLimits = Field(default_factory=AgentUsageLimits)
     compaction_cfg: CompactionConfig = Field(default_factory=CompactionConfig)
     tools: list[CardItem] = Field(default_factory=list)
+    answers_per_turn: int = Field(default=16, ge=1, le=1000)
+    """The most answers of one task chain a turn takes in when they wait together: a manager
+    whose workers answered while it was busy reads them in one run, not one run each
+    (1: one message a turn)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -34,10 +34,16 @@ class Request(BaseModel):
     """The text to deliver, exactly as the recipient should read it."""
 
 
+def _as_output_tool(schema: dict[str, Any]) -> None:
+    """The output tool's description, in two words (pydantic-ai's default takes seven)."""
+    _no_description(schema)
+    schema["description"] = "Your messages."
+
+
 class StructuredOutput(BaseModel):
     """Everything a turn sends; an empty list means nothing goes out this turn."""
 
-    model_config = ConfigDict(defer_build=True, json_schema_extra=_no_description)
+    model_config = ConfigDict(defer_build=True, json_schema_extra=_as_output_tool)
 
     messages: list[Request] = Field(default_factory=list)
 

@@ -178,7 +178,7 @@ def received(messages: Sequence[ModelMessage]) -> list[Incoming]:
     ]
 
 
-_AGENT_NAME = re.compile(r"^You are (@.+?) \([^()\n]*\); today is ", re.MULTILINE)
+_AGENT_NAME = re.compile(r"^You are (@.+?); today is ", re.MULTILINE)
 
 
 def agent_name(info: AgentInfo) -> str:
@@ -189,7 +189,7 @@ def agent_name(info: AgentInfo) -> str:
     """
     match = _AGENT_NAME.search(info.instructions or "")
     if match is None:
-        raise ValueError("the instructions name no agent (no 'You are @Name (Role); today is ...')")
+        raise ValueError("the instructions name no agent (no 'You are @Name; today is ...')")
     return match.group(1)
 
 

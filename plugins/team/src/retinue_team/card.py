@@ -26,6 +26,7 @@ calls can deadlock on it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -168,11 +169,7 @@ class TeamTool(ToolCard):
     # -- tools for the model ---------------------------------------------------------------
 
     def hire_members(self, roles: list[str]) -> str:
-        """Hire a new member for each role given; each joins at once under its own @Name.
-
-        Args:
-            roles: Roles from the role profiles; repeat one to hire several.
-        """
+        """Hire a member for each role given (repeat a role for several)."""
         if not roles:
             return "No roles given; nobody was hired."
         lines = []
@@ -186,11 +183,7 @@ class TeamTool(ToolCard):
         return "\n".join(lines)
 
     def fire_members(self, names: list[str]) -> str:
-        """Fire members by @Name; one at work finishes its task first, then leaves.
-
-        Args:
-            names: Names as the roster shows them, such as @Developer.
-        """
+        """Fire members by @Name (one at work finishes its task first)."""
         if not names:
             return "No names given; nobody was fired."
         lines = []
@@ -355,16 +348,18 @@ def _roles_items(directory: TeamDirectory, me: ActorAddress) -> FrozenMap[str, s
         items[info.role] = text or "no description"
         if info.may_hire:
             hireable.append(info.role)
-    if infos:
-        items[HIREABLE_KEY] = (
-            "any of them" if len(hireable) == len(infos) else ", ".join(hireable) or "none"
-        )
+    if len(hireable) < len(infos):  # said only where the card restricts it: any is the rule
+        items[HIREABLE_KEY] = ", ".join(hireable) or "none of them"
     return FrozenMap(items)
 
 
 def _roster_line(member: ActorAddress) -> str:
-    """What the roster says of a member: its role, and whether it is a person."""
-    return f"{member.role} (a person)" if member.is_user_proxy else member.role
+    """What the roster says of a member: its role unless its name says it (`@Developer`,
+    `@Developer2`), and whether it is a person. Every line is paid in every later prompt."""
+    named = re.fullmatch(rf"@{re.escape(member.role)}\d*", member.name) is not None
+    if member.is_user_proxy:
+        return "a person" if named else f"{member.role}, a person"
+    return "" if named else member.role
 
 
 def _member_name(name: str) -> str:
