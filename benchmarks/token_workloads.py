@@ -25,7 +25,11 @@ from pydantic import BaseModel
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from retinue.agent.incoming import find_fences
+
+try:
+    from retinue.agent.incoming import find_fences
+except ImportError:  # a revision before 2026-12-03, measured for before/after figures
+    from retinue.llm.framing import find_fences  # type: ignore[attr-defined,no-redef]
 from retinue.testing import agent_name, send, user_texts
 from retinue.testing.scripted import run_messages
 
