@@ -13,7 +13,7 @@ import concurrent.futures
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic_ai import Agent, AgentCapability, capture_run_messages
 from pydantic_ai.messages import ModelMessage, UserContent
@@ -23,10 +23,15 @@ from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import Tool
 from pydantic_ai.toolsets import AbstractToolset
 
-from retinue.actors.budget import TeamBudget
+from retinue.actors.budget import TeamBudget, TeamUsageLimits
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
-from retinue.llm.errors import RunInterruptedError, RunTimeoutError, TeamBudgetExhaustedError
+from retinue.llm.errors import (
+    RunInterruptedError,
+    RunTimeoutError,
+    RunUsageLimitError,
+    TeamBudgetExhaustedError,
+)
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
@@ -39,6 +44,7 @@ from retinue.llm.run_agents import (
     shared_run_agent,
     shares_agents,
 )
+from retinue.llm.run_budget import BudgetHooks, run_limits, team_cut
 from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
@@ -62,6 +68,9 @@ from retinue.llm.streaming import output_stream
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
+
+if TYPE_CHECKING:
+    from pydantic_ai.usage import UsageLimits
 
 __all__ = ["ReactAgent", "render_system_block"]
 
@@ -270,12 +279,13 @@ class ReactAgent:
                     "a ReactAgent runs one run at a time"
                 )
             self._usage.check(self.agent_usage_limits, self.name)
-            self._admit_by_team()
+            remaining = self._admit_by_team()
             state = RunState(run_id=new_run_id(), kind=kind)
             self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
             switched = self._switched
         try:
+            limits, hooks = self._limits_and_hooks(state, remaining)
             for hook in self._run_hooks:
                 hook.run_starting(state)
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
@@ -285,7 +295,16 @@ class ReactAgent:
             try:
                 sent = self._sent.of(before)  # pydantic-ai's own merging, done once
                 future = loop.submit(
-                    self._drive(agent, state, run_prompt, sent, deps, switched=switched)
+                    self._drive(
+                        agent,
+                        state,
+                        run_prompt,
+                        sent,
+                        deps,
+                        limits=limits,
+                        hooks=hooks,
+                        switched=switched,
+                    )
                 )
             except Exception as exc:  # the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
@@ -298,13 +317,30 @@ class ReactAgent:
             if self.team_budget is not None:
                 self.team_budget.release(self.name)
 
-    def _admit_by_team(self) -> None:
-        """Count the run in flight in the team's budget, or raise when it is spent."""
+    def _limits_and_hooks(
+        self, state: RunState, remaining: TeamUsageLimits | None
+    ) -> tuple[UsageLimits, tuple[RunHooks, ...]]:
+        """The run's pydantic-ai limits and hooks: with the team's remainder, its reservations."""
+        conclusion = state.kind == "conclusion"
+        limits, state.team_request_cap = run_limits(
+            self.run_usage_limits, remaining, conclusion=conclusion
+        )
+        if remaining is None or self.team_budget is None:
+            return limits, self._run_hooks
+        priced = remaining.cost_limit_usd is not None
+        return limits, (*self._run_hooks, BudgetHooks(self.team_budget, self.name, priced=priced))
+
+    def _admit_by_team(self) -> TeamUsageLimits | None:
+        """Count the run in flight in the team's budget, or raise when it is spent.
+
+        Returns what the team had left for it (None: no team limit, nothing to reserve).
+        """
         if self.team_budget is None:
-            return
+            return None
         admission = self.team_budget.admit(self.name)
         if not admission.admitted:
             raise TeamBudgetExhaustedError(admission.breaches, admission.first_refusal)
+        return admission.remaining
 
     def _wait(
         self,
@@ -352,11 +388,12 @@ class ReactAgent:
         message_history: list[ModelMessage],
         deps: Any,
         *,
-        switched: tuple[ModelConfig, Model, ModelSettings] | None = None,
+        limits: UsageLimits,
+        hooks: tuple[RunHooks, ...],
+        switched: tuple[ModelConfig, Model, ModelSettings] | None,
     ) -> Outcome:
         conclusion = state.kind == "conclusion"
-        limits = self.run_usage_limits.to_usage_limits(request_limit=1 if conclusion else None)
-        binding = RunBinding(state, self._compaction, self._run_hooks, self._binding_tools)
+        binding = RunBinding(state, self._compaction, hooks, self._binding_tools)
         token = bind_run(binding)  # in this run's own task: its steps and workers see it
         try:
             with capture_run_messages() as captured:
@@ -393,11 +430,16 @@ class ReactAgent:
         self._flush_summary_usage(state.run_id)
         if state.compacted:
             self._emit(compaction_event(self.name, state.run_id, messages))
-        error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
-        finished = finished_event(self.name, state.run_id, error)
-        self._emit(finished)
         with self._lock:
             usage = self._usage.run_summary(state.run_id)
+        error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
+        if isinstance(error, RunUsageLimitError) and state.team_request_cap is not None:
+            cut = team_cut(state.team_request_cap, usage)  # the team's remainder stopped it
+            if cut:
+                error, cause = TeamBudgetExhaustedError(cut), error
+                error.__cause__ = cause
+        finished = finished_event(self.name, state.run_id, error)
+        self._emit(finished)
         log_finished(finished, usage)
         if error is not None:
             raise error

@@ -5,15 +5,18 @@ orchestrator's host, then kept current by it (each new version is sent here in o
 the team's other mail), so a turn reads the team without a call. The team's budget and
 chain ledger stay single, on the orchestrator's host: `RemoteBudget` and `RemoteChains`
 call them there (outside the orchestrator's mailbox), and send what needs no answer (a
-charge, a release) without waiting.
+charge, a response's spend, a release) without waiting; a request's reservation is awaited
+on the model loop, never blocking it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from retinue import (
     ActorAddress,
+    AskTimeoutError,
     BudgetStatus,
     ChainStop,
     Charge,
@@ -77,6 +80,26 @@ class RemoteBudget(_TeamPart):
     def admit(self, member: str) -> BudgetAdmission:
         admission: BudgetAdmission = self._call("admit", member)
         return admission
+
+    async def reserve(self, member: str) -> BudgetAdmission:
+        """Awaited on the model loop, which it never blocks: the answer comes as a future."""
+        future = self._node.request(
+            self._orchestrator.host,
+            "team",
+            (self._orchestrator, self._part, "reserve_now", (member,), {}),
+        )
+        try:
+            admission: BudgetAdmission = await asyncio.wait_for(
+                asyncio.wrap_future(future), self._node.timeout
+            )
+        except TimeoutError:
+            raise AskTimeoutError(
+                f"the team's {self._part}.reserve() gave no answer within {self._node.timeout:g}s"
+            ) from None
+        return admission
+
+    def spend(self, member: str, usage: Charge) -> None:
+        self._send("spend", member, usage)
 
     def release(self, member: str) -> None:
         self._send("release", member)
