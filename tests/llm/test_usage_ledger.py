@@ -56,7 +56,7 @@ def test_totals_are_lifetime_and_the_breakdown_is_bounded() -> None:
 def test_only_usage_events_count_a_run() -> None:
     """A run's messages and its end name it too; restored from them alone, no run ran."""
     message = ModelResponse(parts=[TextPart("hello")])
-    recorded = [
+    recorded: list[object] = [
         ModelMessageEvent(agent_name="@A", run_id=f"run-{i}", message=message) for i in range(3)
     ]
     recorded.append(RunFinishedEvent(agent_name="@A", run_id="run-0", status="completed"))
