@@ -12,6 +12,7 @@ on the model loop, never blocking it.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from typing import TYPE_CHECKING, Any
 
 from retinue import (
@@ -46,21 +47,20 @@ class _TeamPart:
         self._orchestrator = orchestrator
         self._part = part
 
-    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        future = self._node.request(
+    def _request(self, method: str, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        return self._node.request(
             self._orchestrator.host,
             "team",
             (self._orchestrator, self._part, method, args, kwargs),
         )
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        future = self._request(method, *args, **kwargs)
         return wait_answer(future, self._node.timeout, f"the team's {self._part}.{method}()")
 
     def _send(self, method: str, *args: Any, **kwargs: Any) -> None:
         """A call whose answer nobody waits for (it still arrives, and is dropped)."""
-        self._node.request(
-            self._orchestrator.host,
-            "team",
-            (self._orchestrator, self._part, method, args, kwargs),
-        )
+        self._request(method, *args, **kwargs)
 
 
 class RemoteBudget(_TeamPart):
@@ -83,11 +83,7 @@ class RemoteBudget(_TeamPart):
 
     async def reserve(self, member: str) -> BudgetAdmission:
         """Awaited on the model loop, which it never blocks: the answer comes as a future."""
-        future = self._node.request(
-            self._orchestrator.host,
-            "team",
-            (self._orchestrator, self._part, "reserve_now", (member,), {}),
-        )
+        future = self._request("reserve_now", member)
         try:
             admission: BudgetAdmission = await asyncio.wait_for(
                 asyncio.wrap_future(future), self._node.timeout
