@@ -15,6 +15,7 @@ from retinue import (
     TeamBudget,
     TeamUsageLimits,
 )
+from retinue.actors.budget import render_status
 
 
 def charge(budget: TeamBudget, member: str, tokens: int = 10, cost: float | None = 0.5) -> None:
@@ -179,6 +180,7 @@ def test_requests_are_reserved_and_what_a_run_did_not_use_comes_back() -> None:
     assert request(budget, "@A") and budget.status().reserved_requests == 2
     second = budget.admit("@B")  # the third request
     assert second.remaining == TeamUsageLimits(request_limit=1)
+    assert "runs: 2 (2 in flight, 3 requests reserved)" in render_status(budget.status())
     refused = budget.reserve_now("@A")
     assert (refused.admitted, refused.first_refusal) == (False, True)
     assert not budget.admit("@C").admitted

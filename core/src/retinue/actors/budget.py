@@ -390,7 +390,9 @@ def render_status(status: BudgetStatus) -> str:
             + ", ".join(usage.unpriced_models)
             + f" ({usage.unpriced_requests:,} requests, counted in tokens only)."
         )
-    lines.append(f"  runs: {usage.runs:,} ({status.in_flight} in flight)")
+    reserved = status.reserved_requests
+    held = f", {reserved:,} requests reserved" if reserved else ""
+    lines.append(f"  runs: {usage.runs:,} ({status.in_flight} in flight{held})")
     if status.holders:
         lines.append(
             f"  Waiting for a raise: {', '.join(status.holders)} hold messages the budget refused."
