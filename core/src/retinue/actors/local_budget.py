@@ -141,24 +141,22 @@ class LocalTeamBudget:
     def _spent(self) -> bool:
         return any(self._used(metric) >= limit for metric, limit in self._caps)
 
-    def _refusal(self, member: str) -> tuple[Admission, list[BudgetBreach] | None]:
+    def _refusal(self) -> tuple[Admission, list[BudgetBreach] | None]:
         found = self._breaches()
         first, self._refused = not self._refused, True
-        return Admission(admitted=False, breaches=tuple(found), first_refusal=first), (
-            self._news(found)
-        )
+        admission = Admission(admitted=False, breaches=tuple(found), first_refusal=first)
+        return admission, self._reached()
 
     def _reached(self) -> list[BudgetBreach] | None:
         """The breaches to tell the person of, when a limit has just been reached."""
         if self._told or not self._spent():
             return None
-        return self._news(self._breaches())
-
-    def _news(self, found: list[BudgetBreach]) -> list[BudgetBreach] | None:
-        if self._told:
-            return None
         self._told = True
-        return found
+        return self._breaches()
+
+    def _reserve(self, flight: _Flight) -> None:
+        flight.requests += 1
+        self._pending.requests += 1
 
     def _move(self, flight: _Pending, amounts: _Pending, sign: int) -> None:
         """Add (`sign=1`) or take back (`-1`) `amounts` in `flight` and the team's sum."""
@@ -183,7 +181,7 @@ class LocalTeamBudget:
     def admit(self, member: str) -> Admission:
         with self._lock:
             if self._spent():
-                admission, news = self._refusal(member)
+                admission, news = self._refusal()
             else:
                 self._usage.count_run(member)
                 self._in_flight += 1
@@ -201,7 +199,7 @@ class LocalTeamBudget:
         )
         flight = self._flights.setdefault(member, _Flight())
         flight.unsent += 1
-        self._move(flight, _Pending(requests=1), 1)
+        self._reserve(flight)
         return Admission(admitted=True, remaining=remaining), self._reached()
 
     async def reserve(self, member: str) -> Admission:
@@ -219,9 +217,9 @@ class LocalTeamBudget:
                 flight.unsent -= 1
                 return _ADMITTED
             if self._spent():
-                admission, news = self._refusal(member)
+                admission, news = self._refusal()
             else:
-                self._move(flight, _Pending(requests=1), 1)
+                self._reserve(flight)
                 admission, news = _ADMITTED, self._reached()
         self._tell(member, news)
         return admission
