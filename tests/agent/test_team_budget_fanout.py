@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from agent_cards import card
 from pydantic_ai.messages import ModelMessage, ModelResponse
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 from pydantic_ai.usage import RequestUsage
 from retinue import (
     ActorAddress,
@@ -239,3 +239,43 @@ def test_an_interrupted_run_gives_back_what_it_reserved(pings: Pings) -> None:
         ]
     finally:
         team.shutdown()
+
+
+def test_a_streamed_response_counts_as_it_arrives() -> None:
+    """A run whose team listens to outputs streams: its responses are told to the budget too."""
+    streamed: list[str] = []
+
+    async def stream(
+        messages: list[ModelMessage], info: AgentInfo
+    ) -> AsyncIterator[DeltaToolCalls]:
+        streamed.append(agent_name(info))
+        if not tool_returns(run_messages(messages, info)):
+            yield {0: DeltaToolCall(name="ping", json_args="{}", tool_call_id="p1")}
+            return
+        args = '{"messages": []}'
+        yield {0: DeltaToolCall(name=info.output_tools[0].name, json_args=args, tool_call_id="o1")}
+
+    def whole(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        raise AssertionError("a listened run streams")
+
+    team = TeamHarness(budget=TeamUsageLimits(total_tokens_limit=1))
+    try:
+        team.orchestrator_proxy.listen_to_outputs(Silent())
+        model = FunctionModel(whole, stream_function=stream)
+        worker = team.add(card("Worker", tools=[PingTool()]), model=model)
+        team.say(worker, "Ping, then answer.")
+        team.wait_idle()
+        # The ping's tokens reached the budget before the answer's request: it was refused.
+        assert streamed == ["@Worker"]
+        assert team.budget_status().usage.total_tokens >= 1
+        assert team.budget_status().holders == ["@Worker"]
+        assert len(notices(team)) == 1
+    finally:
+        team.shutdown()
+
+
+class Silent:
+    """An output listener that only makes the team's runs stream."""
+
+    def on_output(self, agent: str, run_id: str, output: object) -> None:
+        pass
