@@ -13,7 +13,7 @@ import concurrent.futures
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from pydantic_ai import Agent, AgentCapability, capture_run_messages
 from pydantic_ai.messages import ModelMessage, UserContent
@@ -23,15 +23,10 @@ from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import Tool
 from pydantic_ai.toolsets import AbstractToolset
 
-from retinue.actors.budget import TeamBudget, TeamUsageLimits
+from retinue.actors.budget import TeamBudget
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
-from retinue.llm.errors import (
-    RunInterruptedError,
-    RunTimeoutError,
-    RunUsageLimitError,
-    TeamBudgetExhaustedError,
-)
+from retinue.llm.errors import RunInterruptedError, RunTimeoutError
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
@@ -44,7 +39,7 @@ from retinue.llm.run_agents import (
     shared_run_agent,
     shares_agents,
 )
-from retinue.llm.run_budget import BudgetHooks, run_limits, team_cut
+from retinue.llm.run_budget import admit_run, request_cap, team_cut, with_budget
 from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
@@ -68,9 +63,6 @@ from retinue.llm.streaming import output_stream
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
-
-if TYPE_CHECKING:
-    from pydantic_ai.usage import UsageLimits
 
 __all__ = ["ReactAgent", "render_system_block"]
 
@@ -279,13 +271,15 @@ class ReactAgent:
                     "a ReactAgent runs one run at a time"
                 )
             self._usage.check(self.agent_usage_limits, self.name)
-            remaining = self._admit_by_team()
+            remaining = admit_run(self.team_budget, self.name)
             state = RunState(run_id=new_run_id(), kind=kind)
             self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
             switched = self._switched
         try:
-            limits, hooks = self._limits_and_hooks(state, remaining)
+            state.team_request_cap = request_cap(self.run_usage_limits, remaining)
+            hooks = with_budget(self._run_hooks, self.team_budget, self.name, remaining)
+            binding = RunBinding(state, self._compaction, hooks, self._binding_tools)
             for hook in self._run_hooks:
                 hook.run_starting(state)
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
@@ -295,16 +289,7 @@ class ReactAgent:
             try:
                 sent = self._sent.of(before)  # pydantic-ai's own merging, done once
                 future = loop.submit(
-                    self._drive(
-                        agent,
-                        state,
-                        run_prompt,
-                        sent,
-                        deps,
-                        limits=limits,
-                        hooks=hooks,
-                        switched=switched,
-                    )
+                    self._drive(agent, binding, run_prompt, sent, deps, switched=switched)
                 )
             except Exception as exc:  # the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
@@ -316,31 +301,6 @@ class ReactAgent:
                 self._current = None
             if self.team_budget is not None:
                 self.team_budget.release(self.name)
-
-    def _limits_and_hooks(
-        self, state: RunState, remaining: TeamUsageLimits | None
-    ) -> tuple[UsageLimits, tuple[RunHooks, ...]]:
-        """The run's pydantic-ai limits and hooks: with the team's remainder, its reservations."""
-        conclusion = state.kind == "conclusion"
-        limits, state.team_request_cap = run_limits(
-            self.run_usage_limits, remaining, conclusion=conclusion
-        )
-        if remaining is None or self.team_budget is None:
-            return limits, self._run_hooks
-        priced = remaining.cost_limit_usd is not None
-        return limits, (*self._run_hooks, BudgetHooks(self.team_budget, self.name, priced=priced))
-
-    def _admit_by_team(self) -> TeamUsageLimits | None:
-        """Count the run in flight in the team's budget, or raise when it is spent.
-
-        Returns what the team had left for it (None: no team limit, nothing to reserve).
-        """
-        if self.team_budget is None:
-            return None
-        admission = self.team_budget.admit(self.name)
-        if not admission.admitted:
-            raise TeamBudgetExhaustedError(admission.breaches, admission.first_refusal)
-        return admission.remaining
 
     def _wait(
         self,
@@ -383,17 +343,17 @@ class ReactAgent:
     async def _drive(
         self,
         agent: Agent[Any, Any],
-        state: RunState,
+        binding: RunBinding,
         prompt: str | Sequence[UserContent],
         message_history: list[ModelMessage],
         deps: Any,
         *,
-        limits: UsageLimits,
-        hooks: tuple[RunHooks, ...],
-        switched: tuple[ModelConfig, Model, ModelSettings] | None,
+        switched: tuple[ModelConfig, Model, ModelSettings] | None = None,
     ) -> Outcome:
+        state = binding.state
         conclusion = state.kind == "conclusion"
-        binding = RunBinding(state, self._compaction, hooks, self._binding_tools)
+        cap = 1 if conclusion else state.team_request_cap  # None: the run tier's own
+        limits = self.run_usage_limits.to_usage_limits(request_limit=cap)
         token = bind_run(binding)  # in this run's own task: its steps and workers see it
         try:
             with capture_run_messages() as captured:
@@ -433,11 +393,7 @@ class ReactAgent:
         with self._lock:
             usage = self._usage.run_summary(state.run_id)
         error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
-        if isinstance(error, RunUsageLimitError) and state.team_request_cap is not None:
-            cut = team_cut(state.team_request_cap, usage)  # the team's remainder stopped it
-            if cut:
-                error, cause = TeamBudgetExhaustedError(cut), error
-                error.__cause__ = cause
+        error = team_cut(error, state.team_request_cap, usage)
         finished = finished_event(self.name, state.run_id, error)
         self._emit(finished)
         log_finished(finished, usage)

@@ -10,46 +10,72 @@ the team's request cap stopped is reported the same way (`team_cut`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic_ai import RunContext
 from pydantic_ai.messages import ModelResponse
 
 from retinue.actors.budget import BudgetBreach, Charge, TeamBudget, TeamUsageLimits
-from retinue.llm.errors import TeamBudgetExhaustedError
+from retinue.llm.errors import RunUsageLimitError, TeamBudgetExhaustedError
 from retinue.llm.limits import RunUsageLimits
 from retinue.llm.pricing import price_response
 from retinue.llm.run_hooks import RunHooks
 from retinue.llm.run_parts import RunState
 from retinue.llm.usage import RunUsageSummary
 
-if TYPE_CHECKING:
-    from pydantic_ai.usage import UsageLimits
 
+def request_cap(run_tier: RunUsageLimits, remaining: TeamUsageLimits | None) -> int | None:
+    """The team's remaining requests, when they cap a run more tightly than its own tier.
 
-def run_limits(
-    run_tier: RunUsageLimits, remaining: TeamUsageLimits | None, *, conclusion: bool
-) -> tuple[UsageLimits, int | None]:
-    """pydantic-ai's limits for one run, and the team's request cap when it is the tighter.
-
-    Only requests: pydantic-ai checks them before a request, but its token and cost limits
-    also after each response, and a run past them would throw away an answer already paid
-    for. `BudgetHooks` checks those before each request instead, against the whole team.
+    Only requests go to pydantic-ai's per-run `UsageLimits`: it checks them before a request,
+    but its token and cost limits also after each response, and a run past them would throw
+    away an answer already paid for. `BudgetHooks` checks those before each request instead,
+    against the whole team.
     """
-    limits = run_tier.to_usage_limits(request_limit=1 if conclusion else None)
     cap = remaining.request_limit if remaining is not None else None
-    if cap is None or (limits.request_limit is not None and limits.request_limit <= cap):
-        return limits, None
-    limits.request_limit = cap
-    return limits, cap
+    own = run_tier.run_request_limit
+    return cap if cap is not None and (own is None or cap < own) else None
 
 
-def team_cut(cap: int, usage: RunUsageSummary | None) -> list[BudgetBreach]:
-    """The breach when a run pydantic-ai stopped had used the team's request cap (empty: its
-    own tier stopped it)."""
-    if usage is None or usage.requests < cap:
-        return []
-    return [BudgetBreach(metric="requests", used=usage.requests, limit=cap)]
+def admit_run(budget: TeamBudget | None, member: str) -> TeamUsageLimits | None:
+    """Count `member`'s run in flight in the team's budget, or raise when it is spent.
+
+    Returns what the team had left for it (None: no team limit, nothing to reserve).
+    """
+    if budget is None:
+        return None
+    admission = budget.admit(member)
+    if not admission.admitted:
+        raise TeamBudgetExhaustedError(admission.breaches, admission.first_refusal)
+    return admission.remaining
+
+
+def with_budget(
+    hooks: tuple[RunHooks, ...],
+    budget: TeamBudget | None,
+    member: str,
+    remaining: TeamUsageLimits | None,
+) -> tuple[RunHooks, ...]:
+    """A run's hooks, with its reservations when the team has a limit."""
+    if remaining is None or budget is None:
+        return hooks
+    return (*hooks, BudgetHooks(budget, member, priced=remaining.cost_limit_usd is not None))
+
+
+def team_cut(
+    error: BaseException | None, cap: int | None, usage: RunUsageSummary | None
+) -> BaseException | None:
+    """`error`, as the team's budget when the run pydantic-ai stopped had used the team's
+    request cap (its own tier, when it had not)."""
+    if not isinstance(error, RunUsageLimitError) or cap is None or usage is None:
+        return error
+    if usage.requests < cap:
+        return error
+    cut = TeamBudgetExhaustedError(
+        [BudgetBreach(metric="requests", used=usage.requests, limit=cap)]
+    )
+    cut.__cause__ = error
+    return cut
 
 
 class BudgetHooks(RunHooks):
