@@ -15,6 +15,7 @@ from retinue import (
     TeamBudget,
     TeamUsageLimits,
 )
+from retinue.actors.budget import render_status
 
 
 def charge(budget: TeamBudget, member: str, tokens: int = 10, cost: float | None = 0.5) -> None:
@@ -161,3 +162,109 @@ def test_a_raise_that_is_not_enough_wakes_nobody() -> None:
     assert budget.status().holders == ["@A"]
     budget.raise_limits(LimitsChange(request_limit=1))
     assert woken == [["@A"]]
+
+
+def request(budget: LocalTeamBudget, member: str) -> bool:
+    """One model request's reservation, answered at once (as the model loop awaits it)."""
+    return budget.reserve_now(member).admitted
+
+
+def test_requests_are_reserved_and_what_a_run_did_not_use_comes_back() -> None:
+    woken: list[list[str]] = []
+    budget = LocalTeamBudget(
+        TeamUsageLimits(request_limit=3), wake=lambda h: woken.append([a.name for a in h])
+    )
+    first = budget.admit("@A")  # reserves its first request
+    assert first.remaining == TeamUsageLimits(request_limit=3)
+    assert request(budget, "@A")  # that one, already reserved
+    assert request(budget, "@A") and budget.status().reserved_requests == 2
+    second = budget.admit("@B")  # the third request
+    assert second.remaining == TeamUsageLimits(request_limit=1)
+    assert "runs: 2 (2 in flight, 3 requests reserved)" in render_status(budget.status())
+    refused = budget.reserve_now("@A")
+    assert (refused.admitted, refused.first_refusal) == (False, True)
+    assert not budget.admit("@C").admitted
+    assert budget.hold(ActorAddress(name="@C", role="C"))
+
+    charge(budget, "@A")  # @A's two requests are reported: reservations become the tally
+    charge(budget, "@A")
+    budget.release("@A")
+    assert woken == []  # still spent: @B holds the last request
+    assert (budget.status().usage.requests, budget.status().reserved_requests) == (2, 1)
+    budget.release("@B")  # interrupted before it sent it: the request comes back
+    assert woken == [["@C"]]
+    status = budget.status()
+    assert (status.usage.requests, status.reserved_requests, status.in_flight) == (2, 0, 0)
+    assert budget.admit("@C").admitted
+
+
+def test_responses_count_as_they_arrive_and_are_not_counted_twice() -> None:
+    told: list[tuple[str, list[str]]] = []
+    budget = LocalTeamBudget(
+        TeamUsageLimits(total_tokens_limit=25),
+        announce=lambda member, found: told.append((member, [str(b) for b in found])),
+    )
+    response = Charge(
+        model_name="m", requests=1, input_tokens=9, output_tokens=1, total_tokens=10, cost_usd=None
+    )
+    assert budget.admit("@A").admitted and budget.admit("@B").admitted
+    for member in ("@A", "@B"):
+        assert request(budget, member)
+        budget.spend(member, response)
+    assert request(budget, "@A")  # 20 of 25 spent: one more request may start
+    budget.spend("@A", response)
+    assert not request(budget, "@B")  # 30: no request starts
+    assert told == [("@A", ["tokens: 30 used of 25 allowed"])]  # once, by who reached it
+    for member, times in (("@A", 2), ("@B", 1)):
+        for _ in range(times):
+            charge(budget, member)  # the runs report: moved to the tally, not added again
+        budget.release(member)
+    status = budget.status()
+    assert status.usage.total_tokens == 30
+    assert (status.reserved_requests, status.in_flight) == (0, 0)
+
+
+def test_runs_on_many_threads_and_a_racing_raise_lose_and_double_nothing() -> None:
+    """Reservations from 8 threads while another raises the limit 40 times, by one each."""
+    workers, raises = 8, 40
+    budget = LocalTeamBudget(TeamUsageLimits(request_limit=10))
+    sent = [0] * workers
+    gate = threading.Barrier(workers + 1, timeout=30)
+    raised = threading.Event()
+
+    def work(n: int) -> None:
+        member = f"@W{n}"
+        gate.wait()
+        while True:
+            if not budget.admit(member).admitted:
+                if raised.is_set():  # spent for good: no reservation is ever given back
+                    return
+                continue
+            while request(budget, member):  # each granted request is sent and reported
+                sent[n] += 1
+                charge(budget, member, tokens=3)
+                if sent[n] % 3 == 0:
+                    break
+            budget.release(member)
+
+    def raise_limit() -> None:
+        gate.wait()
+        for _ in range(raises):
+            budget.raise_limits(LimitsChange(request_limit=1))
+        raised.set()
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(workers)]
+    threads.append(threading.Thread(target=raise_limit))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    status = budget.status()
+    assert status.limits.request_limit == 10 + raises
+    assert status.usage.requests == sum(sent) == 10 + raises  # never past the limit
+    assert status.usage.total_tokens == 3 * sum(sent)
+    assert {name: m.requests for name, m in status.usage.by_member.items()} == {
+        f"@W{n}": sent[n] for n in range(workers) if sent[n]
+    }
+    assert (status.in_flight, status.reserved_requests) == (0, 0)

@@ -42,8 +42,7 @@ def priced(response: ModelResponse) -> ModelResponse:
 class Script:
     """Two leads who each hire a helper and tell each other, then report to the person.
 
-    The leads' first runs meet at a barrier, so both are in flight together when the first
-    one ends: the overshoot is exactly what they spend.
+    With `together=2` the leads' first runs meet at a barrier, so both are in flight at once.
     """
 
     def __init__(self, together: int = 2) -> None:
@@ -102,26 +101,27 @@ def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_wo
     pytest.importorskip("retinue_team", reason="hiring by role needs retinue-team")
     team = TeamHarness(budget=TeamUsageLimits(request_limit=1))
     try:
-        lead, lead2 = start_leads(team, Script())
+        lead, lead2 = start_leads(team, Script(together=1))
         team.wait_idle()
 
         status = team.budget_status()
         started = team.events(RunStartedEvent)
-        # Both first runs were admitted at zero and were in flight together: the overshoot is
-        # exactly those runs, and nothing started after the limit was reached.
-        assert status.peak_in_flight == 2
-        assert status.usage.runs == len(started) == 2
-        assert status.usage.requests == 2 == 1 + status.peak_in_flight - 1
-        assert status.usage.total_tokens == 2 * USAGE.total_tokens
-        assert {e.agent_name for e in started} == {"@Lead", "@Lead2"}
-        # The helpers were hired (hiring is no run) and hold their requests, as do the leads
-        # their colleague's news: held, not failed.
-        assert set(team.roster()) >= {"@Helper", "@Helper2"}
-        assert sorted(status.holders) == ["@Helper", "@Helper2", "@Lead", "@Lead2"]
-        assert team.model_requests("@Helper") == team.model_requests("@Helper2") == []
-        assert not any("failed" in m.content for m in team.received_by("@Lead"))
-        # The person is told once, with the figures at the first refusal: 1 request when it
-        # came while the other lead's run was still in flight, else 2.
+        # Asked together, one lead's run was admitted with the one request the budget had,
+        # reserved before it started: the other's was refused, and nothing passed the limit.
+        assert status.peak_in_flight == 1
+        assert status.usage.runs == len(started) == 1
+        assert status.usage.requests == 1 == status.limits.request_limit
+        assert status.usage.total_tokens == USAGE.total_tokens
+        assert status.reserved_requests == 0
+        (first,) = {e.agent_name for e in started}
+        (second,) = {"@Lead", "@Lead2"} - {first}
+        # The helper was hired (hiring is no run) and holds its request, as does the other
+        # lead the person's message and its colleague's news: held, not failed.
+        assert set(team.roster()) >= {"@Helper"}
+        assert sorted(status.holders) == ["@Helper", second]
+        assert team.model_requests("@Helper") == []
+        assert not any("failed" in m.content for m in team.received_by(second))
+        # The person is told once, with the figures when the limit was reached.
         [notice] = budget_notices(team)
         assert re.fullmatch(
             r"The team's budget is spent \(requests: [12] used of 1 allowed\)\. The team "
@@ -133,10 +133,10 @@ def test_two_leads_hiring_in_parallel_exhaust_the_budget_and_a_raise_lets_the_wo
         assert [e.breaches[0].metric for e in team.events(BudgetExhaustedEvent)] == ["requests"]
 
         shown = team.command(member(team, "@Helper"), "/budget")
-        assert "requests: 2 / 1  (spent)" in shown
-        assert f"USD: ${2 * PRICE:,.4f} / no limit" in shown
-        assert "@Lead: 1 runs, 1 requests, 1,100 tokens" in shown
-        assert "@Helper, @Helper2, @Lead, @Lead2 hold messages" in shown
+        assert "requests: 1 / 1  (spent)" in shown
+        assert f"USD: ${PRICE:,.4f} / no limit" in shown
+        assert f"{first}: 1 runs, 1 requests, 1,100 tokens" in shown
+        assert f"@Helper, {second} hold messages" in shown
 
         team.say(lead2, "/budget raise requests=10")
         team.wait_idle()

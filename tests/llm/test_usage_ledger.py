@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from retinue.llm.events import LlmUsageEvent, RunStartedEvent, ToolCallEvent
+from pydantic_ai.messages import ModelResponse, TextPart
+from retinue.llm.events import (
+    LlmUsageEvent,
+    ModelMessageEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    ToolCallEvent,
+)
 from retinue.llm.usage import UsageLedger, aggregate_usage
 
 
@@ -44,3 +51,17 @@ def test_totals_are_lifetime_and_the_breakdown_is_bounded() -> None:
     assert aggregate_usage(events).model_dump(exclude={"by_run"}) == summary.model_dump(
         exclude={"by_run"}
     )
+
+
+def test_only_usage_events_count_a_run() -> None:
+    """A run's messages and its end name it too; restored from them alone, no run ran."""
+    message = ModelResponse(parts=[TextPart("hello")])
+    recorded: list[object] = [
+        ModelMessageEvent(agent_name="@A", run_id=f"run-{i}", message=message) for i in range(3)
+    ]
+    recorded.append(RunFinishedEvent(agent_name="@A", run_id="run-0", status="completed"))
+    summary = UsageLedger.from_events(recorded).summary(by_run=True)
+    assert (summary.runs, summary.requests, summary.by_run) == (0, 0, {})
+    # The same runs with their usage count once each, whatever else names them.
+    summary = aggregate_usage([*recorded, *(e for i in range(3) for e in _run(i))])
+    assert (summary.runs, summary.requests, summary.tool_calls) == (3, 3, 3)

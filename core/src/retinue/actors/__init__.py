@@ -11,10 +11,10 @@ from retinue.actors.budget import (
     BudgetExhaustedEvent,
     BudgetLimitsChangedEvent,
     BudgetRaisedMessage,
+    BudgetSpentMessage,
     BudgetStatus,
     Charge,
     LimitsChange,
-    LocalTeamBudget,
     MemberUsage,
     TeamBudget,
     TeamUsage,
@@ -34,6 +34,7 @@ from retinue.actors.errors import (
     SelfAskError,
     WarningError,
 )
+from retinue.actors.local_budget import LocalTeamBudget
 from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.mailbox import Letter as Letter
 from retinue.actors.mailbox import Mailbox as Mailbox
@@ -80,6 +81,7 @@ __all__ = [
     "BudgetExhaustedEvent",
     "BudgetLimitsChangedEvent",
     "BudgetRaisedMessage",
+    "BudgetSpentMessage",
     "BudgetStatus",
     "CancelMessage",
     "ChainLedger",

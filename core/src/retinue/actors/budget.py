@@ -1,23 +1,24 @@
 """The team budget: limits across every member of a team, a tally, and the shared counter.
 
-Every member's runner asks the team's `TeamBudget` before a run starts (`admit`) and charges
-it with each model request's usage as it happens (`charge`), so the tally is current without
-any ask to a team-wide thread. A run is refused once any figure has reached its limit; the
-runs already admitted go on, so the spend ends at most at the limit plus what the runs in
-flight at that moment spend. A member whose run is refused holds the message (`hold`), and
-a raise of the limits wakes every holder (`BudgetRaisedMessage`).
+Every member's runner asks the team's `TeamBudget` before a run starts (`admit`, which
+reserves the run's first model request), again before each further request (`reserve`),
+tells it what each response spent as it arrives (`spend`) and charges it with the usage the
+run reports (`charge`); what a run reserved and did not use comes back when it ends
+(`release`). Admission and reservation look at the tally plus everything in flight, so a
+team's requests never pass their limit, and its tokens and cost pass theirs by at most one
+response per run in flight. A member whose run is refused holds the message (`hold`), and
+a raise of the limits wakes every holder (`BudgetRaisedMessage`); the person is told once
+when a limit is reached, by the member whose run reached it (`BudgetSpentMessage`).
 
 This layer knows nothing of models: the counter takes plain numbers, and the fold of the
 record's usage events into a `TeamUsage` lives with those events (`retinue.llm.team_usage`).
-`LocalTeamBudget` is the in-process counter an `Orchestrator` owns; a runtime on other hosts
-implements the `TeamBudget` protocol instead.
+`LocalTeamBudget` (`retinue.actors.local_budget`) is the in-process counter an
+`Orchestrator` owns; a runtime on other hosts implements the `TeamBudget` protocol instead.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -26,8 +27,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
 from retinue.actors.validation import ConfigModel
-
-logger = logging.getLogger(__name__)
 
 Metric = Literal["requests", "input_tokens", "output_tokens", "total_tokens", "cost_usd"]
 
@@ -193,10 +192,11 @@ def breaches(usage: MemberUsage, limits: TeamUsageLimits) -> list[BudgetBreach]:
 
 
 class Admission(BaseModel):
-    """The answer to a run asking to start: admitted, or refused by the breaches named.
+    """The answer to a run asking to start, or to send a request: admitted, or refused.
 
-    `first_refusal` is True for exactly one refusal per exhaustion: the member that gets it
-    tells the person (so they are told once, whoever hits the wall first).
+    `first_refusal` is True for exactly one refusal per exhaustion. `remaining` is what an
+    admitted run may spend at most: the team's limits less what was used and reserved when
+    it started (None when the team has no limit, so nothing needs reserving).
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -204,6 +204,7 @@ class Admission(BaseModel):
     admitted: bool
     breaches: tuple[BudgetBreach, ...] = ()
     first_refusal: bool = False
+    remaining: TeamUsageLimits | None = None
 
 
 class BudgetStatus(BaseModel):
@@ -214,6 +215,8 @@ class BudgetStatus(BaseModel):
     limits: TeamUsageLimits
     usage: TeamUsage
     in_flight: int = 0
+    #: Requests the runs in flight have reserved and not yet reported.
+    reserved_requests: int = 0
     peak_in_flight: int = 0
     holders: list[str] = Field(default_factory=list)
 
@@ -227,6 +230,12 @@ class BudgetRaisedMessage(Message):
     """Kernel news to a member holding messages: the budget was raised, handle them now."""
 
 
+class BudgetSpentMessage(Message):
+    """Kernel news to the member whose run reached a limit first: tell the person, once."""
+
+    breaches: list[BudgetBreach]
+
+
 class BudgetLimitsChangedEvent(BaseModel):
     """The team's limits changed (a `/budget raise` or `set`, or code); kept in the record."""
 
@@ -238,7 +247,10 @@ class BudgetLimitsChangedEvent(BaseModel):
 
 
 class BudgetExhaustedEvent(BaseModel):
-    """The team's budget refused its first run: the figures the person was told."""
+    """A limit of the team's budget was reached: the figures the person is told.
+
+    `refused_member` names the member whose run reached it, or was refused first.
+    """
 
     model_config = ConfigDict(defer_build=True)
 
@@ -252,7 +264,9 @@ class TeamBudget(Protocol):
     """The team-wide budget as members use it; safe from any member's thread, never blocking.
 
     Member names are the `@names` of the team. A runtime on other hosts implements this
-    protocol (with a counter its hosts share); `LocalTeamBudget` is the in-process one.
+    protocol (with a counter its hosts share); `LocalTeamBudget` is the in-process one. When
+    a limit is first reached, the budget sends the member whose run reached it (or was
+    refused first) a `BudgetSpentMessage`, so the person is told once.
     """
 
     @property
@@ -265,11 +279,25 @@ class TeamBudget(Protocol):
         ...
 
     def admit(self, member: str) -> Admission:
-        """Ask to start a run: admitted (and counted in flight) only below every limit."""
+        """Ask to start a run: admitted (counted in flight, its first request reserved) only
+        below every limit. A member runs one run at a time."""
+        ...
+
+    async def reserve(self, member: str) -> Admission:
+        """Before each model request of `member`'s run: reserve it, or refuse it at a limit.
+
+        Awaited on the model loop, so it must never block it (a remote budget awaits its
+        answer); the request admission reserved is used first.
+        """
+        ...
+
+    def spend(self, member: str, usage: Charge) -> None:
+        """What one response of `member`'s run in flight spent, as it arrives (not waited on)."""
         ...
 
     def release(self, member: str) -> None:
-        """A run admitted earlier has ended, however it ended."""
+        """A run admitted earlier has ended, however it ended: what it reserved and did
+        not use comes back."""
         ...
 
     def charge(
@@ -277,7 +305,8 @@ class TeamBudget(Protocol):
         member: str,
         usage: Charge,
     ) -> None:
-        """Add one model request's usage (a summary written between runs too)."""
+        """Add one model request's usage to the tally (a summary written between runs too);
+        for a run in flight, it settles what that run reserved and spent."""
         ...
 
     def hold(self, member: ActorAddress) -> bool:
@@ -343,116 +372,6 @@ class LimitsChange(BaseModel):
         return TeamUsageLimits.model_validate(values)
 
 
-WakeHolders = Callable[[list[ActorAddress]], None]
-Report = Callable[[BaseModel], None]
-
-
-class LocalTeamBudget:
-    """The in-process `TeamBudget`: one lock around the limits, the tally and the holders.
-
-    Every call holds the lock for a few additions, never across a wait, so members on many
-    threads charge it without queueing behind one another's work. `wake` delivers
-    `BudgetRaisedMessage` to the holders after a change of limits; `report` publishes the
-    budget's events for the record.
-    """
-
-    def __init__(
-        self,
-        limits: TeamUsageLimits | None = None,
-        *,
-        wake: WakeHolders | None = None,
-        report: Report | None = None,
-    ) -> None:
-        self._lock = threading.Lock()
-        self._limits = limits or TeamUsageLimits()
-        self._usage = TeamUsage()
-        self._in_flight = 0
-        self._peak = 0
-        self._holders: dict[str, ActorAddress] = {}
-        self._told = False
-        self._wake = wake
-        self._report = report
-
-    @property
-    def limits(self) -> TeamUsageLimits:
-        return self._limits
-
-    def status(self) -> BudgetStatus:
-        with self._lock:
-            return BudgetStatus(
-                limits=self._limits,
-                usage=self._usage.model_copy(deep=True),
-                in_flight=self._in_flight,
-                peak_in_flight=self._peak,
-                holders=sorted(self._holders),
-            )
-
-    def admit(self, member: str) -> Admission:
-        with self._lock:
-            found = breaches(self._usage, self._limits)
-            if found:
-                first, self._told = not self._told, True
-                return Admission(admitted=False, breaches=tuple(found), first_refusal=first)
-            self._usage.count_run(member)
-            self._in_flight += 1
-            self._peak = max(self._peak, self._in_flight)
-        return Admission(admitted=True)
-
-    def release(self, member: str) -> None:
-        with self._lock:
-            if self._in_flight > 0:
-                self._in_flight -= 1
-
-    def charge(
-        self,
-        member: str,
-        usage: Charge,
-    ) -> None:
-        with self._lock:
-            new_unpriced = self._usage.charge(member, usage)
-        if new_unpriced:  # said once per model; loudly only when a USD limit cannot see it
-            capped = self._limits.cost_limit_usd is not None
-            logger.log(
-                logging.WARNING if capped else logging.INFO,
-                "the team's USD figure leaves out %s: genai-prices has no price for it "
-                "(its tokens and requests still count)",
-                usage.model_name or "an unnamed model",
-            )
-
-    def hold(self, member: ActorAddress) -> bool:
-        with self._lock:
-            if not breaches(self._usage, self._limits):
-                return False
-            self._holders[member.name] = member
-        return True
-
-    def set_limits(self, limits: TeamUsageLimits, changed_by: str = "") -> TeamUsageLimits:
-        return self._change(lambda _: limits, changed_by)
-
-    def raise_limits(self, by: LimitsChange, changed_by: str = "") -> TeamUsageLimits:
-        return self._change(by.raised, changed_by)
-
-    def _change(
-        self, change: Callable[[TeamUsageLimits], TeamUsageLimits], changed_by: str
-    ) -> TeamUsageLimits:
-        with self._lock:
-            limits = self._limits = change(self._limits)
-            holders: list[ActorAddress] = []
-            if not breaches(self._usage, limits):  # runs may start: wake whoever waits
-                self._told = False  # and the next exhaustion is news again
-                holders, self._holders = list(self._holders.values()), {}
-        if self._report is not None:
-            self._report(BudgetLimitsChangedEvent(limits=limits, changed_by=changed_by))
-        if holders and self._wake is not None:
-            self._wake(holders)
-        return limits
-
-    def restore(self, usage: TeamUsage) -> None:
-        with self._lock:
-            self._usage = usage.model_copy(deep=True)
-            self._told = False
-
-
 def render_status(status: BudgetStatus) -> str:
     """What `/budget` shows: used / limit per metric, the breakdown by member, what is left out."""
     usage, limits = status.usage, status.limits
@@ -471,7 +390,9 @@ def render_status(status: BudgetStatus) -> str:
             + ", ".join(usage.unpriced_models)
             + f" ({usage.unpriced_requests:,} requests, counted in tokens only)."
         )
-    lines.append(f"  runs: {usage.runs:,} ({status.in_flight} in flight)")
+    reserved = status.reserved_requests
+    held = f", {reserved:,} requests reserved" if reserved else ""
+    lines.append(f"  runs: {usage.runs:,} ({status.in_flight} in flight{held})")
     if status.holders:
         lines.append(
             f"  Waiting for a raise: {', '.join(status.holders)} hold messages the budget refused."

@@ -25,9 +25,10 @@ from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
 from retinue.actors.budget import (
+    BudgetBreach,
     BudgetRaisedMessage,
+    BudgetSpentMessage,
     BudgetStatus,
-    LocalTeamBudget,
     TeamUsage,
     TeamUsageLimits,
 )
@@ -36,6 +37,7 @@ from retinue.actors.chains import ChainLedger, LoopLimits
 from retinue.actors.config import DEFAULT_WINDOW, BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import ActorNotFoundError, log_failure
 from retinue.actors.loader import qualified_name
+from retinue.actors.local_budget import LocalTeamBudget
 from retinue.actors.messages import (
     EventMessage,
     Message,
@@ -97,7 +99,9 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self.output_streams = OutputStreams()
         limits = config.budget if isinstance(config, TeamConfig) else None
         #: The team's budget: members charge it directly, from their own threads.
-        self.team_budget = LocalTeamBudget(limits, wake=self._wake_holders, report=self._report)
+        self.team_budget = LocalTeamBudget(
+            limits, wake=self._wake_holders, report=self._report, announce=self._announce_spent
+        )
         if isinstance(config, TeamConfig) and config.metadata is not None:
             self.set_metadata(config.metadata)
         loops = config.loops if isinstance(config, TeamConfig) else None
@@ -281,6 +285,18 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             )
             news.chain_id = news.id
             self.system.route(self.myAddress, news)
+
+    def _announce_spent(self, member: str, breaches: list[BudgetBreach]) -> None:
+        """Have `member`, whose run reached a limit first, tell the person; from any thread."""
+        address = self.directory.member(member)
+        if address is None:  # it has left: the record keeps the `BudgetExhaustedEvent`
+            logger.warning("%s reached the team's budget and has left: nobody told", member)
+            return
+        news = BudgetSpentMessage(
+            breaches=breaches, sender=self.myAddress, recipient=address, team_id=address.team_id
+        )
+        news.chain_id = news.id
+        self.system.route(self.myAddress, news)
 
     def _report(self, event: BaseModel) -> None:
         """Record a budget event as the orchestrator's own; from any thread."""

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.budget import BudgetRaisedMessage, TeamBudget
+from retinue.actors.budget import BudgetRaisedMessage, BudgetSpentMessage, TeamBudget
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.agent import cascade, routing
@@ -500,19 +500,25 @@ class BaseAgent(FailureHandling):
         return team.budget if team is not None else None
 
     def hold_for_budget(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
-        """Keep a message the team's budget refused; the first refusal tells the person."""
+        """Keep a message the team's budget refused (the budget has the person told)."""
         self._held.add(message)
         self.state.budget_held = self._held.ids
         budget = self._team_budget()
         if budget is None:
             return
-        if not budget.hold(self.myAddress):  # raised since the refusal: go on at once
+        if not budget.hold(self.myAddress):  # room again since the refusal: go on at once
             self.send(self.myAddress, BudgetRaisedMessage())
             return
         logger.info("%s holds %s: %s", self.myAddress.name, type(message).__name__, refusal)
-        if refusal.first_refusal:
-            self.notify_event(exhausted_event(refusal, self.myAddress.name))
-            self.notify_human(exhausted_notice(refusal, budget))
+
+    def receiveMsg_BudgetSpentMessage(
+        self, message: BudgetSpentMessage, sender: ActorAddress | None
+    ) -> None:
+        """This member's run reached a limit of the team's budget first: tell the person."""
+        budget = self._team_budget()
+        if budget is not None:
+            self.notify_event(exhausted_event(message.breaches, self.myAddress.name))
+            self.notify_human(exhausted_notice(message.breaches, budget))
 
     def receiveMsg_BudgetRaisedMessage(
         self, message: BudgetRaisedMessage, sender: ActorAddress | None

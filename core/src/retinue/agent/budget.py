@@ -3,18 +3,20 @@
 When the team's budget refuses a run, the message that wanted it is held, not failed: a team
 left running overnight that spends its budget waits, and loses nothing, until the person
 raises it (`/budget raise ...`); every held message is then handled in the order it arrived.
-The member whose refusal is the first of an exhaustion tells the person, once, with the
-figures. `/budget` is a kernel command of every agent, so it works sent to any of them.
+The member whose run first reaches a limit (or is refused first) tells the person, once,
+with the figures, when the budget sends it a `BudgetSpentMessage`. `/budget` is a kernel
+command of every agent, so it works sent to any of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from retinue.actors.budget import (
     LABELS,
     METRICS,
+    BudgetBreach,
     BudgetExhaustedEvent,
     LimitsChange,
     TeamBudget,
@@ -22,7 +24,6 @@ from retinue.actors.budget import (
     render_status,
 )
 from retinue.actors.messages import Message
-from retinue.llm.errors import TeamBudgetExhaustedError
 
 BudgetAction = Literal["show", "raise", "set"]
 IntLimit = int | Literal["off"] | None
@@ -59,9 +60,9 @@ class HeldMessages:
         return len(self._messages)
 
 
-def exhausted_notice(breach: TeamBudgetExhaustedError, budget: TeamBudget) -> str:
-    """The one line the person reads when the team's budget first refuses a run."""
-    figures = "; ".join(str(item) for item in breach.breaches)
+def exhausted_notice(breaches: Sequence[BudgetBreach], budget: TeamBudget) -> str:
+    """The one line the person reads when a limit of the team's budget is first reached."""
+    figures = "; ".join(str(item) for item in breaches)
     usage = budget.status().usage
     left_out = (
         f" The USD figure leaves out {', '.join(usage.unpriced_models)} (no known price)."
@@ -75,8 +76,8 @@ def exhausted_notice(breach: TeamBudgetExhaustedError, budget: TeamBudget) -> st
     )
 
 
-def exhausted_event(breach: TeamBudgetExhaustedError, member: str) -> BudgetExhaustedEvent:
-    return BudgetExhaustedEvent(breaches=list(breach.breaches), refused_member=member)
+def exhausted_event(breaches: Sequence[BudgetBreach], member: str) -> BudgetExhaustedEvent:
+    return BudgetExhaustedEvent(breaches=list(breaches), refused_member=member)
 
 
 def budget_command(

@@ -36,10 +36,11 @@ class AgentUsageLimitError(UsageLimitError):
 
 
 class TeamBudgetExhaustedError(UsageLimitError):
-    """The team's budget refused a run before it started; nothing was spent.
+    """The team's budget refused a run before it started (nothing was spent), or its next
+    model request (what it did so far is kept in the history).
 
     `breaches` names each limit reached; `first_refusal` is True for the one refusal per
-    exhaustion whose member tells the person.
+    exhaustion.
     """
 
     def __init__(self, breaches: Sequence[BudgetBreach], first_refusal: bool = False) -> None:

@@ -26,7 +26,7 @@ from pydantic_ai.toolsets import AbstractToolset
 from retinue.actors.budget import TeamBudget
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
-from retinue.llm.errors import RunInterruptedError, RunTimeoutError, TeamBudgetExhaustedError
+from retinue.llm.errors import RunInterruptedError, RunTimeoutError
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
@@ -39,6 +39,7 @@ from retinue.llm.run_agents import (
     shared_run_agent,
     shares_agents,
 )
+from retinue.llm.run_budget import admit_run, request_cap, team_cut, with_budget
 from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
 from retinue.llm.run_parts import (
     RUN_TIMEOUT_GRACE,
@@ -270,12 +271,15 @@ class ReactAgent:
                     "a ReactAgent runs one run at a time"
                 )
             self._usage.check(self.agent_usage_limits, self.name)
-            self._admit_by_team()
+            remaining = admit_run(self.team_budget, self.name)
             state = RunState(run_id=new_run_id(), kind=kind)
             self._usage.admit(state.run_id)  # charged before it runs: a failing run counts
             self._current = state
             switched = self._switched
         try:
+            state.team_request_cap = request_cap(self.run_usage_limits, remaining)
+            hooks = with_budget(self._run_hooks, self.team_budget, self.name, remaining)
+            binding = RunBinding(state, self._compaction, hooks, self._binding_tools)
             for hook in self._run_hooks:
                 hook.run_starting(state)
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
@@ -285,7 +289,7 @@ class ReactAgent:
             try:
                 sent = self._sent.of(before)  # pydantic-ai's own merging, done once
                 future = loop.submit(
-                    self._drive(agent, state, run_prompt, sent, deps, switched=switched)
+                    self._drive(agent, binding, run_prompt, sent, deps, switched=switched)
                 )
             except Exception as exc:  # the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
@@ -297,14 +301,6 @@ class ReactAgent:
                 self._current = None
             if self.team_budget is not None:
                 self.team_budget.release(self.name)
-
-    def _admit_by_team(self) -> None:
-        """Count the run in flight in the team's budget, or raise when it is spent."""
-        if self.team_budget is None:
-            return
-        admission = self.team_budget.admit(self.name)
-        if not admission.admitted:
-            raise TeamBudgetExhaustedError(admission.breaches, admission.first_refusal)
 
     def _wait(
         self,
@@ -347,16 +343,17 @@ class ReactAgent:
     async def _drive(
         self,
         agent: Agent[Any, Any],
-        state: RunState,
+        binding: RunBinding,
         prompt: str | Sequence[UserContent],
         message_history: list[ModelMessage],
         deps: Any,
         *,
         switched: tuple[ModelConfig, Model, ModelSettings] | None = None,
     ) -> Outcome:
+        state = binding.state
         conclusion = state.kind == "conclusion"
-        limits = self.run_usage_limits.to_usage_limits(request_limit=1 if conclusion else None)
-        binding = RunBinding(state, self._compaction, self._run_hooks, self._binding_tools)
+        cap = 1 if conclusion else state.team_request_cap  # None: the run tier's own
+        limits = self.run_usage_limits.to_usage_limits(request_limit=cap)
         token = bind_run(binding)  # in this run's own task: its steps and workers see it
         try:
             with capture_run_messages() as captured:
@@ -393,11 +390,12 @@ class ReactAgent:
         self._flush_summary_usage(state.run_id)
         if state.compacted:
             self._emit(compaction_event(self.name, state.run_id, messages))
-        error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
-        finished = finished_event(self.name, state.run_id, error)
-        self._emit(finished)
         with self._lock:
             usage = self._usage.run_summary(state.run_id)
+        error = run_error(self.name, state.run_id, outcome.error, self.runtime_cfg.run_timeout)
+        error = team_cut(error, state.team_request_cap, usage)
+        finished = finished_event(self.name, state.run_id, error)
+        self._emit(finished)
         log_finished(finished, usage)
         if error is not None:
             raise error

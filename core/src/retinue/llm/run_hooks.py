@@ -4,7 +4,8 @@ pydantic-ai calls every hook of every capability of an agent on every step of a 
 with its own copy of the run context, so each capability costs a run even where it does
 nothing. A runner therefore adds exactly one, `RUNNER_CAPABILITY`, holding all it must
 learn or do from inside a run: which tools end the run, automatic compaction, and its
-owner's `RunHooks` (an agent's cancellation check and recipient check).
+`RunHooks` (an agent's cancellation check and recipient check, the team budget's
+reservations).
 
 That capability keeps no state: each run finds what it acts for in its `RunBinding`, which
 the runner sets in the run's context (a context variable, copied into every task and worker
@@ -22,6 +23,7 @@ from typing import Any
 
 from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.messages import ModelResponse
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.output import OutputContext
 from pydantic_ai.tools import ToolDefinition
@@ -42,6 +44,11 @@ class RunHooks:
 
     async def before_model_request(self, ctx: RunContext[Any], state: RunState) -> None:
         """Before each model request of the run (raise to end it, `ctx.enqueue` to add)."""
+
+    async def after_model_request(
+        self, ctx: RunContext[Any], state: RunState, response: ModelResponse
+    ) -> None:
+        """After each model response of the run, before anything acts on it."""
 
     def offers(self, tool: str) -> bool:
         """Whether the next model request offers function tool `tool` (every hook must)."""
@@ -133,6 +140,19 @@ class RunnerCapability(AbstractCapability[Any]):
         request_context.messages = list(result.kept)
         ctx.messages[:] = result.kept
         return request_context
+
+    async def after_model_request(
+        self,
+        ctx: RunContext[Any],
+        *,
+        request_context: ModelRequestContext,
+        response: ModelResponse,
+    ) -> ModelResponse:
+        binding = _binding_of(ctx)
+        if binding is not None:
+            for hook in binding.hooks:
+                await hook.after_model_request(ctx, binding.state, response)
+        return response
 
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any

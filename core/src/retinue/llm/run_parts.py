@@ -66,6 +66,8 @@ class RunState:
     messages: list[ModelMessage] | None = None
     #: What the runner's owner notes about this run (`RunHooks`), by the owner's key.
     notes: dict[str, Any] = field(default_factory=dict)
+    #: The team's remaining requests when they cap this run more tightly than its own tier.
+    team_request_cap: int | None = None
 
 
 @dataclass

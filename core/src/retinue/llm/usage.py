@@ -17,10 +17,13 @@ from retinue.llm.events import (
     LLM_EVENT_TYPES,
     LlmEvent,
     LlmUsageEvent,
+    RunStartedEvent,
     ToolCallEvent,
     parse_llm_event,
 )
 from retinue.llm.limits import AgentUsageLimits
+
+_USAGE_EVENTS = (RunStartedEvent, LlmUsageEvent, ToolCallEvent)
 
 
 def iter_llm_events(events: Iterable[object]) -> Iterator[LlmEvent]:
@@ -132,8 +135,14 @@ class UsageLedger:
             )
 
     def add(self, item: object) -> None:
-        """Fold one event (or its stored form); anything that is not usage is ignored."""
+        """Fold one event (or its stored form); anything that is not usage is ignored.
+
+        A run is counted by its start, its usage or its tool calls: the other events of a run
+        (its messages, its end) name it too, and a record may hold them alone.
+        """
         for event in iter_llm_events([item]):
+            if not isinstance(event, _USAGE_EVENTS):
+                continue
             run = self._slot(event.run_id)
             totals = self._totals
             if isinstance(event, ToolCallEvent):

@@ -5,15 +5,19 @@ orchestrator's host, then kept current by it (each new version is sent here in o
 the team's other mail), so a turn reads the team without a call. The team's budget and
 chain ledger stay single, on the orchestrator's host: `RemoteBudget` and `RemoteChains`
 call them there (outside the orchestrator's mailbox), and send what needs no answer (a
-charge, a release) without waiting.
+charge, a response's spend, a release) without waiting; a request's reservation is awaited
+on the model loop, never blocking it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 from typing import TYPE_CHECKING, Any
 
 from retinue import (
     ActorAddress,
+    AskTimeoutError,
     BudgetStatus,
     ChainStop,
     Charge,
@@ -43,21 +47,20 @@ class _TeamPart:
         self._orchestrator = orchestrator
         self._part = part
 
-    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        future = self._node.request(
+    def _request(self, method: str, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        return self._node.request(
             self._orchestrator.host,
             "team",
             (self._orchestrator, self._part, method, args, kwargs),
         )
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        future = self._request(method, *args, **kwargs)
         return wait_answer(future, self._node.timeout, f"the team's {self._part}.{method}()")
 
     def _send(self, method: str, *args: Any, **kwargs: Any) -> None:
         """A call whose answer nobody waits for (it still arrives, and is dropped)."""
-        self._node.request(
-            self._orchestrator.host,
-            "team",
-            (self._orchestrator, self._part, method, args, kwargs),
-        )
+        self._request(method, *args, **kwargs)
 
 
 class RemoteBudget(_TeamPart):
@@ -77,6 +80,22 @@ class RemoteBudget(_TeamPart):
     def admit(self, member: str) -> BudgetAdmission:
         admission: BudgetAdmission = self._call("admit", member)
         return admission
+
+    async def reserve(self, member: str) -> BudgetAdmission:
+        """Awaited on the model loop, which it never blocks: the answer comes as a future."""
+        future = self._request("reserve_now", member)
+        try:
+            admission: BudgetAdmission = await asyncio.wait_for(
+                asyncio.wrap_future(future), self._node.timeout
+            )
+        except TimeoutError:
+            raise AskTimeoutError(
+                f"the team's {self._part}.reserve() gave no answer within {self._node.timeout:g}s"
+            ) from None
+        return admission
+
+    def spend(self, member: str, usage: Charge) -> None:
+        self._send("spend", member, usage)
 
     def release(self, member: str) -> None:
         self._send("release", member)
