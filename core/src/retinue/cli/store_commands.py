@@ -6,26 +6,26 @@
     retinue log TEAM_ID --follow                 # and go on as the team writes
 
 `--store` is a SQLite path or a `postgresql://` URL; it defaults to `$RETINUE_STORE`, else
-`retinue.sqlite` here. A reader never creates a store, and a team id may be shortened to any
-prefix that names one team. Texts are the models' and the people's words: control characters
-are shown escaped, so a message cannot drive the terminal.
+the per-user store every session is recorded into (see `retinue.cli.recording`). A reader
+never creates a store, and a team id may be shortened to any prefix that names one team.
+Texts are the models' and the people's words: control characters are shown escaped, so a
+message cannot drive the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from retinue.cli.recording import add_store_argument
 from retinue.console.text import clean as _clean
-from retinue.store import Record, Store, StoreError, TeamInfo, open_store
+from retinue.store import Record, Store, StoreError, TeamInfo, open_store, store_location
 
-DEFAULT_STORE = "retinue.sqlite"
 #: Seconds between two looks at the store while following.
 FOLLOW_INTERVAL = 0.25
 
@@ -52,19 +52,8 @@ def register(commands: Any) -> None:
     log.set_defaults(run=_log)
 
 
-def add_store_argument(parser: argparse.ArgumentParser) -> None:
-    """`--store`, as every command that reads a record takes it (`retinue resume` too)."""
-    parser.add_argument(
-        "--store",
-        default=os.environ.get("RETINUE_STORE", DEFAULT_STORE),
-        metavar="PATH_OR_URL",
-        help="a SQLite file or a postgresql:// URL (default: $RETINUE_STORE, else "
-        f"{DEFAULT_STORE})",
-    )
-
-
-def _open(where: str) -> Store:
-    return open_store(where, create=False)
+def _open(where: str | None) -> Store:
+    return open_store(store_location(where), create=False)
 
 
 # ---------------------------------------------------------------------- teams
@@ -80,7 +69,7 @@ def _teams(args: argparse.Namespace) -> int:
             out.write(json.dumps(_team_json(team)) + "\n")
         return 0
     if not teams:
-        out.write(f"no teams in {args.store}\n")
+        out.write(f"no teams in {store_location(args.store)}\n")
         return 0
     rows = [("TEAM", "CREATED", "LAST ACTIVITY", "MEMBERS", "USAGE")]
     rows += [
@@ -163,6 +152,14 @@ def find_team(store: Store, wanted: str) -> str:
     if not found:
         raise StoreError(f"{store.describe()} has no team {wanted} (see `retinue teams`)")
     raise StoreError(f"{wanted} names {len(found)} teams in {store.describe()}: give more of it")
+
+
+def latest_team(store: Store) -> str:
+    """The id of the team the store heard from last; `StoreError` when it holds none."""
+    teams = store.list_teams()
+    if not teams:
+        raise StoreError(f"{store.describe()} holds no recorded team yet")
+    return max(teams, key=lambda team: team.last_activity or team.created).team_id
 
 
 def _records(store: Store, team_id: str, follow: bool) -> Iterator[Record]:
