@@ -1,7 +1,8 @@
 """`retinue teams` and `retinue log`: reading a team's record from a store.
 
-    retinue teams --store team.sqlite            # id, created, members, last activity, usage
-    retinue log TEAM_ID --store team.sqlite      # who -> whom (intent): text
+    retinue teams                                # id, created, members, last activity, usage
+    retinue log TEAM_ID                          # who -> whom (intent): text
+    retinue log TEAM_ID --turns                  # and what each model was sent and said
     retinue log TEAM_ID --json                   # one JSON object a line
     retinue log TEAM_ID --follow                 # and go on as the team writes
 
@@ -22,6 +23,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from retinue.cli.model_turns import KIND as MODEL_KIND
+from retinue.cli.model_turns import TurnReader, model_message
 from retinue.cli.recording import add_store_argument
 from retinue.console.text import clean as _clean
 from retinue.store import Record, Store, StoreError, TeamInfo, open_store, store_location
@@ -45,9 +48,14 @@ def register(commands: Any) -> None:
         "--follow", "-f", action="store_true", help="keep printing as the team goes on"
     )
     log.add_argument(
+        "--turns",
+        action="store_true",
+        help="also what each model was sent and answered, request by request",
+    )
+    log.add_argument(
         "--all",
         action="store_true",
-        help="every record (events, checkpoints, starts), not only the messages sent",
+        help="every record (events, checkpoints, starts, model turns), not only the messages",
     )
     log.set_defaults(run=_log)
 
@@ -127,10 +135,12 @@ def _log(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+        shown = {"SentMessage", MODEL_KIND} if args.turns else {"SentMessage"}
+        turns = TurnReader()
         for record in _records(store, team_id, args.follow):
-            if not args.all and record.kind != "SentMessage":
+            if not args.all and record.kind not in shown:
                 continue
-            line = _json_line(record) if args.json else _text_line(record)
+            line = _json_line(record) if args.json else _text_line(record, turns)
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
     except StoreError as exc:
@@ -193,7 +203,7 @@ def _conversation(record: Record) -> tuple[str, str] | None:
     return (kind, "")
 
 
-def _text_line(record: Record) -> str:
+def _text_line(record: Record, turns: TurnReader) -> str:
     said = _conversation(record)
     who = _clean(record.sender or "outside")
     if said is not None:
@@ -201,6 +211,13 @@ def _text_line(record: Record) -> str:
         body = _clean(text).replace("\n", "\n    ")
         to = _clean(record.recipient or "?")
         return f"[{_clock(record.timestamp)}] {who} → {to} ({_clean(intent)}): {body}"
+    message = model_message(record)
+    if message is not None:
+        turn = turns.read(record.sender or "", message)
+        lines = [f"[{_clock(record.timestamp)}] {who} · {_clean(turn.heading)}"]
+        for label, text in turn.parts:
+            lines.append(f"    {_clean(label)}: " + _clean(text).replace("\n", "\n      "))
+        return "\n".join(lines)
     return f"[{_clock(record.timestamp)}] {who} · {_clean(record.kind)}"
 
 
@@ -218,6 +235,9 @@ def _json_line(record: Record) -> str:
     }
     if said is not None:
         line["intent"], line["text"] = said
+    message = model_message(record)
+    if message is not None:
+        line["model_message"] = message  # pydantic-ai's JSON form, as recorded
     return json.dumps(line, ensure_ascii=False)
 
 
