@@ -36,6 +36,7 @@ from retinue.actors.validation import (
 from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
+from retinue.teamfile.card_sources import missing_card_hint
 from retinue.teamfile.locate import KeyLocator
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
 
@@ -259,6 +260,9 @@ def _tools(
 
 
 def _unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
+    hint = missing_card_hint(name)
+    if hint is not None:
+        return f"unknown card {name!r}: {hint}"
     installed = ", ".join(card_classes) or "none"
     close = difflib.get_close_matches(name, list(card_classes), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ";"
