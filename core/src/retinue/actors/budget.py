@@ -37,7 +37,7 @@ class Charge:
     """One model request's usage as the budget counts it: plain numbers, no model objects.
 
     `cost_usd` is None when no price is known for `model_name`; its requests and tokens
-    still count.
+    still count. `scripted`: a scripted model answered, whose lack of a price is no news.
     """
 
     model_name: str | None
@@ -46,6 +46,7 @@ class Charge:
     output_tokens: int
     total_tokens: int
     cost_usd: float | None
+    scripted: bool = False
 
 
 class TeamUsageLimits(ConfigModel):
@@ -410,7 +411,8 @@ class LocalTeamBudget:
     ) -> None:
         with self._lock:
             new_unpriced = self._usage.charge(member, usage)
-        if new_unpriced:  # said once per model; loudly only when a USD limit cannot see it
+        # said once per model, never for a scripted one; loudly only when a USD limit is blind
+        if new_unpriced and not usage.scripted:
             capped = self._limits.cost_limit_usd is not None
             logger.log(
                 logging.WARNING if capped else logging.INFO,
