@@ -22,6 +22,10 @@ With --message: send one request, wait until the team is idle, print the answers
 person on stdout (the flow goes to stderr) and exit: 0 when an answer came, 1 on a failure,
 no answer, a timeout or a loop stopped, 2 when the file, the model or a key is wrong, 130
 on Ctrl-C.
+
+Every session is recorded (--store, else $RETINUE_STORE, else your user store; --no-record:
+not at all): `retinue teams` lists them, `retinue log TEAM_ID --turns` shows one with what
+each model saw and said, `retinue chat -c` goes on with the last one.
 """
 
 
