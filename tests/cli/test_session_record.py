@@ -151,6 +151,12 @@ def test_store_and_no_record_choose_where_or_whether(team_file: Path, tmp_path: 
     )
     assert done.returncode == 0, done.stderr
     assert not data.exists()
+    none_yet = retinue_in(here, "teams", XDG_DATA_HOME=str(data))
+    assert (none_yet.returncode, none_yet.stdout) == (
+        0,
+        f"no teams in {data}/retinue/retinue.sqlite\n",
+    )
+    assert not data.exists()  # a reader creates nothing
     done = retinue_in(
         here, "run", str(team_file), "-m", "x", RETINUE_STORE=str(chosen), XDG_DATA_HOME=str(data)
     )

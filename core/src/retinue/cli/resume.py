@@ -97,7 +97,8 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
         finally:
             team.shutdown(args.shutdown_timeout)
             console.close()
-        _report_owed(store, team_id, sys.stdout)
+        if not args.no_record:  # unrecorded, this session's work is not in the record
+            _report_owed(store, team_id, sys.stdout)
         return code
     finally:
         store.close()

@@ -27,7 +27,15 @@ from retinue.cli.model_turns import KIND as MODEL_KIND
 from retinue.cli.model_turns import TurnReader, model_message
 from retinue.cli.recording import add_store_argument
 from retinue.console.text import clean as _clean
-from retinue.store import Record, Store, StoreError, TeamInfo, open_store, store_location
+from retinue.store import (
+    Record,
+    Store,
+    StoreError,
+    TeamInfo,
+    default_store_path,
+    open_store,
+    store_location,
+)
 
 #: Seconds between two looks at the store while following.
 FOLLOW_INTERVAL = 0.25
@@ -66,18 +74,22 @@ def _open(where: str | None) -> Store:
 
 # ---------------------------------------------------------------------- teams
 def _teams(args: argparse.Namespace) -> int:
-    try:
-        with _open(args.store) as store:
-            teams = store.list_teams()
-    except StoreError as exc:
-        return _fail(exc)
+    where = store_location(args.store)
+    if where == str(default_store_path()) and not default_store_path().exists():
+        teams: list[TeamInfo] = []  # nothing recorded yet: no store is no error here
+    else:
+        try:
+            with _open(args.store) as store:
+                teams = store.list_teams()
+        except StoreError as exc:
+            return _fail(exc)
     out = sys.stdout
     if args.json:
         for team in teams:
             out.write(json.dumps(_team_json(team)) + "\n")
         return 0
     if not teams:
-        out.write(f"no teams in {store_location(args.store)}\n")
+        out.write(f"no teams in {where}\n")
         return 0
     rows = [("TEAM", "CREATED", "LAST ACTIVITY", "MEMBERS", "USAGE")]
     rows += [

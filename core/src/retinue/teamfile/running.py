@@ -18,6 +18,8 @@ from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from retinue.llm.config import ModelConfig
     from retinue.store import Store
     from retinue.teamfile.schema import TeamFile
@@ -108,16 +110,16 @@ def start_team(
     human_class: type[Any] | None = None,
     system: ActorSystem | None = None,
     plugin_manager: Any = None,
-    store: Store | None = None,
+    store: Store | str | Path | None = None,
 ) -> RunningTeam:
     """Start `spec`: an orchestrator with every role hireable, the person, the started roles.
 
     `model` replaces every role's model (what `--model` does); `human_class` is the person's
     seat (a `HumanProxy` subclass showing messages somewhere); `system` an actor system to
-    start in, else a new one with `plugin_manager`'s cards, recording into `store` if given.
-    A failure while starting stops whatever was started and raises; a member that cannot
-    start (a plugin failing in its capability hook, say) is told to the person's seat first,
-    in one line.
+    start in (recording where it records), else a new one with `plugin_manager`'s cards,
+    recording into `store` (a `Store`, a path or a URL) if given. A failure while starting
+    stops whatever was started and raises; a member that cannot start (a plugin failing in
+    its capability hook, say) is told to the person's seat first, in one line.
     """
     owns_system = system is None
     if system is None:
