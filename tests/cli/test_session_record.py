@@ -71,7 +71,9 @@ def only_team(cwd: Path, **env: str) -> str:
     done = retinue_in(cwd, "teams", "--json", **env)
     assert done.returncode == 0, done.stderr
     (line,) = done.stdout.splitlines()
-    team_id: str = json.loads(line)["team_id"]
+    team = json.loads(line)
+    assert team["metadata"]["import_path"] == [str((cwd.parent / "team").resolve())]
+    team_id: str = team["team_id"]
     return team_id
 
 

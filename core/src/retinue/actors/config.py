@@ -42,7 +42,7 @@ class TeamConfig(BaseConfig):
     `window_size`: how many recent messages the orchestrator keeps in memory
     (`get_messages`); the full record goes to the store. `import_path`: folders the team's
     code (scripted models, agent classes) is imported from after the installed packages, a
-    team file's own folder; recorded with the team, so a resume elsewhere finds that code.
+    team file's own folder; in the team's store metadata, so a resume elsewhere finds it.
     """
 
     window_size: int = Field(default=DEFAULT_WINDOW, ge=0)
