@@ -98,9 +98,10 @@ def test_a_run_with_no_options_is_recorded_in_the_user_store_and_log_shows_the_m
         + heads[2].split(", ", 1)[1],  # its token counts
     ]
     assert heads[-1] == "@Assistant → @Human (response): \\x1b]0;owned\\x07heard: hi"
-    assert "    instructions: You are @Assistant, whose role is Assistant." in lines
+    told = lines.index(next(line for line in lines if line.startswith("    instructions: ")))
     prompt = lines.index(next(line for line in lines if line.startswith("    user prompt: ")))
-    assert '      <retinue_message sender="@Human" intent="request">' in lines[prompt:]
+    assert "      You answer the person." in lines[told:prompt]  # the role's own prompt
+    assert "      hi" in lines[prompt:]  # the person's words, as the model was shown them
     call = next(line for line in lines if line.startswith("    tool call final_result: "))
     assert "\\u001b]0;owned\\u0007heard: hi" in call  # what the model said, as JSON
     assert "\x1b" not in shown.stdout
