@@ -92,3 +92,9 @@ def test_a_subcommand_name_taken_or_a_failing_hook_is_one_line_naming_the_plugin
     assert "plugin 'broken'" in lines[1] and "RuntimeError: no config" in lines[1]
     args = parser.parse_args(["hello"])  # the other plugins' commands still work
     assert args.run(args) == 41
+
+
+def test_retinue_web_and_an_mcp_server_over_http_default_to_different_ports() -> None:
+    mcp = pytest.importorskip("retinue_mcp.cli", reason="retinue-mcp serves a team over MCP")
+    web = pytest.importorskip("retinue_web.cli", reason="retinue-web serves a team's page")
+    assert (web.DEFAULT_PORT, mcp.DEFAULT_PORT) == (8765, 8766)

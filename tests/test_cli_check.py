@@ -3,8 +3,10 @@ them: in a subprocess, reading what it prints and its exit status."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 import retinue
 from retinue.cli.main import main
 from retinue.plugins import default_card_classes, describe_plugins, get_plugin_manager
+from retinue.teamfile import card_sources
 from retinue.testing import FOLLOW
 
 GOOD = f"""[team]
@@ -152,3 +155,51 @@ def test_version_and_bare_command() -> None:
     assert done.stdout.startswith("usage: retinue")
     for command in ("check", "plugins", "demo"):
         assert f"    {command}" in done.stdout
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_card_of_ours_not_installed_names_what_to_install(tmp_path: Path) -> None:
+    file = tmp_path / "team.toml"
+    file.write_text('[roles.A]\ntools = ["workspace"]\n')
+    installed = importlib.util.find_spec("retinue_workspace") is not None
+    env = {**os.environ, "RETINUE_DISABLED_PLUGINS": "workspace"}
+    done = subprocess.run(
+        [sys.executable, "-m", "retinue", "check", str(file)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=ROOT,
+        env=env,
+    )
+    assert done.returncode == 1
+    said = (
+        "installed but its plugin is not loaded" if installed else "pip install ./plugins/workspace"
+    )
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"{file}: roles.A.tools[0] (line 2): unknown card 'workspace': ")
+    assert said in line
+
+
+def test_a_card_of_ours_published_only_names_its_distribution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(card_sources.FIRST_PARTY_CARDS, "ghost", "ghost")  # no such folder
+    file = tmp_path / "team.toml"
+    file.write_text('[roles.A]\ntools = ["ghost"]\n')
+    assert main(["check", str(file)]) == 1
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("unknown card 'ghost': its plugin is not installed: pip install retinue-ghost")
+    )
+
+
+def test_the_table_of_our_cards_names_every_card_of_the_repositorys_plugins() -> None:
+    found = {}
+    for card in ROOT.glob("plugins/*/src/*/card.py"):
+        for name in re.findall(r'^    name: ClassVar\[str\] = "([a-z_]+)"', card.read_text(), re.M):
+            found[name] = card.parents[2].name
+    assert found == card_sources.FIRST_PARTY_CARDS

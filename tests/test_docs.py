@@ -48,3 +48,24 @@ def test_the_plugin_guide_quotes_the_templates_output_and_only_complete_code() -
         "Z",
         "q",
     ]
+
+
+def test_the_readmes_first_command_installs_every_plugin_the_example_team_files_use() -> None:
+    import re
+    import tomllib
+
+    from retinue.teamfile.card_sources import FIRST_PARTY_CARDS
+
+    readme = (ROOT / "README.md").read_text()
+    first = next(line for line in readme.splitlines() if "pip install" in line)
+    installed = set(re.findall(r"\./plugins/([a-z]+)", first))
+    needed: dict[str, set[str]] = {}
+    for team_file in sorted((ROOT / "examples" / "teams").glob("*.toml")):
+        roles = tomllib.loads(team_file.read_text()).get("roles", {})
+        for role in roles.values():
+            for tool in role.get("tools", []):
+                card = tool["card"] if isinstance(tool, dict) else tool
+                needed.setdefault(FIRST_PARTY_CARDS[card], set()).add(team_file.name)
+    assert needed  # the examples name cards, so the check checks something
+    assert set(needed) <= installed, {p: sorted(f) for p, f in needed.items() if p not in installed}
+    assert {"team", "mailbox"} <= installed  # the default cards: hiring, /stop

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import pytest
@@ -268,3 +269,30 @@ def test_runs_on_many_threads_and_a_racing_raise_lose_and_double_nothing() -> No
         f"@W{n}": sent[n] for n in range(workers) if sent[n]
     }
     assert (status.in_flight, status.reserved_requests) == (0, 0)
+
+
+def test_a_model_without_a_price_is_news_once_and_a_scripted_one_never(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    budget = LocalTeamBudget(TeamUsageLimits(cost_limit_usd=1.0))
+    with caplog.at_level(logging.WARNING, logger="retinue"):
+        for model, scripted in [("lead_script:lead", True), ("in-house", False)] * 2:
+            budget.charge(
+                "@A",
+                Charge(
+                    model_name=model,
+                    requests=1,
+                    input_tokens=9,
+                    output_tokens=1,
+                    total_tokens=10,
+                    cost_usd=None,
+                    scripted=scripted,
+                ),
+            )
+    assert [r.getMessage() for r in caplog.records] == [
+        "the team's USD figure leaves out in-house: genai-prices has no price for it "
+        "(its tokens and requests still count)"
+    ]
+    usage = budget.status().usage
+    assert usage.unpriced_models == ["lead_script:lead", "in-house"]  # /budget still says so
+    assert usage.unpriced_requests == 4

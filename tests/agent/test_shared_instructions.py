@@ -5,7 +5,6 @@ between members or between days comes after the shared part."""
 from __future__ import annotations
 
 from datetime import date
-from os.path import commonprefix
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
@@ -30,7 +29,7 @@ def test_two_members_send_identical_leading_instructions_and_their_own_part_last
     team.wait_idle(20)
 
     first, second = instructions["@Developer"], instructions["@Reviewer"]
-    shared = commonprefix([first, second])
+    shared = first[: next(i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)]
     assert shared.startswith(TEAM_PROTOCOL)
     today = date.today().isoformat()
     for name, text in instructions.items():

@@ -5,7 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from genai_prices import calc_price
-from pydantic_ai.messages import ModelResponse, TextPart
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RequestUsage
 from retinue import (
     BudgetLimitsChangedEvent,
@@ -19,6 +22,7 @@ from retinue import (
     team_usage_from_events,
 )
 from retinue.llm.pricing import price_response, price_usage
+from retinue.llm.run_parts import usage_event
 from retinue.llm.team_usage import charge_event
 
 USAGE = RequestUsage(input_tokens=2_000, output_tokens=300, cache_read_tokens=500)
@@ -101,3 +105,18 @@ def test_a_known_model_is_priced_by_genai_prices_and_an_unknown_one_not_at_all()
     assert price_response(response) == float(
         calc_price(USAGE, "gpt-4.1", provider_id="openai", genai_request_timestamp=when).total_price
     )
+
+
+def test_a_scripted_models_usage_says_it_is_scripted_and_a_real_ones_does_not() -> None:
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart("hi")])
+
+    for model in (TestModel(), FunctionModel(answer, model_name="script:answer")):
+        response = Agent(model).run_sync("hello").all_messages()[-1]
+        assert isinstance(response, ModelResponse)
+        assert usage_event("@A", response, "r").scripted
+    real = ModelResponse(parts=[TextPart("hi")], usage=USAGE, model_name="gpt-4.1")
+    real.model_id = "openai:gpt-4.1"
+    event = usage_event("@A", real, "r")
+    assert not event.scripted and event.cost_usd is not None
+    assert LlmUsageEvent.model_validate(event.model_dump(mode="json")) == event

@@ -133,3 +133,21 @@ def test_plugins_lists_a_cards_capabilities_under_it(
     assert listing[1].startswith("  card notes (opt-in): A notebook")
     assert "    commands: /notes [last=<last>] [<words>...]" in listing
     assert "    capabilities: NotesAudit" in listing
+
+
+def test_a_card_that_needs_settings_is_described_in_one_line() -> None:
+    from typing import ClassVar
+
+    from retinue.cli.plugin_report import describe_card
+    from retinue.tools.card import ToolCard
+
+    class NeedsAServer(ToolCard):
+        name: ClassVar[str] = "needs_a_server"
+        url: str
+        port: int
+
+    (problem,) = describe_card(NeedsAServer).problems
+    assert problem == (
+        "cannot be built with its defaults: url: required, but not given; "
+        "port: required, but not given"
+    )

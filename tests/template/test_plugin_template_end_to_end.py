@@ -16,56 +16,14 @@ about 10 s of CPU); deselected elsewhere.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import run, uv
+
 pytestmark = pytest.mark.template
-
-
-def run(*command: str | Path, cwd: Path | None = None, timeout: float = 300) -> str:
-    """Run `command` in a clean environment; its stdout, or a failure showing its output."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "RETINUE_", "PIP_", "PYTEST_"))
-    }
-    done = subprocess.run(
-        [str(part) for part in command],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    assert done.returncode == 0, f"{command} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
-    return done.stdout
-
-
-def uv(*arguments: str | Path) -> None:
-    """Run uv from its cache when the cache has everything; online only when it does not."""
-    found = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
-    assert found is not None, "uv is needed to install the kernel's dependencies from its cache"
-    try:
-        run(found, *arguments, "--offline")
-    except AssertionError:
-        run(found, *arguments)
-
-
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new virtual environment holding pip, the kernel built from core/, and pytest."""
-    venv = tmp_path_factory.mktemp("fresh") / "venv"
-    run(sys.executable, "-m", "venv", venv)  # pip from the interpreter's own ensurepip: offline
-    uv("pip", "install", "--python", venv / "bin" / "python", f"{ROOT / 'core'}[test]")
-    return venv / "bin"
 
 
 def test_a_new_plugin_installs_passes_its_tests_and_is_listed(fresh: Path, tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ class Charge:
     """One model request's usage as the budget counts it: plain numbers, no model objects.
 
     `cost_usd` is None when no price is known for `model_name`; its requests and tokens
-    still count.
+    still count. `scripted`: a scripted model answered, whose lack of a price is no news.
     """
 
     model_name: str | None
@@ -45,6 +45,7 @@ class Charge:
     output_tokens: int
     total_tokens: int
     cost_usd: float | None
+    scripted: bool = False
 
 
 class TeamUsageLimits(ConfigModel):

@@ -40,7 +40,9 @@ class TeamConfig(BaseConfig):
     task chain counts as a loop and its routing stops (on by default); `metadata`: the
     team's business context. A team file's `[team.budget]`, `[team.loops]`, `[team.metadata]`.
     `window_size`: how many recent messages the orchestrator keeps in memory
-    (`get_messages`); the full record goes to the store.
+    (`get_messages`); the full record goes to the store. `import_path`: folders the team's
+    code (scripted models, agent classes) is imported from after the installed packages, a
+    team file's own folder; in the team's store metadata, so a resume elsewhere finds it.
     """
 
     window_size: int = Field(default=DEFAULT_WINDOW, ge=0)
@@ -50,3 +52,4 @@ class TeamConfig(BaseConfig):
     metadata: TeamMetadata | None = None
     """The team's business context, rendered into every agent's system prompt by the team
     card; a template naming a missing key fails when the config is built."""
+    import_path: list[str] = Field(default_factory=list)

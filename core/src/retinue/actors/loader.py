@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -123,3 +123,11 @@ def imported_object(path: str) -> Any:
         except Exception:  # a module's own lazy lookup failing: nothing found
             return None
     return obj
+
+
+def add_import_folders(folders: Iterable[str]) -> None:
+    """Let code be imported from `folders` (a team file's own folder), after the installed
+    packages: an `anthropic.py` beside a team file never shadows the real SDK."""
+    for folder in folders:
+        if folder not in sys.path:
+            sys.path.append(folder)

@@ -254,7 +254,8 @@ class LocalTeamBudget:
                 self._move(flight, settled, -1)
             news = self._reached()
         self._tell(member, news)
-        if new_unpriced:  # said once per model; loudly only when a USD limit cannot see it
+        # said once per model, never for a scripted one; loudly only when a USD limit is blind
+        if new_unpriced and not usage.scripted:
             capped = self._limits.cost_limit_usd is not None
             logger.log(
                 logging.WARNING if capped else logging.INFO,

@@ -57,6 +57,8 @@ logger = logging.getLogger(__name__)
 
 #: Most messages one group commit holds while more reports keep arriving.
 MAX_GROUP = 500
+#: The team's store metadata key for `TeamConfig.import_path`.
+IMPORT_PATH = "import_path"
 
 
 class TeamMember(BaseModel):
@@ -111,7 +113,12 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._unannounced: list[Message] = []  # observed, for subscribers after the commit
         store = self._system.store
         if store is not None:  # raises a StoreError here: the team does not start unrecorded
-            metadata = {"orchestrator": qualified_name(type(self)), "name": config.name}
+            metadata: dict[str, Any] = {
+                "orchestrator": qualified_name(type(self)),
+                "name": config.name,
+            }
+            if isinstance(config, TeamConfig) and config.import_path:
+                metadata[IMPORT_PATH] = config.import_path  # read by a resume, before classes
             from retinue.actors.recorder import Recorder  # the store layer: only when used
 
             team_id = self.myAddress.team_id or ""

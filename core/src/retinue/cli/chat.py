@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from retinue.cli.options import add_drive_arguments, add_logging_arguments
+from retinue.cli.recording import add_record_arguments
 
 MODEL_ENV = "RETINUE_MODEL"
 
@@ -17,6 +18,9 @@ The model is --model, else the {MODEL_ENV} environment variable. A real model ne
 provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY); offline, use a scripted model:
 --model function:retinue.cli.demo_models:echo answers every message by quoting it, and
 --model test is pydantic-ai's TestModel (it calls every tool and answers with made-up data).
+
+Every chat is recorded (see --store); -c/--continue picks the last recorded session up where
+it stopped, a chat or a `retinue run`, on its own models (`-c TEAM_ID` names another one).
 """
 
 PROMPT = (
@@ -46,6 +50,16 @@ def register(commands: Any) -> None:
         "--name", default="Assistant", help="the agent's name and role (default: Assistant)"
     )
     parser.add_argument("--person", default="Human", help="your name in the chat (default: Human)")
+    parser.add_argument(
+        "-c",
+        "--continue",
+        dest="team_id",
+        nargs="?",
+        const="",  # `-c` alone: the last recorded session
+        metavar="TEAM_ID",
+        help="go on with the last recorded session, or the team TEAM_ID (a prefix will do)",
+    )
+    add_record_arguments(parser)
     add_drive_arguments(parser)
     add_logging_arguments(parser)
     parser.set_defaults(run=chat_command)
@@ -55,6 +69,8 @@ def chat_command(args: argparse.Namespace) -> int:
     from retinue.cli import launch
     from retinue.cli.drive import drive
 
+    if args.team_id is not None:
+        return _continue(args)
     text = args.model or os.environ.get(MODEL_ENV)
     if not text:
         error = launch.LaunchError(
@@ -70,6 +86,22 @@ def chat_command(args: argparse.Namespace) -> int:
     except launch.LaunchError as error:
         return launch.report(error, "chat")
     return drive(spec, model, args, "chat")
+
+
+def _continue(args: argparse.Namespace) -> int:
+    """`-c`: the recorded team resumed (`retinue resume`), the person's seat at a terminal."""
+    from retinue.cli import launch
+    from retinue.cli.resume import run_resume
+
+    given = [option for option, value in (("--model", args.model), ("-s", args.system)) if value]
+    if given:
+        error = launch.LaunchError(
+            [f"{' and '.join(given)}: a continued session goes on as it was recorded"]
+        )
+        return launch.report(error, "chat")
+    args.team_id = args.team_id or None
+    args.message = []
+    return run_resume(args, "chat")
 
 
 def chat_team(name: str, person: str, system: str | None) -> Any:

@@ -18,8 +18,10 @@ def register(commands: Any) -> None:
         "check",
         help="validate a team file without running it",
         description="Validate a team file: its TOML, every key, every model string, every "
-        "card named (against the installed ones) and every scripted model's import. Prints "
-        "one line per problem and exits with status 1 when there is one.",
+        "card named (against the installed ones). It imports the Python code the file names "
+        "(scripted models, agent classes), from the installed packages or else the file's "
+        "folder, and says where each module came from. Prints one line per problem and exits "
+        "with status 1 when there is one.",
     )
     parser.add_argument("team_file", metavar="TEAM.toml", help="the team file to check")
     parser.add_argument(
@@ -82,4 +84,36 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
             missing.setdefault(env, []).append(role)
     for env, roles in missing.items():
         lines.append(f"note: {env} is not set; {', '.join(roles)} cannot run until it is")
+    imported = _imported_code(spec)
+    if imported:
+        lines.append(f"note: imported the code it names: {', '.join(imported)}")
     return [shorten(line, MAX_LINE_CHARS) for line in lines]
+
+
+def _imported_code(spec: TeamFile) -> list[str]:
+    """`module (where it was found)` for each module of code the file names, not the kernel's."""
+    modules: set[str] = set()
+    for card in spec.cards():
+        cls = card.get_agent_class()
+        modules.add(cls.__module__)
+        model_cfg = getattr(card.config, "model_cfg", None)
+        if model_cfg is not None and model_cfg.provider == "function":
+            for path in (model_cfg.model, model_cfg.stream_function):
+                if path:
+                    modules.add(path.partition(":")[0])
+    shown = []
+    for name in sorted(modules):
+        if name == "retinue" or name.startswith("retinue."):
+            continue
+        found = getattr(sys.modules.get(name), "__file__", None)
+        shown.append(f"{name} ({_near(found)})" if found else name)
+    return shown
+
+
+def _near(file: str) -> str:
+    """`file` relative to the working directory when it is inside it."""
+    try:
+        relative = os.path.relpath(file)
+    except ValueError:  # another drive (Windows)
+        return file
+    return file if relative.startswith("..") else relative

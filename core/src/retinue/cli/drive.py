@@ -19,6 +19,7 @@ from retinue.cli import launch, plugin_commands
 from retinue.cli.logs import LineHandler, setup_logging
 from retinue.cli.oneshot import PersonInbox, run_once
 from retinue.cli.options import level_of
+from retinue.cli.recording import session_store
 from retinue.cli.session import PlainReader, Session, interact
 from retinue.console import Console, JsonTranscript
 from retinue.llm.config import ModelConfig
@@ -65,7 +66,7 @@ def _drive(
         handler.write = _through(console)
     handler.shows_record = bool(watchers)
     try:
-        running = launch.start(spec, model, watchers)
+        running = launch.start(spec, model, watchers, session_store(args))
     except launch.LaunchError as error:
         return launch.report(error, command)
     if console is not None and console.rich.is_terminal and args.stream:

@@ -14,6 +14,7 @@ from retinue.actors.subscriber import EventSubscriber
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError
 from retinue.llm.models import get_model
+from retinue.store import StoreError
 from retinue.teamfile import RunningTeam, TeamFile
 
 #: The exit status of a command whose input is wrong (arguments, team file, model, key).
@@ -61,12 +62,18 @@ def check_models(spec: TeamFile, model: ModelConfig | None) -> None:
 
 
 def start(
-    spec: TeamFile, model: ModelConfig | None, watchers: Iterable[EventSubscriber]
+    spec: TeamFile,
+    model: ModelConfig | None,
+    watchers: Iterable[EventSubscriber],
+    store: str | None = None,
 ) -> RunningTeam:
-    """Start `spec` (on `model` if given) with `watchers` subscribed to its whole record."""
+    """Start `spec` (on `model` if given, recorded into `store` if given) with `watchers`
+    subscribed to its whole record."""
     check_models(spec, model)
     try:
-        running = spec.start(model=model)
+        running = spec.start(model=model, store=store)
+    except StoreError as exc:
+        raise LaunchError([f"the session cannot be recorded: {exc}"]) from None
     except (ConfigError, ValueError, RuntimeError) as exc:
         raise LaunchError([f"the team could not start: {exc}"]) from None
     for watcher in watchers:

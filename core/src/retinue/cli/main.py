@@ -15,6 +15,7 @@ from retinue.cli import (
     resume,
     run,
     store_commands,
+    team_new,
 )
 
 
@@ -49,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plugins.register(commands)
     plugin_new.register(commands)
+    team_new.register(commands)
     check.register(commands)
     run.register(commands)
     chat.register(commands)

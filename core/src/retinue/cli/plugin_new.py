@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import secrets
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from retinue.cli.plugin_names import PluginNameError, PluginNames
+from retinue.cli.template_files import write_folder
 
 AGENT_COMMANDS = frozenset({"budget", "clear", "compact", "continue"})
 """The commands every agent has besides its cards' (`BaseAgent`'s own)."""
@@ -66,7 +65,7 @@ def run_new(args: argparse.Namespace) -> int:
         return 2
     written = render(names, retinue.__version__)
     try:
-        _write(folder, written)
+        write_folder(folder, written)
     except OSError as exc:
         print(f"retinue plugin new: cannot write {folder}: {exc}", file=sys.stderr)
         return 1
@@ -130,19 +129,3 @@ def _installed_names() -> dict[str, str]:
         for command in describe_card(card_class).commands:
             taken.setdefault(command.name, f"the installed card {card_name!r} has /{command.name}")
     return taken
-
-
-def _write(folder: Path, files: dict[str, str]) -> None:
-    """Write every file into a temporary folder beside `folder`, then rename it into place:
-    a failure half-way leaves nothing behind."""
-    staging = folder.parent / f".{folder.name}.{secrets.token_hex(4)}.partial"
-    staging.mkdir()  # as any folder the user makes: the umask decides its mode
-    try:
-        for relative, text in files.items():
-            path = staging / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        staging.rename(folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise

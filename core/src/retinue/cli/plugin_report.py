@@ -158,7 +158,7 @@ def describe_card(cls: type[ToolCard]) -> CardInfo:
     try:
         card = cls()
     except Exception as exc:  # a card with required settings: describe the class alone
-        return CardInfo(**base, problems=[f"cannot be built with its defaults: {exc}"])
+        return CardInfo(**base, problems=[f"cannot be built with its defaults: {_one_line(exc)}"])
     problems: list[str] = []
     return CardInfo(
         **base,
@@ -210,3 +210,16 @@ def _prompts(card: ToolCard) -> list[str]:
 
 def _callable_name(fn: Callable[[], str]) -> str:
     return getattr(fn, "__qualname__", None) or type(fn).__name__
+
+
+def _one_line(exc: Exception) -> str:
+    """A card's refusal of its defaults as one line: each field refused and why."""
+    from pydantic import ValidationError
+
+    from retinue.actors.validation import ConfigError, validation_problems
+
+    if isinstance(exc, ValidationError):
+        return "; ".join(problem.render() for problem in validation_problems(exc))
+    if isinstance(exc, ConfigError):
+        return "; ".join(problem.render() for problem in exc.problems)
+    return " ".join(str(exc).split())

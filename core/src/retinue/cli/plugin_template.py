@@ -1,10 +1,8 @@
 """The files of a new plugin: the kernel's template, rendered for one plugin's names.
 
 The template is package data (`plugin_template/`, beside this module), one file for each
-file it makes, so it reads as the plugin it becomes. Its text is a `string.Template`
-(`$card_class`, `${stem}Audit`; `$$` is a dollar sign); in its paths, the folder `PACKAGE`
-becomes the package and `NAME` the plugin's slug; `.tmpl` is dropped. A placeholder the
-renderer does not know is an error, never left in a file.
+file it makes, so it reads as the plugin it becomes (see `retinue.cli.template_files`); in
+its paths, the folder `PACKAGE` becomes the package and `NAME` the plugin's slug.
 
 docs/example-plugin is this template rendered for `notes`, committed, and checked against it
 by the docs checker: it is linted, type-checked and tested with the rest of the repository,
@@ -14,13 +12,10 @@ which the template's `.tmpl` files cannot be.
 from __future__ import annotations
 
 import ast
-import string
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 
 from retinue.cli.plugin_names import PluginNames, kernel_requirement
+from retinue.cli.template_files import render_template
 
-SUFFIX = ".tmpl"
 CARD_MODULE = "src/PACKAGE/card.py"
 """The template's card, whose command method is named after the plugin."""
 
@@ -37,15 +32,8 @@ def render(names: PluginNames, kernel_version: str) -> dict[str, str]:
         "title": names.title,
         "kernel_requirement": kernel_requirement(kernel_version),
     }
-    rendered: dict[str, str] = {}
-    for path, source in _template_files(files("retinue.cli") / "plugin_template", ""):
-        target = path.removesuffix(SUFFIX).replace("PACKAGE", names.package)
-        target = target.replace("NAME", names.slug)
-        try:
-            rendered[target] = string.Template(source).substitute(values)
-        except (KeyError, ValueError) as exc:  # a template bug: name the file
-            raise RuntimeError(f"the plugin template {path} has a bad placeholder: {exc}") from exc
-    return dict(sorted(rendered.items()))
+    renames = {"PACKAGE": names.package, "NAME": names.slug}
+    return render_template("plugin_template", values, renames)
 
 
 def card_members(kernel_version: str) -> frozenset[str]:
@@ -69,15 +57,3 @@ def card_members(kernel_version: str) -> frozenset[str]:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             defined.add(node.target.id)
     return frozenset(defined - {probe.slug})
-
-
-def _template_files(folder: Traversable, prefix: str) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    for entry in folder.iterdir():
-        path = f"{prefix}{entry.name}"
-        if entry.is_dir():
-            if entry.name != "__pycache__":
-                found += _template_files(entry, path + "/")
-        elif entry.name.endswith(SUFFIX):
-            found.append((path, entry.read_text(encoding="utf-8")))
-    return found

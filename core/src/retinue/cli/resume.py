@@ -1,4 +1,4 @@
-"""`retinue resume TEAM_ID --store PATH`: a recorded team, running again.
+"""`retinue resume TEAM_ID`: a recorded team, running again (and `retinue chat --continue`).
 
 The team comes back from its record (see docs/resume.md): every member under its own name,
 the work it was owed delivered again and done first. Then the person talks to it as in
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from retinue.cli.options import add_drive_arguments, add_logging_arguments
-from retinue.cli.store_commands import add_store_argument
+from retinue.cli.recording import add_store_argument
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
@@ -35,7 +35,10 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "team_id", metavar="TEAM_ID", help="the team's id, or a unique prefix (`retinue teams`)"
     )
-    add_store_argument(parser)
+    add_store_argument(parser, "resume from, and record the session on into")
+    parser.add_argument(
+        "--no-record", action="store_true", help="record nothing more of the team in its store"
+    )
     parser.add_argument(
         "-m",
         "--message",
@@ -49,28 +52,36 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run_resume)
 
 
-def run_resume(args: argparse.Namespace) -> int:
-    """Resume, converse, report; 1 with one line on stderr when the team cannot resume."""
+def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
+    """Resume, converse, report; 1 with one line on stderr when the team cannot resume.
+
+    `args.team_id` None resumes the team the store heard from last (`retinue chat -c`).
+    """
     from retinue.actors.errors import IdleTimeoutError
+    from retinue.actors.system import ActorSystem
     from retinue.cli.logs import setup_logging
     from retinue.cli.options import level_of
-    from retinue.cli.store_commands import find_team
+    from retinue.cli.store_commands import find_team, latest_team
     from retinue.console import Console
     from retinue.resume import ResumeError, resume_team
-    from retinue.store import StoreError, open_store
+    from retinue.store import StoreError, open_store, store_location
 
     setup_logging(level_of(args))
     try:
-        store = open_store(args.store, create=False)
+        store = open_store(store_location(args.store), create=False)
     except StoreError as exc:
-        print(f"retinue resume: {exc}", file=sys.stderr)
+        print(f"retinue {command}: {exc}", file=sys.stderr)
         return 1
     try:
+        system = ActorSystem() if args.no_record else None  # else one recording on into store
         try:
-            team_id = find_team(store, args.team_id)
-            team = resume_team(store, team_id)
+            wanted = args.team_id
+            team_id = latest_team(store) if wanted is None else find_team(store, wanted)
+            team = resume_team(store, team_id, system=system)
         except (ResumeError, StoreError) as exc:
-            print(f"retinue resume: {exc}", file=sys.stderr)
+            if system is not None:
+                system.shutdown()
+            print(f"retinue {command}: {exc}", file=sys.stderr)
             return 1
         on_terminal = not args.message and sys.stdin.isatty() and sys.stdout.isatty()
         console = Console(
@@ -81,12 +92,13 @@ def run_resume(args: argparse.Namespace) -> int:
         try:
             code = _converse(team, console, args, on_terminal)
         except IdleTimeoutError as exc:
-            print(f"retinue resume: the team is still working: {exc}", file=sys.stderr)
+            print(f"retinue {command}: the team is still working: {exc}", file=sys.stderr)
             code = 1
         finally:
             team.shutdown(args.shutdown_timeout)
             console.close()
-        _report_owed(store, team_id, sys.stdout)
+        if not args.no_record:  # unrecorded, this session's work is not in the record
+            _report_owed(store, team_id, sys.stdout)
         return code
     finally:
         store.close()

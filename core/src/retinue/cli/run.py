@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from retinue.cli.options import add_drive_arguments, add_logging_arguments
+from retinue.cli.recording import add_record_arguments
 
 DESCRIPTION = """\
 Start the team a team file describes and talk to it as its person.
@@ -21,6 +22,10 @@ With --message: send one request, wait until the team is idle, print the answers
 person on stdout (the flow goes to stderr) and exit: 0 when an answer came, 1 on a failure,
 no answer, a timeout or a loop stopped, 2 when the file, the model or a key is wrong, 130
 on Ctrl-C.
+
+Every session is recorded (--store, else $RETINUE_STORE, else your user store; --no-record:
+not at all): `retinue teams` lists them, `retinue log TEAM_ID --turns` shows one with what
+each model saw and said, `retinue chat -c` goes on with the last one.
 """
 
 
@@ -58,6 +63,7 @@ def register(commands: Any) -> None:
         action="store_true",
         help="with --message: print only the answers, not the flow",
     )
+    add_record_arguments(parser)
     add_drive_arguments(parser)
     add_logging_arguments(parser)
     parser.set_defaults(run=run_command)

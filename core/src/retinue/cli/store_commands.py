@@ -1,31 +1,42 @@
 """`retinue teams` and `retinue log`: reading a team's record from a store.
 
-    retinue teams --store team.sqlite            # id, created, members, last activity, usage
-    retinue log TEAM_ID --store team.sqlite      # who -> whom (intent): text
+    retinue teams                                # id, created, members, last activity, usage
+    retinue log TEAM_ID                          # who -> whom (intent): text
+    retinue log TEAM_ID --turns                  # and what each model was sent and said
     retinue log TEAM_ID --json                   # one JSON object a line
     retinue log TEAM_ID --follow                 # and go on as the team writes
 
 `--store` is a SQLite path or a `postgresql://` URL; it defaults to `$RETINUE_STORE`, else
-`retinue.sqlite` here. A reader never creates a store, and a team id may be shortened to any
-prefix that names one team. Texts are the models' and the people's words: control characters
-are shown escaped, so a message cannot drive the terminal.
+the per-user store every session is recorded into (see `retinue.cli.recording`). A reader
+never creates a store, and a team id may be shortened to any prefix that names one team.
+Texts are the models' and the people's words: control characters are shown escaped, so a
+message cannot drive the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from retinue.cli.model_turns import KIND as MODEL_KIND
+from retinue.cli.model_turns import TurnReader, model_message
+from retinue.cli.recording import add_store_argument
 from retinue.console.text import clean as _clean
-from retinue.store import Record, Store, StoreError, TeamInfo, open_store
+from retinue.store import (
+    Record,
+    Store,
+    StoreError,
+    TeamInfo,
+    default_store_path,
+    open_store,
+    store_location,
+)
 
-DEFAULT_STORE = "retinue.sqlite"
 #: Seconds between two looks at the store while following.
 FOLLOW_INTERVAL = 0.25
 
@@ -45,42 +56,40 @@ def register(commands: Any) -> None:
         "--follow", "-f", action="store_true", help="keep printing as the team goes on"
     )
     log.add_argument(
+        "--turns",
+        action="store_true",
+        help="also what each model was sent and answered, request by request",
+    )
+    log.add_argument(
         "--all",
         action="store_true",
-        help="every record (events, checkpoints, starts), not only the messages sent",
+        help="every record (events, checkpoints, starts, model turns), not only the messages",
     )
     log.set_defaults(run=_log)
 
 
-def add_store_argument(parser: argparse.ArgumentParser) -> None:
-    """`--store`, as every command that reads a record takes it (`retinue resume` too)."""
-    parser.add_argument(
-        "--store",
-        default=os.environ.get("RETINUE_STORE", DEFAULT_STORE),
-        metavar="PATH_OR_URL",
-        help="a SQLite file or a postgresql:// URL (default: $RETINUE_STORE, else "
-        f"{DEFAULT_STORE})",
-    )
-
-
-def _open(where: str) -> Store:
-    return open_store(where, create=False)
+def _open(where: str | None) -> Store:
+    return open_store(store_location(where), create=False)
 
 
 # ---------------------------------------------------------------------- teams
 def _teams(args: argparse.Namespace) -> int:
-    try:
-        with _open(args.store) as store:
-            teams = store.list_teams()
-    except StoreError as exc:
-        return _fail(exc)
+    where = store_location(args.store)
+    if where == str(default_store_path()) and not default_store_path().exists():
+        teams: list[TeamInfo] = []  # nothing recorded yet: no store is no error here
+    else:
+        try:
+            with _open(args.store) as store:
+                teams = store.list_teams()
+        except StoreError as exc:
+            return _fail(exc)
     out = sys.stdout
     if args.json:
         for team in teams:
             out.write(json.dumps(_team_json(team)) + "\n")
         return 0
     if not teams:
-        out.write(f"no teams in {args.store}\n")
+        out.write(f"no teams in {where}\n")
         return 0
     rows = [("TEAM", "CREATED", "LAST ACTIVITY", "MEMBERS", "USAGE")]
     rows += [
@@ -138,10 +147,12 @@ def _log(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+        shown = {"SentMessage", MODEL_KIND} if args.turns else {"SentMessage"}
+        turns = TurnReader()
         for record in _records(store, team_id, args.follow):
-            if not args.all and record.kind != "SentMessage":
+            if not args.all and record.kind not in shown:
                 continue
-            line = _json_line(record) if args.json else _text_line(record)
+            line = _json_line(record) if args.json else _text_line(record, turns)
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
     except StoreError as exc:
@@ -163,6 +174,14 @@ def find_team(store: Store, wanted: str) -> str:
     if not found:
         raise StoreError(f"{store.describe()} has no team {wanted} (see `retinue teams`)")
     raise StoreError(f"{wanted} names {len(found)} teams in {store.describe()}: give more of it")
+
+
+def latest_team(store: Store) -> str:
+    """The id of the team the store heard from last; `StoreError` when it holds none."""
+    teams = store.list_teams()
+    if not teams:
+        raise StoreError(f"{store.describe()} holds no recorded team yet")
+    return max(teams, key=lambda team: team.last_activity or team.created).team_id
 
 
 def _records(store: Store, team_id: str, follow: bool) -> Iterator[Record]:
@@ -196,7 +215,7 @@ def _conversation(record: Record) -> tuple[str, str] | None:
     return (kind, "")
 
 
-def _text_line(record: Record) -> str:
+def _text_line(record: Record, turns: TurnReader) -> str:
     said = _conversation(record)
     who = _clean(record.sender or "outside")
     if said is not None:
@@ -204,6 +223,13 @@ def _text_line(record: Record) -> str:
         body = _clean(text).replace("\n", "\n    ")
         to = _clean(record.recipient or "?")
         return f"[{_clock(record.timestamp)}] {who} → {to} ({_clean(intent)}): {body}"
+    message = model_message(record)
+    if message is not None:
+        turn = turns.read(record.sender or "", message)
+        lines = [f"[{_clock(record.timestamp)}] {who} · {_clean(turn.heading)}"]
+        for label, text in turn.parts:
+            lines.append(f"    {_clean(label)}: " + _clean(text).replace("\n", "\n      "))
+        return "\n".join(lines)
     return f"[{_clock(record.timestamp)}] {who} · {_clean(record.kind)}"
 
 
@@ -221,6 +247,9 @@ def _json_line(record: Record) -> str:
     }
     if said is not None:
         line["intent"], line["text"] = said
+    message = model_message(record)
+    if message is not None:
+        line["model_message"] = message  # pydantic-ai's JSON form, as recorded
     return json.dumps(line, ensure_ascii=False)
 
 

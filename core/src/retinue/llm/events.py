@@ -94,7 +94,11 @@ class ToolCallEvent(LlmEvent):
 
 
 class LlmUsageEvent(LlmEvent):
-    """Usage of one model request; `cost_usd` is None when the price is unknown."""
+    """Usage of one model request; `cost_usd` is None when the price is unknown.
+
+    `scripted`: a scripted model (`function`, `test`) answered, which no price list knows
+    and nobody needs warning about.
+    """
 
     event_type: Literal["llm_usage"] = "llm_usage"
     model_name: str | None = None
@@ -103,6 +107,7 @@ class LlmUsageEvent(LlmEvent):
     output_tokens: int = 0
     total_tokens: int = 0
     cost_usd: float | None = None
+    scripted: bool = False
 
 
 class ContextResetEvent(LlmEvent):

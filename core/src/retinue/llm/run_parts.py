@@ -87,6 +87,11 @@ class WithoutFunctionTools(AbstractCapability[Any]):
         return []
 
 
+#: The `system` of pydantic-ai's scripted models (`FunctionModel`, `TestModel`), which starts
+#: the `model_id` of their responses.
+SCRIPTED_SYSTEMS = frozenset({"function", "test"})
+
+
 def usage_event(agent_name: str, response: ModelResponse, run_id: str | None) -> LlmUsageEvent:
     """The usage of one model response, as an event (its cost when `genai-prices` knows it)."""
     usage = response.usage
@@ -99,6 +104,7 @@ def usage_event(agent_name: str, response: ModelResponse, run_id: str | None) ->
         output_tokens=usage.output_tokens,
         total_tokens=usage.total_tokens,
         cost_usd=price_response(response),
+        scripted=(response.model_id or "").partition(":")[0] in SCRIPTED_SYSTEMS,
     )
 
 

@@ -33,6 +33,7 @@ def charge_event(target: Chargeable, event: LlmEvent) -> None:
                 output_tokens=event.output_tokens,
                 total_tokens=event.total_tokens,
                 cost_usd=event.cost_usd,
+                scripted=event.scripted,
             ),
         )
 

@@ -20,8 +20,9 @@ from pydantic import BaseModel
 from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig, TeamConfig
+from retinue.actors.loader import add_import_folders
 from retinue.actors.messages import EventMessage, Message
-from retinue.actors.orchestrator import Orchestrator
+from retinue.actors.orchestrator import IMPORT_PATH, Orchestrator
 from retinue.actors.resumption import Resumption
 from retinue.actors.system import ActorSystem, resolve_actor_class
 from retinue.agent.messages import AgentMessage
@@ -114,6 +115,7 @@ def resume_team(
     holder = system.store if system is not None and system.store is not None else store
     holder.take_lease(team_id)
     try:
+        _find_its_code(store, team_id)
         plan = read_team_record(store, team_id, load_classes=True)
         owns_system = system is None
         if system is None:
@@ -184,6 +186,15 @@ def _restart(
         else:
             attached.append(address)
     return orchestrator, members, attached
+
+
+def _find_its_code(store: Store, team_id: str) -> None:
+    """The folders the team's code was imported from (its team file's), searched again after
+    the installed packages, wherever this process runs; read before the record's classes."""
+    info = store.team(team_id)
+    folders = info.metadata.get(IMPORT_PATH) if info is not None else None
+    if isinstance(folders, list):
+        add_import_folders(folder for folder in folders if isinstance(folder, str))
 
 
 def _restore_budget(system: ActorSystem, orchestrator: ActorAddress, plan: TeamRecord) -> None:

@@ -13,7 +13,7 @@ retinue's other layers): it stores records, each a message the recorder
 
 from retinue.store.lease import Lease
 from retinue.store.memory import MemoryStore
-from retinue.store.opening import open_store
+from retinue.store.opening import default_store_path, open_store, store_location
 from retinue.store.protocol import (
     APPLICATION,
     SCHEMA_VERSION,
@@ -45,5 +45,7 @@ __all__ = [
     "StoreError",
     "StoreFullError",
     "TeamInfo",
+    "default_store_path",
     "open_store",
+    "store_location",
 ]

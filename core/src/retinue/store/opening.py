@@ -1,7 +1,14 @@
-"""`open_store`: a store from what a user types (a path, `:memory:`, a `postgresql://` URL)."""
+"""`open_store`: a store from what a user types (a path, `:memory:`, a `postgresql://` URL);
+and where the `retinue` command records when it is told nowhere.
+
+The command's default is one SQLite file per user, in the platform's user data directory
+(`platformdirs`: `~/.local/share/retinue/retinue.sqlite` on Linux, under `$XDG_DATA_HOME`
+when it is set), as `llm` keeps its logs; `$RETINUE_STORE` names another.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -32,3 +39,19 @@ def open_store(
     from retinue.store.sqlite import SQLiteStore
 
     return SQLiteStore(Path(where), retention=retention, create=create, **options)
+
+
+#: The environment variable naming the store the command uses when `--store` is not given.
+STORE_ENV = "RETINUE_STORE"
+
+
+def default_store_path() -> Path:
+    """The per-user store: `retinue.sqlite` in the platform's user data directory."""
+    from platformdirs import user_data_path
+
+    return user_data_path("retinue", appauthor=False) / "retinue.sqlite"
+
+
+def store_location(where: str | None = None) -> str:
+    """Where the command's store is: `where`, else `$RETINUE_STORE`, else the per-user one."""
+    return where or os.environ.get(STORE_ENV) or str(default_store_path())

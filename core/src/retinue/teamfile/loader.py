@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from retinue.actors.card import AgentCard
-from retinue.actors.loader import qualified_name
+from retinue.actors.loader import add_import_folders, qualified_name
 from retinue.actors.validation import (
     MAX_LINE_CHARS,
     ConfigError,
@@ -36,6 +36,7 @@ from retinue.actors.validation import (
 from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
+from retinue.teamfile.card_sources import missing_card_hint
 from retinue.teamfile.locate import KeyLocator
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
 
@@ -71,24 +72,27 @@ def load_team_file(path: str | Path, *, plugin_manager: Any = None) -> TeamFile:
     """The team a TOML file describes; a `TeamFileError` listing every problem otherwise.
 
     Card names are looked up among the cards of `plugin_manager` (installed plugins when
-    None). The file's directory is put on `sys.path`, as Python does for a script, so the
-    scripted models and agent classes a file names may live next to it.
+    None). The scripted models and agent classes a file names may live next to it: they are
+    imported from its folder, searched after the installed packages (which a module there
+    never shadows), and the spec keeps that folder (`TeamFile.folder`) for a later start.
     """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TeamFileError(str(path), [f"cannot read the file: {_reason(exc)}"]) from None
-    base_dir = str(path.resolve().parent)
-    if base_dir not in sys.path:
-        sys.path.insert(0, base_dir)
-    return loads_team_file(text, source=str(path), plugin_manager=plugin_manager)
+    folder = str(path.resolve().parent)
+    return loads_team_file(text, source=str(path), plugin_manager=plugin_manager, folder=folder)
 
 
 def loads_team_file(
-    text: str, *, source: str = "<team file>", plugin_manager: Any = None
+    text: str,
+    *,
+    source: str = "<team file>",
+    plugin_manager: Any = None,
+    folder: str | None = None,
 ) -> TeamFile:
-    """As `load_team_file`, from the TOML text itself."""
+    """As `load_team_file`, from the TOML text itself; `folder` is where its code lives."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -99,7 +103,12 @@ def loads_team_file(
     if too_deep is not None:
         raise TeamFileError(source, _render([too_deep], KeyLocator(text)))
     card_classes = _installed_cards(source, plugin_manager)
+    if folder is not None:
+        add_import_folders([folder])
     data, problems = normalize(raw, card_classes)
+    if "folder" in raw:
+        problems.append(ConfigProblem(("folder",), "unknown key: the file's own folder is used"))
+    data["folder"] = folder
     spec: TeamFile | None = None
     try:
         spec = TeamFile.model_validate(data)
@@ -251,6 +260,9 @@ def _tools(
 
 
 def _unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
+    hint = missing_card_hint(name)
+    if hint is not None:
+        return f"unknown card {name!r}: {hint}"
     installed = ", ".join(card_classes) or "none"
     close = difflib.get_close_matches(name, list(card_classes), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ";"

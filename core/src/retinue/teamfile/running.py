@@ -10,6 +10,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig
 from retinue.actors.errors import describe_error
+from retinue.actors.loader import add_import_folders
 from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.system import ActorSystem
 from retinue.agent.failures import FailureNotice, start_failed_line
@@ -17,7 +18,10 @@ from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from retinue.llm.config import ModelConfig
+    from retinue.store import Store
     from retinue.teamfile.schema import TeamFile
 
 logger = logging.getLogger(__name__)
@@ -106,24 +110,30 @@ def start_team(
     human_class: type[Any] | None = None,
     system: ActorSystem | None = None,
     plugin_manager: Any = None,
+    store: Store | str | Path | None = None,
 ) -> RunningTeam:
     """Start `spec`: an orchestrator with every role hireable, the person, the started roles.
 
     `model` replaces every role's model (what `--model` does); `human_class` is the person's
     seat (a `HumanProxy` subclass showing messages somewhere); `system` an actor system to
-    start in, else a new one with `plugin_manager`'s cards. A failure while starting stops
-    whatever was started and raises; a member that cannot start (a plugin failing in its
-    capability hook, say) is told to the person's seat first, in one line.
+    start in (recording where it records), else a new one with `plugin_manager`'s cards,
+    recording into `store` (a `Store`, a path or a URL) if given. A failure while starting
+    stops whatever was started and raises; a member that cannot start (a plugin failing in
+    its capability hook, say) is told to the person's seat first, in one line.
     """
     owns_system = system is None
     if system is None:
-        system = ActorSystem(plugin_manager=plugin_manager)
+        system = ActorSystem(plugin_manager=plugin_manager, store=store)
     seat = human_class if human_class is not None else HumanProxy
+    import_path = [spec.folder] if spec.folder is not None else []
+    add_import_folders(import_path)
     orchestrator: ActorAddress | None = None
     human: ActorAddress | None = None
     starting: AgentCard | None = None
     try:
-        orchestrator = system.createActor(Orchestrator, spec.team.team_config(ORCHESTRATOR_NAME))
+        orchestrator = system.createActor(
+            Orchestrator, spec.team.team_config(ORCHESTRATOR_NAME, import_path)
+        )
         team: Any = system.proxy_ask(orchestrator, Orchestrator)
         cards = {card.role: card for card in spec.cards(model)}
         team.register_agent_profiles(list(cards.values()))

@@ -58,14 +58,16 @@ class TeamSettings(ConfigModel):
     loops: LoopLimits = Field(default_factory=LoopLimits)
     metadata: TeamMetadata | None = None
 
-    def team_config(self, name: str) -> TeamConfig:
-        """The orchestrator's config: its name and these team-wide settings."""
+    def team_config(self, name: str, import_path: list[str] | None = None) -> TeamConfig:
+        """The orchestrator's config: its name, these team-wide settings, where the team's
+        code is imported from."""
         return TeamConfig(
             name=name,
             role="Orchestrator",
             budget=self.budget,
             loops=self.loops,
             metadata=self.metadata,
+            import_path=import_path or [],
         )
 
     @field_validator("person")
@@ -86,13 +88,16 @@ class TeamFile(ConfigModel):
     """A team: its settings and a card per role, each role named by its table's key.
 
     Checked as a whole: the entry role, the roles started at launch and every `routes_to`
-    name a role of the file; each card's `config.role` is its key.
+    name a role of the file; each card's `config.role` is its key. `folder` is the team
+    file's folder (set by `load_team_file`): the code the file names is imported from there,
+    after the installed packages.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     team: TeamSettings = Field(default_factory=TeamSettings)
     roles: dict[str, AgentCard]
+    folder: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> TeamFile:
@@ -136,12 +141,18 @@ class TeamFile(ConfigModel):
         system: Any = None,
         *,
         plugin_manager: Any = None,
+        store: Any = None,
     ) -> RunningTeam:
         """Start the team; see `retinue.teamfile.running.start_team`."""
         from retinue.teamfile.running import start_team
 
         return start_team(
-            self, model=model, human_class=human_class, system=system, plugin_manager=plugin_manager
+            self,
+            model=model,
+            human_class=human_class,
+            system=system,
+            plugin_manager=plugin_manager,
+            store=store,
         )
 
 

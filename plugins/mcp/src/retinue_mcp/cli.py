@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-DEFAULT_PORT = 8765
+DEFAULT_PORT = 8766  # `retinue web` takes 8765: both can run at once
 
 
 def add_mcp_command(add_command: Callable[..., argparse.ArgumentParser]) -> None:
