@@ -78,7 +78,7 @@ def test_operator_actions_before_the_first_run_are_folded_in(
 def test_folding_keeps_multimodal_prompts_as_lists() -> None:
     context = ContextManager()
     context.record_operator_action("note")
-    assert context.take_prompt(["look", "here"]) == ["note", "look", "here"]
+    assert context.take_prompt(["look", "here"]) == ["note\n\n", "look", "here"]
     assert context.take_prompt("plain") == "plain"
 
 

@@ -66,16 +66,17 @@ def fold_into_prompt(
 ) -> str | list[UserContent]:
     """The prompt with operator actions placed before it.
 
-    A text prompt with text actions stays one string. A `TextContent` action (a context
-    update, whose metadata marks it as the kernel's) keeps its own item, followed by the
-    blank line the string form would have had, so the model reads the same text either way.
+    A text prompt with text actions stays one string. Otherwise each action keeps its own
+    item (a `TextContent` context update keeps its metadata, which marks it as the
+    kernel's), followed by the blank line the string form would have had, so the model reads
+    the same text either way, and the line that heads the message stays a line of its own.
     """
     if isinstance(prompt, str):
         texts = [action for action in actions if isinstance(action, str)]
         if len(texts) == len(actions):
             return "\n\n".join([*texts, prompt])
         return [*(_followed_by_blank_line(action) for action in actions), prompt]
-    return [*actions, *prompt]
+    return [*(_followed_by_blank_line(action) for action in actions), *prompt]
 
 
 def _followed_by_blank_line(action: OperatorAction) -> UserContent:
