@@ -8,9 +8,10 @@ which is what a resumed team restores (`restore`).
 Time comes from a `Clock`: one `Timer` per scheduler, re-armed with the earliest due time
 after every change, tells the actor to fire what is due. So a team has one timer thread
 however many notifications are pending, and a test moves a `ManualClock` instead of
-sleeping. Like the planning board, the scheduler reports to the team's orchestrator (its
-events, checkpoints and errors are recorded) without being a member: the roster does not
-list it and no one can message or fire it. `open_scheduler` finds or starts it atomically.
+sleeping. Like the planning board, the scheduler is a team service (`retinue.kit.TeamService`):
+it reports to the team's orchestrator (its events, checkpoints and errors are recorded)
+without being a member. `open_scheduler` finds or starts it atomically in the runtime's
+registry.
 A resumed team restarts its scheduler from the record, which keeps the wall clock again
 once every member is back and delivers at once what fell due while the team was away.
 """

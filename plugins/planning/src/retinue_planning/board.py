@@ -10,11 +10,11 @@ Reading never waits on the actor: after each change it publishes the new state o
 `PublishedBoard`, which any thread reads with one attribute access (the state is frozen, so
 nothing read can change underneath). A turn's context and every search cost no ask.
 
-The board is attached to its team but is not a member of it: the orchestrator records its
-events, checkpoints and errors, while the roster (what agents see, what `max_members`
-counts, who can be messaged or fired) does not list it. It is started by the first card
-that needs it; `open_board` makes that find-or-create atomic per team, so two agents taking
-their first turn at the same moment share one board.
+The board is a team service (`retinue.kit.TeamService`): attached to its team but not a
+member of it, so the orchestrator records its events, checkpoints and errors while the
+roster does not list it. It is started by the first card that needs it; `open_board` finds
+or starts it atomically in the runtime's registry, so two agents taking their first turn at
+the same moment share one board.
 """
 
 from __future__ import annotations
