@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from retinue.actors.config import BaseConfig
     from retinue.actors.messages import Message
     from retinue.actors.resumption import Resumption
+    from retinue.actors.services import TeamServices
     from retinue.actors.team import Team
 
 T = TypeVar("T")
@@ -35,6 +36,8 @@ class Runtime(Protocol):
     ask_timeout: float
     #: The pluggy manager this runtime's agents take their cards from; None: discover once.
     plugin_manager: Any
+    #: The team services (a task board, a scheduler) running here, found by class and key.
+    services: TeamServices
 
     # ------------------------------------------------------------------ creation
     def createActor(

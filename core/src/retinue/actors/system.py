@@ -45,6 +45,7 @@ from retinue.actors.proxies import AskProxy, TellProxy
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
+from retinue.actors.services import TeamServices
 from retinue.actors.shutdown import stop_all
 from retinue.actors.team import Team
 from retinue.actors.turns import observe
@@ -111,6 +112,8 @@ class ActorSystem(Runtime):
                 self.store, self._owns_store = open_store(store), True
         #: The pluggy manager agents of this system take their cards from; None: discover.
         self.plugin_manager = plugin_manager
+        #: The team services running here (`retinue.actors.team_service`), by class and key.
+        self.services = TeamServices()
         self.tracker = runtime.WorkTracker()
         self._actors: dict[str, Actor[Any, Any]] = {}
         self._lock = threading.Lock()

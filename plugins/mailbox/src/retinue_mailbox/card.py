@@ -8,7 +8,7 @@
   flight is taken by the kernel's cancellation hook before it is ever dispatched, and an
   idle agent's `/stop` first stops the work it handed on (the kernel's cascading stop), so
   reaching this command means there was nothing to stop, and it says so (in the kernel's
-  words, `retinue.agent.NO_RUN_IN_PROGRESS`).
+  words, `retinue.kit.NO_RUN_IN_PROGRESS`).
 
 The card tells the kernel, through `how_to_read_mail`, that its agent's model can read its
 mail; the kernel's arrival notice then points the model at `read_mailbox`.
@@ -97,6 +97,6 @@ class MailboxTool(ToolCard):
 
     def stop(self) -> str:
         """Stop the run in progress and the work it handed on (the kernel does the stopping)."""
-        from retinue.agent import NO_RUN_IN_PROGRESS
+        from retinue.kit import NO_RUN_IN_PROGRESS
 
         return NO_RUN_IN_PROGRESS

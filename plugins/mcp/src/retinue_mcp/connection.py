@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
-from retinue.actors.redaction import redact_address
+from retinue.kit import redact_address
 
 if TYPE_CHECKING:
     from fastmcp.client.transports import ClientTransport

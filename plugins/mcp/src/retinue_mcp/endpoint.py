@@ -20,7 +20,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
-from retinue.cli.serving import REQUEST_TIMEOUT, uvicorn_server
+from retinue.kit import REQUEST_TIMEOUT, uvicorn_server
 
 if TYPE_CHECKING:
     import uvicorn

@@ -3,7 +3,7 @@
 The SDK logs the address it connects to (`Connecting to StreamableHTTP endpoint:
 https://...?api_key=...`, at DEBUG) and httpx each request it sends (at INFO): a key in a
 server's URL would reach whatever the user's logging keeps. A filter on those loggers
-redacts it (`retinue.actors.redaction.RedactingFilter`); on httpx's, for every client of
+redacts it (`retinue.kit.RedactingFilter`); on httpx's, for every client of
 the process, which only ever hides a credential.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from retinue.actors.redaction import RedactingFilter
+from retinue.kit import RedactingFilter
 
 SDK_LOGGERS = (
     "mcp.client.streamable_http",

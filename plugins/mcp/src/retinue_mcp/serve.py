@@ -319,8 +319,7 @@ def serve_command(args: argparse.Namespace) -> int:
     """`retinue mcp serve`: start the team, serve it until the client goes (or SIGINT or
     SIGTERM comes), stop the team."""
     from retinue import ActorSystem, ModelConfig
-    from retinue.actors.validation import shown
-    from retinue.cli.serving import sigterm_as_interrupt
+    from retinue.kit import shown, sigterm_as_interrupt
     from retinue.store import StoreError
     from retinue.teamfile import TeamFileError, load_team_file
 

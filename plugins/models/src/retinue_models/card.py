@@ -16,15 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from retinue import AgentConfig, BaseAgent, ConfigError, ModelConfig, ReactAgent, ToolCard
+from retinue.kit import ConfigModel
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -82,27 +76,13 @@ class RosterModel(BaseModel):
         return f"- {what}: {self.note}" if self.note else f"- {what}"
 
 
-class ModelTool(ToolCard):
+class ModelTool(ConfigModel, ToolCard):
     """A roster of models; the agent or its person switches between them."""
 
     name: ClassVar[str] = "models"
 
     roster: list[RosterModel] = Field(default_factory=list)
     """The models this agent may run on; its configured model is always allowed too."""
-
-    def __init__(self, /, **data: Any) -> None:
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise ConfigError.from_validation_error(type(self).__name__, exc, type(self)) from None
-
-    @classmethod
-    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:
-        """As pydantic's, a problem reported as one line of a `ConfigError`."""
-        try:
-            return super().model_validate(obj, **kwargs)
-        except ValidationError as exc:
-            raise ConfigError.from_validation_error(cls.__name__, exc, cls) from None
 
     @model_validator(mode="after")
     def _unique(self) -> Self:

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, PrivateAttr
 from retinue import Actor, ToolCard
+from retinue.kit import service_key
 
 from retinue_notify.scheduler import (
     SchedulerHandle,
     SchedulerReply,
     open_scheduler,
     running_scheduler,
-    scheduler_key,
 )
 from retinue_notify.state import MAX_TEXT, Notification, duration
 
@@ -66,7 +66,7 @@ class NotificationTool(ToolCard):
         handle = self._scheduler
         if handle is None:
             host = self.host
-            handle = open_scheduler(host.system, scheduler_key(host.myAddress), host.orchestrator)
+            handle = open_scheduler(host.system, service_key(host.myAddress), host.orchestrator)
             self._scheduler = handle
         return handle
 
@@ -76,7 +76,7 @@ class NotificationTool(ToolCard):
         host = self.host
         if host.system.shutting_down:
             return  # kept in the scheduler's state, for a resume
-        found = running_scheduler(scheduler_key(host.myAddress))
+        found = running_scheduler(host.system, service_key(host.myAddress))
         if found is None:
             return
         try:

@@ -8,18 +8,15 @@ time) is logged and answered in words.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic_ai import ModelRetry, RunContext, Tool
+from pydantic_ai import RunContext, Tool
+from retinue.kit import tool_answer
 
 from retinue_notify.card import NotificationError
 
 if TYPE_CHECKING:
     from retinue_notify.card import NotificationTool
-
-logger = logging.getLogger(__name__)
 
 
 def build_tools(card: NotificationTool) -> list[Tool[Any]]:
@@ -32,11 +29,11 @@ def build_tools(card: NotificationTool) -> list[Tool[Any]]:
             delay_seconds: How long from now, in seconds (600 is ten minutes).
             text: What the notification will remind you of.
         """
-        return _answer(ctx, "schedule_notification", lambda: card.schedule(delay_seconds, text))
+        return tool_answer(ctx, lambda: card.schedule(delay_seconds, text), NotificationError)
 
     def list_notifications(ctx: RunContext[Any]) -> str:
         """List the notifications you have scheduled that are still pending."""
-        return _answer(ctx, "list_notifications", card.listing)
+        return tool_answer(ctx, card.listing, NotificationError)
 
     def cancel_notification(ctx: RunContext[Any], notification_id: str) -> str:
         """Cancel one of your pending notifications.
@@ -44,21 +41,9 @@ def build_tools(card: NotificationTool) -> list[Tool[Any]]:
         Args:
             notification_id: Its id, such as N3.
         """
-        return _answer(ctx, "cancel_notification", lambda: card.cancel(notification_id))
+        return tool_answer(ctx, lambda: card.cancel(notification_id), NotificationError)
 
     return [
         Tool(function, takes_ctx=True)
         for function in (schedule_notification, list_notifications, cancel_notification)
     ]
-
-
-def _answer(ctx: RunContext[Any], tool: str, action: Callable[[], str]) -> str:
-    try:
-        return action()
-    except NotificationError as exc:
-        if ctx.retry < ctx.max_retries:
-            raise ModelRetry(str(exc)) from None
-        return f"Error: {exc}"
-    except Exception as exc:
-        logger.warning("%s failed", tool, exc_info=True)
-        return f"Error: {tool} failed ({type(exc).__name__}: {exc})"

@@ -8,9 +8,10 @@ which is what a resumed team restores (`restore`).
 Time comes from a `Clock`: one `Timer` per scheduler, re-armed with the earliest due time
 after every change, tells the actor to fire what is due. So a team has one timer thread
 however many notifications are pending, and a test moves a `ManualClock` instead of
-sleeping. Like the planning board, the scheduler reports to the team's orchestrator (its
-events, checkpoints and errors are recorded) without being a member: the roster does not
-list it and no one can message or fire it. `open_scheduler` finds or starts it atomically.
+sleeping. Like the planning board, the scheduler is a team service (`retinue.kit.TeamService`):
+it reports to the team's orchestrator (its events, checkpoints and errors are recorded)
+without being a member. `open_scheduler` finds or starts it atomically in the runtime's
+registry.
 A resumed team restarts its scheduler from the record, which keeps the wall clock again
 once every member is back and delivers at once what fell due while the team was away.
 """
@@ -18,21 +19,11 @@ once every member is back and delivers at once what fell due while the team was 
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from retinue import (
-    Actor,
-    ActorAddress,
-    AgentMessage,
-    BaseConfig,
-    Resumption,
-    Runtime,
-    StartMessage,
-    Team,
-)
+from retinue import ActorAddress, AgentMessage, Runtime, Team
+from retinue.kit import TeamService, TeamServiceConfig, service_key
 
 from retinue_notify.clock import Clock, SystemClock, Timer
 from retinue_notify.events import NotificationEvent
@@ -44,12 +35,11 @@ SCHEDULER_NAME = "@Notifications"
 SCHEDULER_ROLE = "NotificationScheduler"
 
 
-class SchedulerConfig(BaseConfig):
+class SchedulerConfig(TeamServiceConfig):
     """Which team a scheduler serves, and whose orchestrator records it."""
 
     scheduler_key: str = ""
     """The team id (or `agent-<id>` for an agent outside any team)."""
-    team_orchestrator: ActorAddress | None = None
 
 
 class SchedulerReply(BaseModel):
@@ -61,45 +51,24 @@ class SchedulerReply(BaseModel):
     error: str | None = None
 
 
-class NotificationScheduler(Actor[SchedulerConfig, SchedulerState]):
+class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
     """Keeps one team's pending notifications and delivers each when it is due."""
 
-    def __init__(self, config: SchedulerConfig, **kwargs: Any) -> None:
-        orchestrator = config.team_orchestrator
-        if orchestrator is not None:
-            # Reports go to the team's orchestrator, which never admitted the scheduler as a
-            # member, so the roster does not list it.
-            kwargs["orchestrator"] = orchestrator
-            kwargs["address"] = kwargs["address"].model_copy(
-                update={"team_id": orchestrator.team_id}
-            )
+    def __init__(self, config: SchedulerConfig, **kwargs: object) -> None:
         super().__init__(config, **kwargs)
         self._clock: Clock = SystemClock()
         self._timer: Timer | None = None
         self._team: Team | None = None
 
+    @property
+    def service_key(self) -> str:
+        return self.config.scheduler_key
+
+    def service_handle(self) -> SchedulerHandle:
+        return SchedulerHandle(self.system, self.myAddress, self._clock)
+
     def default_state(self) -> SchedulerState:
         return SchedulerState()
-
-    def on_start(self) -> None:
-        # Recorded as attached, not as a member: a resumed team restarts its scheduler with
-        # its last checkpoint, and the roster never lists it.
-        if self.orchestrator is not None:
-            cls = type(self)
-            self._tell_orchestrator(
-                StartMessage(
-                    config=self.config,
-                    actor_class=f"{cls.__module__}:{cls.__qualname__}",
-                    member=False,
-                )
-            )
-
-    def on_resume(self, resumption: Resumption) -> None:
-        """The pending notifications as last checkpointed; the team's cards find it again."""
-        super().on_resume(resumption)
-        _remember(
-            self.config.scheduler_key, SchedulerHandle(self.system, self.myAddress, self._clock)
-        )
 
     def on_team_resumed(self) -> None:
         """Every member is back: keep time again, and deliver at once what fell due meanwhile."""
@@ -109,7 +78,7 @@ class NotificationScheduler(Actor[SchedulerConfig, SchedulerState]):
     def on_stop(self) -> None:
         if self._timer is not None:
             self._timer.close()
-        _forget(self.config.scheduler_key, self.myAddress)
+        super().on_stop()
 
     # ------------------------------------------------------------------ time
     def start_clock(self, clock: Clock) -> None:
@@ -293,15 +262,6 @@ class SchedulerHandle:
         return self.system.proxy_ask(self.address, NotificationScheduler, timeout=timeout)
 
 
-_schedulers: dict[str, SchedulerHandle] = {}
-_lock = threading.Lock()
-
-
-def scheduler_key(member: ActorAddress) -> str:
-    """Which scheduler a member uses: its team's, or its own outside any team."""
-    return member.team_id if member.team_id is not None else f"agent-{member.agent_id}"
-
-
 def open_scheduler(
     system: Runtime,
     key: str,
@@ -313,14 +273,8 @@ def open_scheduler(
     Atomic: whoever asks first starts it, everyone else gets that one. A `clock` given for a
     scheduler that is already running is refused: its notifications keep the time they had.
     """
-    with _lock:
-        found = _schedulers.get(key)
-        if found is not None and found.address.is_alive():
-            if clock is not None and clock is not found.clock:
-                raise RuntimeError(
-                    f"the notification scheduler of {key} is already running on another clock"
-                )
-            return found
+
+    def start() -> SchedulerHandle:
         config = SchedulerConfig(
             name=SCHEDULER_NAME,
             role=SCHEDULER_ROLE,
@@ -330,32 +284,24 @@ def open_scheduler(
         started = system.createActor(NotificationScheduler, config)
         chosen = clock if clock is not None else SystemClock()
         system.ask(started, "start_clock", chosen)
-        handle = SchedulerHandle(system, started, chosen)
-        _schedulers[key] = handle
-        return handle
+        return SchedulerHandle(system, started, chosen)
+
+    handle = system.services.open(NotificationScheduler, key, start)
+    if clock is not None and clock is not handle.clock:
+        raise RuntimeError(
+            f"the notification scheduler of {key} is already running on another clock"
+        )
+    return handle
 
 
 def team_scheduler(
     system: Runtime, orchestrator: ActorAddress, clock: Clock | None = None
 ) -> SchedulerHandle:
     """The scheduler of the team `orchestrator` runs (started, on `clock`, if it has none)."""
-    return open_scheduler(system, scheduler_key(orchestrator), orchestrator, clock)
+    return open_scheduler(system, service_key(orchestrator), orchestrator, clock)
 
 
-def running_scheduler(key: str) -> SchedulerHandle | None:
+def running_scheduler(system: Runtime, key: str) -> SchedulerHandle | None:
     """The scheduler for `key` if one is running; never starts one."""
-    with _lock:
-        found = _schedulers.get(key)
-    return found if found is not None and found.address.is_alive() else None
-
-
-def _remember(key: str, handle: SchedulerHandle) -> None:
-    with _lock:
-        _schedulers[key] = handle
-
-
-def _forget(key: str, address: ActorAddress) -> None:
-    with _lock:
-        found = _schedulers.get(key)
-        if found is not None and found.address == address:
-            del _schedulers[key]
+    found = system.services.running(NotificationScheduler, key)
+    return found if isinstance(found, SchedulerHandle) else None

@@ -10,30 +10,21 @@ Reading never waits on the actor: after each change it publishes the new state o
 `PublishedBoard`, which any thread reads with one attribute access (the state is frozen, so
 nothing read can change underneath). A turn's context and every search cost no ask.
 
-The board is attached to its team but is not a member of it: the orchestrator records its
-events, checkpoints and errors, while the roster (what agents see, what `max_members`
-counts, who can be messaged or fired) does not list it. It is started by the first card
-that needs it; `open_board` makes that find-or-create atomic per team, so two agents taking
-their first turn at the same moment share one board.
+The board is a team service (`retinue.kit.TeamService`): attached to its team but not a
+member of it, so the orchestrator records its events, checkpoints and errors while the
+roster does not list it. It is started by the first card that needs it; `open_board` finds
+or starts it atomically in the runtime's registry, so two agents taking their first turn at
+the same moment share one board.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from retinue import (
-    Actor,
-    ActorAddress,
-    BaseConfig,
-    EventMessage,
-    Resumption,
-    Runtime,
-    StartMessage,
-)
+from retinue import ActorAddress, EventMessage, Resumption, Runtime
+from retinue.kit import TeamService, TeamServiceConfig, service_key
 
 from retinue_planning.errors import PlanningError
 from retinue_planning.events import PlanningChangedEvent, rebuild_board
@@ -45,13 +36,11 @@ BOARD_NAME = "@Planning"
 BOARD_ROLE = "PlanningBoard"
 
 
-class PlanningBoardConfig(BaseConfig):
+class PlanningBoardConfig(TeamServiceConfig):
     """Which board an actor keeps, and whose orchestrator records it."""
 
     board_key: str = ""
     """The team id (or `agent-<id>` for an agent outside any team)."""
-    team_orchestrator: ActorAddress | None = None
-    """The orchestrator that records the board's events and checkpoints; None: nobody."""
 
 
 class BoardReply(BaseModel):
@@ -94,20 +83,19 @@ class PublishedBoard:
         self._current = board
 
 
-class PlanningBoard(Actor[PlanningBoardConfig, PlanningBoardState]):
+class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
     """Owns one team's board: applies changes one at a time and publishes each."""
 
-    def __init__(self, config: PlanningBoardConfig, **kwargs: Any) -> None:
-        orchestrator = config.team_orchestrator
-        if orchestrator is not None:
-            # Reports (events, checkpoints, errors) go to the team's orchestrator, which
-            # never admitted the board as a member, so the roster does not list it.
-            kwargs["orchestrator"] = orchestrator
-            kwargs["address"] = kwargs["address"].model_copy(
-                update={"team_id": orchestrator.team_id}
-            )
+    def __init__(self, config: PlanningBoardConfig, **kwargs: object) -> None:
         super().__init__(config, **kwargs)
         self.published = PublishedBoard(self.state)
+
+    @property
+    def service_key(self) -> str:
+        return self.config.board_key
+
+    def service_handle(self) -> BoardHandle:
+        return BoardHandle(self.system, self.myAddress, self.published)
 
     def default_state(self) -> PlanningBoardState:
         return PlanningBoardState()
@@ -115,16 +103,6 @@ class PlanningBoard(Actor[PlanningBoardConfig, PlanningBoardState]):
     def init_state(self, state: PlanningBoardState) -> None:
         super().init_state(state)
         self.published.publish(state)
-
-    def on_start(self) -> None:
-        # Recorded as attached, not as a member: a resumed team restarts its board, and
-        # the roster never lists it.
-        cls = type(self)
-        self._tell_orchestrator(
-            StartMessage(
-                config=self.config, actor_class=f"{cls.__module__}:{cls.__qualname__}", member=False
-            )
-        )
 
     def on_resume(self, resumption: Resumption) -> None:
         """The board as last checkpointed, brought up to date by the changes recorded after,
@@ -138,10 +116,6 @@ class PlanningBoard(Actor[PlanningBoardConfig, PlanningBoardState]):
         board = rebuild_board(events, start=self.state)
         if board.version != self.state.version:
             self.init_state(board)
-        _remember(self.config.board_key, self.myAddress, self.published)
-
-    def on_stop(self) -> None:
-        _forget(self.config.board_key, self.myAddress)
 
     # ------------------------------------------------------------------ changes
     def create_tasks(
@@ -283,24 +257,13 @@ class BoardHandle:
         return self.system.proxy_ask(self.address, PlanningBoard, timeout=timeout)
 
 
-_boards: dict[str, tuple[ActorAddress, PublishedBoard]] = {}
-_boards_lock = threading.Lock()
-
-
-def board_key(member: ActorAddress) -> str:
-    """Which board a member uses: its team's, or its own outside any team."""
-    return member.team_id if member.team_id is not None else f"agent-{member.agent_id}"
-
-
 def open_board(system: Runtime, key: str, orchestrator: ActorAddress | None = None) -> BoardHandle:
     """The running board for `key`, started (reporting to `orchestrator`) if there is none.
 
     Atomic: whoever asks first starts it, everyone else gets that one.
     """
-    with _boards_lock:
-        found = _boards.get(key)
-        if found is not None and found[0].is_alive():
-            return BoardHandle(system, found[0], found[1])
+
+    def start() -> BoardHandle:
         config = PlanningBoardConfig(
             name=BOARD_NAME, role=BOARD_ROLE, board_key=key, team_orchestrator=orchestrator
         )
@@ -308,22 +271,11 @@ def open_board(system: Runtime, key: str, orchestrator: ActorAddress | None = No
         published = system.ask(started, "publication")
         if not isinstance(published, PublishedBoard):
             raise RuntimeError("the planning board gave no publication to read it from")
-        _boards[key] = (started, published)
         return BoardHandle(system, started, published)
+
+    return system.services.open(PlanningBoard, key, start)
 
 
 def team_board(system: Runtime, orchestrator: ActorAddress) -> BoardHandle:
     """The board of the team `orchestrator` runs (started if it has none yet)."""
-    return open_board(system, board_key(orchestrator), orchestrator)
-
-
-def _remember(key: str, address: ActorAddress, published: PublishedBoard) -> None:
-    with _boards_lock:
-        _boards[key] = (address, published)
-
-
-def _forget(key: str, address: ActorAddress) -> None:
-    with _boards_lock:
-        found = _boards.get(key)
-        if found is not None and found[0] == address:
-            del _boards[key]
+    return open_board(system, service_key(orchestrator), orchestrator)

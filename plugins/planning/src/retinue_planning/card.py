@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from retinue import Actor, Message, ToolCard
+from retinue.kit import service_key
 
-from retinue_planning.board import BoardHandle, BoardReply, PlanningBoard, board_key, open_board
+from retinue_planning.board import BoardHandle, BoardReply, PlanningBoard, open_board
 from retinue_planning.errors import PlanningError
 from retinue_planning.events import PlanningChangedEvent
 from retinue_planning.rendering import describe_change, planning_text, render_task, summary_items
@@ -98,7 +99,7 @@ class PlanningTool(ToolCard):
         handle = self._board
         if handle is None:
             host = self.host
-            handle = open_board(host.system, board_key(host.myAddress), host.orchestrator)
+            handle = open_board(host.system, service_key(host.myAddress), host.orchestrator)
             self._board = handle
         return handle
 

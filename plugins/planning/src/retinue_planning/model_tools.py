@@ -9,19 +9,16 @@ logged and answered in words.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic_ai import ModelRetry, RunContext, Tool
+from pydantic_ai import RunContext, Tool
+from retinue.kit import tool_answer
 
 from retinue_planning.errors import PlanningError
 from retinue_planning.tasks import NewTask, TaskChanges, TaskStatus
 
 if TYPE_CHECKING:
     from retinue_planning.card import PlanningTool
-
-logger = logging.getLogger(__name__)
 
 
 def build_tools(card: PlanningTool) -> list[Tool[Any]]:
@@ -36,7 +33,7 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
         Args:
             tasks: The tasks to add, in order.
         """
-        return _answer(ctx, "planning_create_tasks", lambda: card.create(tasks, _me(card)))
+        return tool_answer(ctx, lambda: card.create(tasks, _me(card)), PlanningError)
 
     def planning_update_task(
         ctx: RunContext[Any],
@@ -70,9 +67,7 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
             depends_on=depends_on,
             note=note,
         )
-        return _answer(
-            ctx, "planning_update_task", lambda: card.update(task_id, changes, _me(card))
-        )
+        return tool_answer(ctx, lambda: card.update(task_id, changes, _me(card)), PlanningError)
 
     def planning_comment(ctx: RunContext[Any], task_id: str, text: str) -> str:
         """Leave a note on a task for the team: progress, a finding, a question.
@@ -81,7 +76,7 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
             task_id: The task's id, such as T3.
             text: The note.
         """
-        return _answer(ctx, "planning_comment", lambda: card.comment(task_id, text, _me(card)))
+        return tool_answer(ctx, lambda: card.comment(task_id, text, _me(card)), PlanningError)
 
     def planning_search(
         ctx: RunContext[Any], query: str = "", status: str | None = None, owner: str | None = None
@@ -93,7 +88,7 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
             status: todo, doing, blocked, done, dropped, or open or closed for a group.
             owner: A member such as @Ada, or unassigned for the tasks nobody owns.
         """
-        return _answer(ctx, "planning_search", lambda: card.search_planning(query, status, owner))
+        return tool_answer(ctx, lambda: card.search_planning(query, status, owner), PlanningError)
 
     def planning_get_task(ctx: RunContext[Any], task_id: str) -> str:
         """Show one task whole: description, dependencies with their status, notes.
@@ -101,7 +96,7 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
         Args:
             task_id: The task's id, such as T3.
         """
-        return _answer(ctx, "planning_get_task", lambda: card.show_task(task_id))
+        return tool_answer(ctx, lambda: card.show_task(task_id), PlanningError)
 
     return [
         Tool(function, takes_ctx=True)
@@ -117,16 +112,3 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
 
 def _me(card: PlanningTool) -> str:
     return card.host.myAddress.name
-
-
-def _answer(ctx: RunContext[Any], tool: str, action: Callable[[], object]) -> str:
-    """Run a tool's action; refusals become a retry (or, retries spent, the answer)."""
-    try:
-        return str(action())
-    except PlanningError as exc:
-        if ctx.retry < ctx.max_retries:
-            raise ModelRetry(str(exc)) from None
-        return f"Error: {exc}"
-    except Exception as exc:
-        logger.warning("%s failed", tool, exc_info=True)
-        return f"Error: {tool} failed ({type(exc).__name__}: {exc})"

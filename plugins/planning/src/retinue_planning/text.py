@@ -18,7 +18,6 @@ limit, so a model learns to write shorter instead of seeing its words cut.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from retinue_planning.errors import PlanningError
 
@@ -65,33 +64,14 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
 
 
-_neutralizer: Callable[[str], str] | None = None
-
-
 def neutralize(text: str) -> str:
     """`text` with every message fence and pydantic-ai frame escaped (`<` becomes `&lt;`).
 
-    Uses the kernel's `retinue.llm.framing.neutralize` where the kernel has it (it also
-    registers the kernel's message tag), else pydantic-ai's `neutralize_tags`. Both are
-    public APIs; importing them is left to the first use, so that discovering the plugin
-    does not load the model stack.
+    The kernel's `neutralize` (`retinue.kit`), imported on first use, so that discovering
+    the plugin does not load the model stack.
     """
     if "<" not in text:
         return text
-    global _neutralizer  # noqa: PLW0603 -- resolved once, on first use
-    if _neutralizer is None:
-        _neutralizer = _find_neutralizer()
-    return _neutralizer(text)
+    from retinue.kit import neutralize as kernel_neutralize
 
-
-def _find_neutralizer() -> Callable[[str], str]:
-    try:
-        from retinue.llm.framing import (  # type: ignore[import-not-found,unused-ignore]
-            neutralize as kernel_neutralize,
-        )
-    except ImportError:
-        from pydantic_ai.framing import neutralize_tags
-
-        return neutralize_tags
-    found: Callable[[str], str] = kernel_neutralize
-    return found
+    return kernel_neutralize(text)

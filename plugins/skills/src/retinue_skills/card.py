@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import Field, PrivateAttr, ValidationError, model_validator
-from retinue import ConfigError, ToolCard
+from pydantic import Field, PrivateAttr, model_validator
+from retinue import ToolCard
+from retinue.kit import ConfigModel
 
 from retinue_skills.skill import Skill, SkillError, check_unique, load_skill_folder
 
@@ -34,7 +35,7 @@ MENU_HEADING = (
 _SHOWN_NAMES = 30
 
 
-class SkillTool(ToolCard):
+class SkillTool(ConfigModel, ToolCard):
     """Skills from `skills=[...]` and/or a `folder` of `SKILL.md` files: a menu and bodies."""
 
     name: ClassVar[str] = "skills"
@@ -45,20 +46,6 @@ class SkillTool(ToolCard):
     """A folder whose subfolders each hold a `SKILL.md`; read when the card is made."""
 
     _loaded: dict[str, Skill] = PrivateAttr(default_factory=dict)
-
-    def __init__(self, /, **data: Any) -> None:
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise ConfigError.from_validation_error(type(self).__name__, exc, type(self)) from None
-
-    @classmethod
-    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:
-        """As pydantic's, a problem reported as one line of a `ConfigError`."""
-        try:
-            return super().model_validate(obj, **kwargs)
-        except ValidationError as exc:
-            raise ConfigError.from_validation_error(cls.__name__, exc, cls) from None
 
     @model_validator(mode="after")
     def _load(self) -> Self:

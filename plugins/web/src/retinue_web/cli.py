@@ -145,7 +145,7 @@ def _browse(store: Store, args: argparse.Namespace) -> int:
 
 def _run_team(store: Store, args: argparse.Namespace) -> int:
     from retinue import ActorSystem, ModelConfig
-    from retinue.actors.validation import shown
+    from retinue.kit import shown
     from retinue.teamfile import TeamFileError, load_team_file
 
     from retinue_web.view import WebView
@@ -187,7 +187,7 @@ def _token(args: argparse.Namespace) -> bool | None:
 
 
 def _serve(view: WebView, what: str) -> int:
-    from retinue.cli.serving import sigterm_as_interrupt
+    from retinue.kit import sigterm_as_interrupt
 
     try:
         sock = view.bind()

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from retinue import EventSubscriber, Message, Panel
-from retinue.actors.recorder import Recorder
-from retinue.store import Store, StoreError
+from retinue.record import Recorder, Store
+from retinue.store import StoreError
 
 from retinue_web.fold import TeamFold
 

@@ -41,10 +41,8 @@ from retinue import (
     TeamUsage,
     TeamUsageLimits,
 )
-from retinue.actors.record_codec import decode
 from retinue.console import TeamTracker
-from retinue.llm.team_usage import charge_event
-from retinue.store import Record
+from retinue.record import Record, charge_event, decode
 
 logger = logging.getLogger(__name__)
 

@@ -20,8 +20,7 @@ from retinue import (
     RunStartedEvent,
     ToolCallEvent,
 )
-from retinue.actors.record_codec import decode
-from retinue.store import Store
+from retinue.record import Store, decode
 
 from retinue_web.fold import TEXT_LIMIT
 

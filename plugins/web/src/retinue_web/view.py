@@ -21,8 +21,7 @@ import threading
 from typing import Any
 
 from retinue import ActorAddress, ActorNotFoundError, Panel, get_plugin_manager
-from retinue.cli.serving import REQUEST_TIMEOUT
-from retinue.plugins import collect_panel_classes
+from retinue.kit import REQUEST_TIMEOUT, collect_panel_classes
 from retinue.store import MemoryStore, Store, TeamInfo
 
 from retinue_web.actions import LiveTeam, TeamStoppedError
@@ -187,7 +186,7 @@ class WebView:
         return sock
 
     def _uvicorn(self) -> Any:
-        from retinue.cli.serving import uvicorn_server
+        from retinue.kit import uvicorn_server
 
         from retinue_web.app import build_app
 

@@ -8,11 +8,10 @@ goes wrong is logged and answered in words.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic_ai import ModelRetry, RunContext, Tool
+from pydantic_ai import RunContext, Tool
+from retinue.kit import tool_answer
 
 from retinue_workspace.errors import WorkspaceError
 from retinue_workspace.files import DEFAULT_READ_LINES
@@ -20,8 +19,6 @@ from retinue_workspace.paths import DEFAULT_PATTERN
 
 if TYPE_CHECKING:
     from retinue_workspace.card import WorkspaceTool
-
-logger = logging.getLogger(__name__)
 
 
 def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
@@ -40,7 +37,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
             offset: How many lines to skip from the start; 0 starts at the first line.
             limit: The most lines to show.
         """
-        return _answer(ctx, "workspace_read", lambda: card.workspace.read(path, offset, limit))
+        return tool_answer(ctx, lambda: card.workspace.read(path, offset, limit), WorkspaceError)
 
     def workspace_write(ctx: RunContext[Any], path: str, content: str) -> str:
         """Create a file in the shared workspace, or replace its whole content.
@@ -51,7 +48,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
             path: The file's path inside the workspace, such as `reports/summary.md`.
             content: The complete text the file will hold.
         """
-        return _answer(ctx, "workspace_write", lambda: card.workspace.write(path, content))
+        return tool_answer(ctx, lambda: card.workspace.write(path, content), WorkspaceError)
 
     def workspace_edit(ctx: RunContext[Any], path: str, old: str, new: str) -> str:
         """Replace one exact piece of text in a workspace file.
@@ -64,7 +61,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
             old: The exact text to replace, whitespace included.
             new: The text to put in its place.
         """
-        return _answer(ctx, "workspace_edit", lambda: card.workspace.edit(path, old, new))
+        return tool_answer(ctx, lambda: card.workspace.edit(path, old, new), WorkspaceError)
 
     def workspace_list(ctx: RunContext[Any], pattern: str = DEFAULT_PATTERN) -> str:
         """List what is in the shared workspace, sorted by path, with file sizes.
@@ -74,7 +71,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
                 directory, `**` across directories. `**/*` lists everything, `*.md` the
                 Markdown files at the top, `docs/**/*.md` those anywhere under docs.
         """
-        return _answer(ctx, "workspace_list", lambda: card.workspace.listing(pattern))
+        return tool_answer(ctx, lambda: card.workspace.listing(pattern), WorkspaceError)
 
     def workspace_delete(ctx: RunContext[Any], path: str) -> str:
         """Delete a file, a link or an empty directory from the shared workspace.
@@ -82,7 +79,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
         Args:
             path: Its path inside the workspace.
         """
-        return _answer(ctx, "workspace_delete", lambda: card.workspace.delete(path))
+        return tool_answer(ctx, lambda: card.workspace.delete(path), WorkspaceError)
 
     return [
         Tool(function, takes_ctx=True)
@@ -94,16 +91,3 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
             workspace_delete,
         )
     ]
-
-
-def _answer(ctx: RunContext[Any], tool: str, action: Callable[[], object]) -> str:
-    """Run a tool's action; refusals become a retry (or, retries spent, the answer)."""
-    try:
-        return str(action())
-    except WorkspaceError as exc:
-        if ctx.retry < ctx.max_retries:
-            raise ModelRetry(str(exc)) from None
-        return f"Error: {exc}"
-    except Exception as exc:
-        logger.warning("%s failed", tool, exc_info=True)
-        return f"Error: {tool} failed unexpectedly ({type(exc).__name__}: {exc})"
