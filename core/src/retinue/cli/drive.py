@@ -20,6 +20,7 @@ from retinue.cli.logs import LineHandler, setup_logging
 from retinue.cli.oneshot import PersonInbox, run_once
 from retinue.cli.options import level_of
 from retinue.cli.recording import session_store
+from retinue.cli.serving import sigterm_ends_session
 from retinue.cli.session import PlainReader, Session, interact
 from retinue.console import Console, JsonTranscript
 from retinue.llm.config import ModelConfig
@@ -72,29 +73,30 @@ def _drive(
     if console is not None and console.rich.is_terminal and args.stream:
         running.team.listen_to_outputs(console)  # answers show as the models write them
     closers = plugin_commands.session_started(running, args)  # `retinue run --web`, ...
-    try:
-        if message is not None:
-            inbox = PersonInbox(running.human)
-            running.team.subscribe(inbox, replay=True)
-            text = sys.stdin.read() if message == "-" else message
-            return run_once(running, inbox, text, timeout=args.timeout, transcript=transcript)
-        assert console is not None
-        session = Session(running, console, solo=len(spec.roles) == 1)
-        console.note(
-            f"team {spec.team.name}: {running.human.name} talking to {running.entry.name}; "
-            "/help for commands, /quit to leave"
-        )
-        if on_terminal:
-            from retinue.cli.terminal import interact_in_terminal
+    with sigterm_ends_session():  # a `kill` ends the session as /quit does
+        try:
+            if message is not None:
+                inbox = PersonInbox(running.human)
+                running.team.subscribe(inbox, replay=True)
+                text = sys.stdin.read() if message == "-" else message
+                return run_once(running, inbox, text, timeout=args.timeout, transcript=transcript)
+            assert console is not None
+            session = Session(running, console, solo=len(spec.roles) == 1)
+            console.note(
+                f"team {spec.team.name}: {running.human.name} talking to {running.entry.name}; "
+                "/help for commands, /quit to leave"
+            )
+            if on_terminal:
+                from retinue.cli.terminal import interact_in_terminal
 
-            return interact_in_terminal(session, running.human.name)
-        return interact(session, PlainReader(), settle=args.timeout)
-    finally:
-        plugin_commands.session_ended(closers)
-        running.shutdown(timeout=args.shutdown_timeout)
-        handler.write = None
-        if console is not None:
-            console.close()
+                return interact_in_terminal(session, running.human.name)
+            return interact(session, PlainReader(), settle=args.timeout)
+        finally:
+            plugin_commands.session_ended(closers)
+            running.shutdown(timeout=args.shutdown_timeout)
+            handler.write = None
+            if console is not None:
+                console.close()
 
 
 def _through(console: Console) -> Callable[[str, int], None]:

@@ -61,6 +61,7 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
     from retinue.actors.system import ActorSystem
     from retinue.cli.logs import setup_logging
     from retinue.cli.options import level_of
+    from retinue.cli.serving import sigterm_ends_session
     from retinue.cli.store_commands import find_team, latest_team
     from retinue.console import Console
     from retinue.resume import ResumeError, resume_team
@@ -90,7 +91,8 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
             echo_person=not on_terminal,  # the prompt shows what the person typed
         )
         try:
-            code = _converse(team, console, args, on_terminal)
+            with sigterm_ends_session():  # a `kill` ends the session as /quit does
+                code = _converse(team, console, args, on_terminal)
         except IdleTimeoutError as exc:
             print(f"retinue {command}: the team is still working: {exc}", file=sys.stderr)
             code = 1

@@ -86,6 +86,29 @@ def _bounded_protocol() -> type[asyncio.Protocol]:
     return Bounded
 
 
+SIGTERM_STATUS = 128 + signal.SIGTERM
+"""The exit status of a command ended by SIGTERM, as a shell reports a process it killed."""
+
+
+@contextlib.contextmanager
+def sigterm_ends_session() -> Iterator[None]:
+    """SIGTERM raises `SystemExit` while the block runs (main thread only), so a session
+    whose Ctrl-C only stops the run in flight still shuts its team down, and records it,
+    when it is told to stop (`kill`, a service manager)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def end(signum: int, frame: object) -> None:
+        raise SystemExit(SIGTERM_STATUS)
+
+    previous = signal.signal(signal.SIGTERM, end)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """SIGTERM raises `KeyboardInterrupt` while the block runs (in the main thread only,
