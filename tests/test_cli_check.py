@@ -164,7 +164,8 @@ def test_a_card_of_ours_not_installed_names_what_to_install(tmp_path: Path) -> N
     file = tmp_path / "team.toml"
     file.write_text('[roles.A]\ntools = ["workspace"]\n')
     installed = importlib.util.find_spec("retinue_workspace") is not None
-    env = {**os.environ, "RETINUE_DISABLED_PLUGINS": "workspace"}
+    # Installed, its plugin is kept from loading; without it, there is nothing to disable.
+    env = {**os.environ, **({"RETINUE_DISABLED_PLUGINS": "workspace"} if installed else {})}
     done = subprocess.run(
         [sys.executable, "-m", "retinue", "check", str(file)],
         capture_output=True,

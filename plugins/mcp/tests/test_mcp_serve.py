@@ -64,6 +64,11 @@ async def _drive(*commands: str) -> dict[str, object]:
             )
         )
         await asyncio.wait_for(working.wait(), TIMEOUT)
+        # The request is sent; wait until @Helper has taken it up (its busy flag), so the
+        # stop finds it at work.
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while "- @Helper, Helper, busy" not in text_of(await session.call_tool("team", {})):
+            assert asyncio.get_running_loop().time() < deadline, "@Helper never got to work"
         stopped = await session.call_tool("stop", {})
         seen["stopped"] = (stopped.is_error, text_of(stopped))
         ended = await asyncio.wait_for(waiting, TIMEOUT)

@@ -214,6 +214,11 @@ class TeamService:
                 raise ValueError(f"no member is called {member!r}; the team: {names}")
         else:
             chosen = [m for m in agents if m.busy]
+            with self._lock:
+                waiting = bool(self._listeners)
+            if not chosen and waiting:  # work in flight between turns: the entry's stop
+                entry = running.entry  # cascades to everything handed on in its chains
+                chosen = [m for m in agents if m.address == entry]
         for target in chosen:
             running.send("/stop", to=target.address)
         stopped = ", ".join(m.name for m in chosen)

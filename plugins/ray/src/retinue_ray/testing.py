@@ -49,8 +49,43 @@ _LOCAL = (
     "`OrchestratorTeam`): on Ray the agent lives in a host process and its team view is a "
     "`RemoteTeam`"
 )
+_STREAM = (
+    "it listens to a run's output as the model writes it: the listener lives in this "
+    "process, and a host does not carry streamed text back (only the finished messages)"
+)
 _A = "tests/agent/"
+_DROPPED = f"{_A}test_dropped_work.py::test_"
 ON_ONE_PROCESS_ONLY: dict[str, str] = {
+    **{
+        f"{_DROPPED}{name}": _LOCKED
+        for name in (
+            "a_message_to_an_unknown_member_is_told_to_its_sender_and_the_person",
+            "a_message_to_an_unregistered_role_is_told",
+            "a_hire_its_routes_to_refuses_is_told",
+            "the_person_is_told_once_per_chain_and_the_sender_of_each_message",
+            "a_recipient_a_model_wrote_cannot_forge_a_kernel_line",
+            "an_answer_to_a_requester_fired_meanwhile_is_told",
+            "an_answer_left_in_a_stopping_requesters_mailbox_is_told",
+        )
+    },
+    **{
+        f"{_A}test_joined_answers.py::test_{name}": _GATE
+        for name in (
+            "ten_answers_queued_before_a_managers_turn_reach_its_model_in_one_request",
+            "a_turn_takes_in_at_most_answers_per_turn",
+            "only_answers_of_the_same_chain_at_the_head_of_the_mailbox_join",
+        )
+    },
+    f"{_A}test_shared_instructions.py::test_two_members_send_identical_leading_instructions_"
+    "and_their_own_part_last": _STATE,
+    **{
+        f"{_A}test_streaming.py::test_{name}": _STREAM
+        for name in (
+            "a_listened_run_streams_its_output_before_the_model_has_finished",
+            "a_half_written_recipient_does_not_use_up_the_runs_correction",
+            "a_stop_ends_a_run_mid_stream",
+        )
+    },
     f"{_A}test_agent_containment.py::test_stop_ends_a_run_blocked_in_a_worker_thread_at_once"
     "[sync-model]": _GATE,
     f"{_A}test_agent_containment.py::test_stop_ends_a_run_blocked_in_a_worker_thread_at_once"
