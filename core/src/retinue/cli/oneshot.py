@@ -94,11 +94,14 @@ def run_once(
     transcript: JsonTranscript | None,
 ) -> int:
     """Send `text`, wait for quiet, report; the exit status."""
-    running.send(text)
     status = "answered"
     interrupts = 0
+    unsent = True
     while True:
         try:
+            if unsent:  # a Ctrl-C while the send is still on its way is a Ctrl-C like any
+                unsent = False
+                running.send(text)
             running.wait_idle(timeout)
             break
         except IdleTimeoutError as exc:
