@@ -140,6 +140,6 @@ def test_profiles_and_members_are_found_by_skill(crew: Crew) -> None:
     assert crew.team.get_members_by_skill("prose") == [writer]
     assert crew.team.get_profiles_by_skill("cooking") == []
 
-    view = crew.view(writer)
-    assert [card.role for card in view.profiles_with_skill("testing")] == ["Developer"]
-    assert view.members_with_skill("python") == [dev]
+    directory = crew.view(writer).directory  # what a card reads, without waiting
+    assert [card.role for card in directory.profiles_with_skill("testing")] == ["Developer"]
+    assert directory.members_with_skill("python") == [dev]

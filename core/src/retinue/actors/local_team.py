@@ -88,12 +88,6 @@ class OrchestratorTeam:
     ) -> list[EventMessage]:
         return self._orchestrator_proxy().get_events(agent_id, event_class)
 
-    def profiles_with_skill(self, skill: str) -> list[AgentCard]:
-        return self.directory.profiles_with_skill(skill)
-
-    def members_with_skill(self, skill: str) -> list[ActorAddress]:
-        return self.directory.members_with_skill(skill)
-
     # ------------------------------------------------------------------ changes
     def hire(self, role: str, name: str | None = None) -> ActorAddress:
         card = self.directory.profile(role)

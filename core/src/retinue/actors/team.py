@@ -198,14 +198,6 @@ class Team(Protocol):
         (`agent_id`) and of one kind (a class, or a class name) if given; this waits for it."""
         ...
 
-    def profiles_with_skill(self, skill: str) -> list[AgentCard]:
-        """The role blueprints that list `skill` (see `AgentCard.has_skill`); never waits."""
-        ...
-
-    def members_with_skill(self, skill: str) -> list[ActorAddress]:
-        """The members whose role's blueprint lists `skill`; never waits."""
-        ...
-
     def hire(self, role: str, name: str | None = None) -> ActorAddress:
         """Start a new member for `role` (under `name` if given) with this member as parent."""
         ...
