@@ -1,4 +1,5 @@
-"""Who created whom in a team, and the order a member and what it created stop in.
+"""Who created whom in a team (`TeamMember`, a roster line), and the order a recursive stop
+takes a member and what it created in.
 
 Every actor knows its parent (the actor that created it; a hire's is the member that hired
 it), and the orchestrator's roster keeps each member's (`TeamMember.parent`, recorded in its
