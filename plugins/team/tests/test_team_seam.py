@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 import retinue_team.card
+from pydantic import BaseModel
 from retinue import (
     ActorAddress,
     AgentCard,
     BaseConfig,
     BaseState,
     ChainLedger,
+    EventMessage,
     FrozenMap,
     LocalTeamBudget,
     Message,
@@ -78,9 +80,19 @@ class PaperTeam:
         self._publish(self.board.members.evolve(drop=[member.name]))
         return True
 
-    def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
+    def stop(
+        self, member: ActorAddress, timeout: float | None = None, *, recursive: bool = False
+    ) -> bool:
         self.stopped.append(member.name)
         return member != LEAD
+
+    def states(self) -> dict[str, BaseModel]:
+        return {}
+
+    def events(
+        self, agent_id: str | None = None, event_class: type[object] | str | None = None
+    ) -> list[EventMessage]:
+        return []
 
     def _publish(self, members: FrozenMap[str, ActorAddress]) -> None:
         self.board = TeamDirectory(

@@ -34,6 +34,7 @@ from retinue.actors.errors import (
     SelfAskError,
     WarningError,
 )
+from retinue.actors.lineage import TeamMember
 from retinue.actors.local_budget import LocalTeamBudget
 from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.mailbox import Letter as Letter
@@ -45,16 +46,19 @@ from retinue.actors.messages import (
     EventMessage,
     HandledMessage,
     Message,
+    ProcessedMessage,
+    ReceivedMessage,
     SentMessage,
     StartFailedMessage,
     StartMessage,
     StateChangedMessage,
     StopMessage,
+    StopRecursively,
 )
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MAX_NAME_CHARS as MAX_NAME_CHARS
 from retinue.actors.names import check_member_name
-from retinue.actors.orchestrator import Orchestrator, TeamMember
+from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.panels import Panel, PanelView
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.resumption import Resumption
@@ -107,6 +111,8 @@ __all__ = [
     "OrchestratorTeam",
     "Panel",
     "PanelView",
+    "ProcessedMessage",
+    "ReceivedMessage",
     "Resumption",
     "Runtime",
     "SelfAskError",
@@ -115,6 +121,7 @@ __all__ = [
     "StartMessage",
     "StateChangedMessage",
     "StopMessage",
+    "StopRecursively",
     "Team",
     "TeamBudget",
     "TeamChains",

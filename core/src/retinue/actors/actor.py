@@ -10,6 +10,7 @@ and stop bookkeeping runs around `on_start` / `on_stop` (see `Actor.__init__`).
 from __future__ import annotations
 
 import logging
+import operator
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,9 +22,12 @@ from pydantic import BaseModel
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig, BaseState
+from retinue.actors.dead_letters import drop_letters
 from retinue.actors.errors import (
     HandlerAbortedError,
+    as_failure,
     describe_error,
+    describe_turn,
     format_traceback,
     log_failure,
 )
@@ -33,12 +37,16 @@ from retinue.actors.messages import (
     EventMessage,
     HandledMessage,
     Message,
+    ProcessedMessage,
     ProxyCall,
+    ReceivedMessage,
     ReportBatch,
     StartFailedMessage,
     StateChangedMessage,
     StopMessage,
+    StopRecursively,
 )
+from retinue.actors.team import reports_turns
 from retinue.actors.turns import ObservedTurn, TurnObserver, observe
 
 if TYPE_CHECKING:
@@ -101,6 +109,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._accept_lock = threading.Lock()
         self._stops_owed = 0
         self._report_buffer: list[Message] | None = None
+        #: Its team's `TeamConfig.turn_reports` (read as it starts): it reports its turns.
+        self.reports_turns = False
+        self._receipt: Message | None = None  # the turn's `ReceivedMessage`, not yet sent
         self._resumption = resumption
         self._resumed = resumption is not None
         runtime.register(self)
@@ -184,6 +195,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._thread = threading.current_thread()
         runtime.act_for(self.myAddress.agent_id)  # this thread's context names its actor
         try:
+            self.reports_turns = reports_turns(self._system, self.orchestrator, self.myAddress)
             type(self).on_start(self)
             if self._resumption is not None:
                 self.on_resume(self._resumption)
@@ -223,21 +235,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     def _drop_mail(self) -> None:
         """Turn whatever is still queued into dead letters and release its waiters."""
-        letters = self.mailbox.drain()
-        for letter in letters:
-            if letter.reply_to is not None:
-                letter.reply_to.set_exception(
-                    exc_info=(
-                        pykka.ActorDeadError,
-                        pykka.ActorDeadError(f"{self.myAddress.name} stopped"),
-                        None,
-                    )
-                )
-            message = letter.message
-            if isinstance(message, Message):
-                self._system.dead_letter(message.sender, self.myAddress, message)
-        if letters:
-            self._system.tracker.done(len(letters))
+        drop_letters(self._system, self.myAddress, self.mailbox.drain())
 
     # ------------------------------------------------------------------ mailbox
     def _accept(self, message: Any, reply_to: Any = None) -> bool:
@@ -324,12 +322,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     def _member(self, path: str) -> Any:
         """The attribute at a dotted `path` (`command_registry.descriptors`), for proxies."""
-        if "." not in path:
-            return getattr(self, path)
-        target: Any = self
-        for part in path.split("."):
-            target = getattr(target, part)
-        return target
+        return operator.attrgetter(path)(self)
 
     def _handle_reports(self, reports: Sequence[Message]) -> None:
         for report in reports:
@@ -386,6 +379,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         """Handle one message; what failed the turn (already reported), or None."""
         previous, self._current = self._current, message
         outer_joined, self._joined = self._joined, []
+        if self.reports_turns:  # sent with the turn's first report: no mailbox slot of its own
+            self._receipt = ReceivedMessage(message_id=message.id)
         try:
             handler = self._handler_for(type(message))
             if handler is None:
@@ -393,10 +388,10 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             else:
                 getattr(self, handler)(message, message.sender)
         except BaseException as caught:  # SystemExit too: only this turn fails
-            self._log_failure(caught, f"{self.myAddress.name} failed on {_describe(message)}")
+            self._log_failure(caught, f"{self.myAddress.name} failed on {describe_turn(message)}")
             self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(caught, message)
-            self._run_failure_hook(self.on_handler_failed, message, _as_failure(caught, message))
+            self._run_failure_hook(self.on_handler_failed, message, as_failure(caught, message))
             return caught
         finally:
             # While `message` is current, so both name it as their cause; one mailbox slot.
@@ -404,6 +399,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             if self.orchestrator is not None:  # else nobody hears of it: build nothing
                 with self.batched_reports():
                     self._safe_notify_if_changed()
+                    if self.reports_turns:
+                        self._tell_orchestrator(ProcessedMessage(message_id=message.id))
                     self._report_handled(message)
                     for letter in joined:
                         self._report_handled(letter.message)
@@ -548,6 +545,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def send(self, recipient: ActorAddress, message: Message) -> None:
         """Deliver `message` to `recipient`; the orchestrator hears of it first."""
         stamped = self.stamp(recipient, message)
+        self._send_receipt(flush=True)  # the turn's start is reported before what it sends
         self._system.route(self.orchestrator, stamped)
 
     def _tell_orchestrator(self, message: Message, flush: bool = False) -> None:
@@ -556,6 +554,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         target = self.orchestrator
         if target is None:
             return
+        if self._receipt is not None:  # the turn's start goes first, in the same slot
+            self._send_receipt()
         message.sender = self.myAddress
         message.recipient = target
         message.team_id = self.myAddress.team_id
@@ -573,6 +573,13 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self._system.post(target, ReportBatch(reports=tuple(buffer)))
         else:
             self._system.post(target, message)
+
+    def _send_receipt(self, flush: bool = False) -> None:
+        """Report the turn's `ReceivedMessage` if it is still held (from the actor's thread)."""
+        receipt = self._receipt
+        if receipt is not None and threading.get_ident() == self._thread_ident:
+            self._receipt = None
+            self._tell_orchestrator(receipt, flush)
 
     @contextmanager
     def batched_reports(self) -> Iterator[None]:
@@ -629,25 +636,14 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._stops_owed += 1
         self.actor_ref.stop(block=False)
 
+    def receiveMsg_StopRecursively(self, message: StopRecursively, sender: Any) -> None:
+        """Stop the actors this one created, deepest first, then this one (`Team.stop`)."""
+        if self.orchestrator is None:
+            self.stop()
+            return
+        team = self._system.team_view(self.orchestrator, self.myAddress)
+        team.stop(self.myAddress, recursive=True)
+
     def describe_busy(self) -> str | None:
         """What the actor is doing right now, for idle diagnostics."""
         return self._busy
-
-
-def _describe(message: Message) -> str:
-    """`AgentMessage 1a2b3c4d from @Manager`: enough to find the turn in the record."""
-    sender = message.sender.name if message.sender is not None else "outside"
-    return f"{type(message).__name__} {message.id[:8]} from {sender}"
-
-
-def _as_failure(caught: BaseException, message: Message) -> Exception:
-    """An ordinary exception for a turn's failure; `SystemExit` and the like are wrapped.
-
-    pykka would stop every actor of the process on one; here it fails this turn only, and
-    the failure hooks (typed for `Exception`) answer it like any other.
-    """
-    if isinstance(caught, Exception):
-        return caught
-    aborted = HandlerAbortedError(f"{type(caught).__name__} raised in {_describe(message)}")
-    aborted.__cause__ = caught
-    return aborted

@@ -43,9 +43,13 @@ class TeamConfig(BaseConfig):
     (`get_messages`); the full record goes to the store. `import_path`: folders the team's
     code (scripted models, agent classes) is imported from after the installed packages, a
     team file's own folder; in the team's store metadata, so a resume elsewhere finds it.
+    `turn_reports`: every member reports when each turn begins and ends (`ReceivedMessage`,
+    `ProcessedMessage`), so an observer sees how long mail queued and was worked on (off by
+    default: two reports more per turn, in the window and the record).
     """
 
     window_size: int = Field(default=DEFAULT_WINDOW, ge=0)
+    turn_reports: bool = False
 
     budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
     loops: LoopLimits = Field(default_factory=LoopLimits)

@@ -7,15 +7,16 @@ this runs only when a put fails, and asks the sender what it is owed.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from retinue.actors import runtime
-from retinue.actors.messages import DeadLetterEvent, EventMessage
+from retinue.actors.messages import DeadLetterEvent, EventMessage, Message
 
 if TYPE_CHECKING:
     from retinue.actors.actor import Actor
     from retinue.actors.address import ActorAddress
-    from retinue.actors.messages import Message
+    from retinue.actors.mailbox import Letter
     from retinue.actors.system import ActorSystem
 
 logger = logging.getLogger(__name__)
@@ -64,6 +65,16 @@ def report_dead_letter(
         )
     if source is not None:  # the record first, then the news
         _answer_sender(system, source, message, recipient)
+
+
+def drop_letters(system: ActorSystem, owner: ActorAddress, letters: Sequence[Letter]) -> None:
+    """What a stopped actor's mailbox still held: askers answered, messages dead letters."""
+    for letter in letters:
+        letter.refuse(f"{owner.name} stopped")
+        if isinstance(letter.message, Message):
+            system.dead_letter(letter.message.sender, owner, letter.message)
+    if letters:
+        system.tracker.done(len(letters))
 
 
 def _answer_sender(

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import logging
 import traceback
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from retinue.actors.messages import Message
 
 
 class ActorError(RuntimeError):
@@ -102,6 +106,25 @@ class HandlerAbortedError(ActorError):
     pykka answers such an exception by stopping every actor in the process, so the actor
     contains it: the asker receives this error and the actor goes on serving.
     """
+
+
+def describe_turn(message: Message) -> str:
+    """`AgentMessage 1a2b3c4d from @Manager`: enough to find the turn in the record."""
+    sender = message.sender.name if message.sender is not None else "outside"
+    return f"{type(message).__name__} {message.id[:8]} from {sender}"
+
+
+def as_failure(caught: BaseException, message: Message) -> Exception:
+    """An ordinary exception for a turn's failure; `SystemExit` and the like are wrapped.
+
+    pykka would stop every actor of the process on one; here it fails this turn only, and
+    the failure hooks (typed for `Exception`) answer it like any other.
+    """
+    if isinstance(caught, Exception):
+        return caught
+    aborted = HandlerAbortedError(f"{type(caught).__name__} raised in {describe_turn(message)}")
+    aborted.__cause__ = caught
+    return aborted
 
 
 class SelfAskError(ActorError):

@@ -8,6 +8,7 @@ orchestrator's thread.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -17,13 +18,20 @@ from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.turns import observe, observing
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
     from retinue.actors.chains import ChainLedger, TeamChains
-    from retinue.actors.orchestrator import TeamMember
+    from retinue.actors.lineage import TeamMember
+    from retinue.actors.messages import EventMessage
     from retinue.actors.runtime_api import Runtime
     from retinue.actors.team import DirectoryBoard, TeamDirectory
+
+
+#: Seconds a stop still waits once a recursive stop's deadline has passed.
+MIN_WAIT = 0.001
 
 
 class OrchestratorTeam:
@@ -72,6 +80,14 @@ class OrchestratorTeam:
     def roster(self) -> list[TeamMember]:
         return self._orchestrator_proxy().get_team()
 
+    def states(self) -> dict[str, BaseModel]:
+        return self._orchestrator_proxy().get_states()
+
+    def events(
+        self, agent_id: str | None = None, event_class: type[object] | str | None = None
+    ) -> list[EventMessage]:
+        return self._orchestrator_proxy().get_events(agent_id, event_class)
+
     # ------------------------------------------------------------------ changes
     def hire(self, role: str, name: str | None = None) -> ActorAddress:
         card = self.directory.profile(role)
@@ -92,14 +108,18 @@ class OrchestratorTeam:
     def fire(self, member: ActorAddress, timeout: float | None = None) -> bool:
         if member.is_user_proxy:
             raise ValueError(f"{member.name} is a person, not an agent, and cannot be fired")
-        if not self.stop(member, timeout):
+        if not self.stop(member, timeout, recursive=True):  # nobody left working for nobody
             return False
         # The stop notice is queued at the orchestrator before the stop is answered, so one
         # ask after it returns once the published directory no longer lists the member.
         self._fired(self._orchestrator_proxy().get_directory())
         return True
 
-    def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
+    def stop(
+        self, member: ActorAddress, timeout: float | None = None, *, recursive: bool = False
+    ) -> bool:
+        if recursive:
+            return self._stop_tree(member, timeout)
         if observing():  # a fire, told to the turn that made it
             team_id = member.team_id
             observe(StopMessage(sender=member, recipient=self._orchestrator, team_id=team_id))
@@ -110,6 +130,16 @@ class OrchestratorTeam:
                 actor.stop()
             return False
         return self._system.stop_actor(member, timeout=timeout)
+
+    def _stop_tree(self, member: ActorAddress, timeout: float | None) -> bool:
+        """What `member` created, each after its own, then `member`; one deadline for all."""
+        wait = self._system.ask_timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        stopped = True
+        for address in [*self._orchestrator_proxy().get_descendants(member), member]:
+            left = max(deadline - time.monotonic(), MIN_WAIT)  # past it, still asked to stop
+            stopped = self.stop(address, left) and stopped
+        return stopped
 
     # ------------------------------------------------------------------ helpers
     def _fired(self, directory: TeamDirectory) -> None:

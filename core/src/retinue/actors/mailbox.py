@@ -20,6 +20,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import pykka
+
 from retinue.actors.errors import log_failure
 
 __all__ = ["Letter", "Mailbox"]
@@ -42,6 +44,12 @@ class Letter:
         self.reply_to = reply_to
         #: Set by the mailbox's watcher when it flags the letter (a cancel's stamp).
         self.note: Any = None
+
+    def refuse(self, why: str) -> None:
+        """Answer whoever waits for this letter with `ActorDeadError(why)`: it gets no turn."""
+        if self.reply_to is not None:
+            error = pykka.ActorDeadError(why)
+            self.reply_to.set_exception(exc_info=(pykka.ActorDeadError, error, None))
 
     def __repr__(self) -> str:
         return f"Letter({type(self.message).__name__})"

@@ -74,6 +74,22 @@ class HandledMessage(Message):
     message_id: str
 
 
+class ReceivedMessage(Message):
+    """The turn of `message_id` began: it left the mailbox, so since its `SentMessage` it
+    queued. Reported by the members of a team whose `TeamConfig.turn_reports` is on, with
+    the turn's first report (its timestamp is the turn's start)."""
+
+    message_id: str
+
+
+class ProcessedMessage(Message):
+    """The turn of `message_id` ended, failed or not: since its `ReceivedMessage`, it was
+    handled. Telemetry beside `HandledMessage`, which a resume reads (a message taken from a
+    mailbox without a turn gets only that one)."""
+
+    message_id: str
+
+
 class ErrorMessage(Message):
     """A handler raised; the actor logged it and went on with the next message.
 
@@ -109,6 +125,14 @@ class StateChangedMessage(Message):
     """A state checkpoint: the actor's whole state after a change."""
 
     state: SerializeAsAny[BaseModel]
+
+
+class StopRecursively(Message):
+    """Ask an actor to stop once the actors it created have stopped, deepest first.
+
+    Handled after the mail already queued, like a stop. Each actor stopped reports its own
+    `StopMessage`; a member's children are the members whose parent it is (`TeamMember`).
+    """
 
 
 class StartMessage(Message):

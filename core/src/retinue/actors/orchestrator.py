@@ -14,12 +14,12 @@ With a store (`ActorSystem(store=...)`) it records everything it observes throug
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import threading
-from collections import deque
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
@@ -36,6 +36,7 @@ from retinue.actors.card import AgentCard
 from retinue.actors.chains import ChainLedger, LoopLimits
 from retinue.actors.config import DEFAULT_WINDOW, BaseConfig, BaseState, TeamConfig
 from retinue.actors.errors import ActorNotFoundError, log_failure
+from retinue.actors.lineage import TeamMember, descendants, roots
 from retinue.actors.loader import qualified_name
 from retinue.actors.local_budget import LocalTeamBudget
 from retinue.actors.messages import (
@@ -44,6 +45,7 @@ from retinue.actors.messages import (
     ProfilesRegisteredMessage,
     StartMessage,
     StopMessage,
+    StopRecursively,
 )
 from retinue.actors.metadata import TeamMetadata
 from retinue.actors.names import MemberNames
@@ -51,6 +53,7 @@ from retinue.actors.redaction import redact_credentials
 from retinue.actors.streams import OutputListener, OutputStreams
 from retinue.actors.subscriber import EventSubscriber, MessageSink
 from retinue.actors.team import DirectoryBoard, TeamDirectory
+from retinue.actors.team_log import TeamLog
 from retinue.frozen import FrozenMap
 
 logger = logging.getLogger(__name__)
@@ -59,24 +62,6 @@ logger = logging.getLogger(__name__)
 MAX_GROUP = 500
 #: The team's store metadata key for `TeamConfig.import_path`.
 IMPORT_PATH = "import_path"
-
-
-class TeamMember(BaseModel):
-    """One roster line: who, which role, who hired them, and whether they are busy now."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    address: ActorAddress
-    parent: ActorAddress | None = None
-    busy: bool = False
-
-    @property
-    def name(self) -> str:
-        return self.address.name
-
-    @property
-    def role(self) -> str:
-        return self.address.role
 
 
 class Orchestrator(Actor[BaseConfig, BaseState]):
@@ -93,7 +78,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         #: hirer's own thread (see `admit`), never waiting for this actor's thread.
         self._roster_lock = threading.RLock()
         #: Members read the latest directory here; only this actor's thread publishes.
-        self.directory_board = DirectoryBoard()
+        turn_reports = isinstance(config, TeamConfig) and config.turn_reports
+        self.directory_board = DirectoryBoard(TeamDirectory(turn_reports=turn_reports))
         self._names = MemberNames(reserved=[self.myAddress.name])
         self._subscribers: list[EventSubscriber] = []
         self._sinks: list[MessageSink] = []
@@ -109,7 +95,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         loops = config.loops if isinstance(config, TeamConfig) else None
         #: The team's task chains: stops and loop counts; members read it from any thread.
         self.chain_ledger = ChainLedger(loops)
-        self._window: deque[Message] = deque(maxlen=window)
+        self._log = TeamLog(window)  # the recent window, each actor's latest checkpoint
+        self._disbanding = False  # a `StopRecursively` came: stop once the last member left
         self._unannounced: list[Message] = []  # observed, for subscribers after the commit
         store = self._system.store
         if store is not None:  # raises a StoreError here: the team does not start unrecorded
@@ -217,9 +204,15 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         profiles: FrozenMap[str, AgentCard],
         metadata: TeamMetadata | None,
     ) -> None:
-        version = self.directory.version + 1
+        current = self.directory
         self.directory_board.publish(
-            TeamDirectory(version=version, members=members, profiles=profiles, metadata=metadata)
+            dataclasses.replace(
+                current,
+                version=current.version + 1,
+                members=members,
+                profiles=profiles,
+                metadata=metadata,
+            )
         )
 
     def set_metadata(self, metadata: TeamMetadata | None) -> None:
@@ -236,6 +229,16 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def get_metadata(self) -> TeamMetadata | None:
         """The team's business context, or None."""
         return self.directory.metadata
+
+    def get_descendants(self, member: ActorAddress) -> list[ActorAddress]:
+        """What `member` created, in the order a recursive stop takes it (see `lineage`)."""
+        with self._roster_lock:
+            members = list(self._members.values())
+        return descendants(members, member)
+
+    def get_members_by_skill(self, skill: str) -> list[ActorAddress]:
+        """The members whose role's blueprint lists `skill` (`AgentCard.has_skill`)."""
+        return self.directory.members_with_skill(skill)
 
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""
@@ -268,6 +271,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def get_agent_profile(self, role: str) -> AgentCard | None:
         """The blueprint for `role`, or None."""
         return self.directory.profile(role)
+
+    def get_profiles_by_skill(self, skill: str) -> list[AgentCard]:
+        """The blueprints that list `skill`, ignoring case and surrounding spaces."""
+        return self.directory.profiles_with_skill(skill)
 
     # ------------------------------------------------------------------ budget
     def set_usage_limits(self, limits: TeamUsageLimits) -> TeamUsageLimits:
@@ -327,7 +334,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         and sees nothing twice.
         """
         if replay:
-            for message in list(self._window):
+            for message in list(self._log.window):
                 self._tell_subscriber(subscriber, message)
         self._subscribers.append(subscriber)
 
@@ -358,7 +365,27 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def get_messages(self) -> list[Message]:
         """The recent window of recorded messages, oldest first."""
-        return list(self._window)
+        return list(self._log.window)
+
+    def get_events(
+        self, agent_id: str | None = None, event_class: type[object] | str | None = None
+    ) -> list[EventMessage]:
+        """The window's events, oldest first, of one actor and one kind if given (`TeamLog`)."""
+        return self._log.events(agent_id, event_class)
+
+    def get_states(self) -> dict[str, BaseModel]:
+        """Each running actor's latest state checkpoint, by agent id."""
+        return self._log.states()
+
+    def receiveMsg_StopRecursively(self, message: StopRecursively, sender: Any) -> None:
+        """Stop the whole team, each member after those it created; this actor last."""
+        self._disbanding = True
+        with self._roster_lock:
+            starts = roots(self._members.values())
+        for member in starts:
+            self.system.send(member, StopRecursively(), sender=self.myAddress)
+        if not starts:
+            self.stop()
 
     def receiveMsg_Message(self, message: Message, sender: ActorAddress | None) -> None:
         if isinstance(message, StopMessage) and sender is not None:
@@ -368,9 +395,12 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                     self._names.release(gone.address.name)
                     members = self.directory.members.evolve(drop=[gone.address.name])
                     self._publish(members=members)
+                last = not self._members
             if gone is not None:
                 level = logging.DEBUG if message.shutdown else logging.INFO
                 logger.log(level, "%s left the team", gone.address.name)
+            if self._disbanding and last:
+                self.stop()
         elif isinstance(message, StartMessage) and sender is not None:
             with self._roster_lock:
                 member = self._members.get(sender.agent_id)
@@ -385,7 +415,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     def _observe(self, message: Message) -> None:
         """Window it, hand it to the sinks; subscribers hear of it after the commit."""
-        self._window.append(message)
+        self._log.add(message)
         for sink in self._sinks:
             try:
                 sink.record(message)

@@ -13,8 +13,6 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import pykka
-
 from retinue.actors.errors import log_failure
 from retinue.actors.exit import ended_by, join_at_exit
 
@@ -73,8 +71,5 @@ def _drop_queued(actor: Actor[Any, Any]) -> int:
     """Empty a mailbox at shutdown, answering askers; returns how many counted messages went."""
     letters = actor.mailbox.drain()
     for letter in letters:
-        if letter.reply_to is not None:
-            letter.reply_to.set_exception(
-                exc_info=(pykka.ActorDeadError, pykka.ActorDeadError("system shut down"), None)
-            )
+        letter.refuse("system shut down")
     return len(letters)

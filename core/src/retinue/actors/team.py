@@ -17,12 +17,16 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from retinue.frozen import FrozenMap
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from retinue.actors.address import ActorAddress
     from retinue.actors.budget import TeamBudget
     from retinue.actors.card import AgentCard
     from retinue.actors.chains import TeamChains
+    from retinue.actors.lineage import TeamMember
+    from retinue.actors.messages import EventMessage
     from retinue.actors.metadata import TeamMetadata
-    from retinue.actors.orchestrator import TeamMember
+    from retinue.actors.runtime_api import Runtime
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -39,6 +43,8 @@ class TeamDirectory:
     profiles: FrozenMap[str, AgentCard] = field(default_factory=FrozenMap)
     metadata: TeamMetadata | None = None
     """The team's business context (`Orchestrator.set_metadata`), or None."""
+    turn_reports: bool = False
+    """Whether members report each turn's start and end (`TeamConfig.turn_reports`)."""
 
     def member(self, name: str) -> ActorAddress | None:
         """The member called `name` (with its `@`), or None."""
@@ -50,12 +56,31 @@ class TeamDirectory:
         found: AgentCard | None = self.profiles.get(role.strip())
         return found
 
+    def profiles_with_skill(self, skill: str) -> list[AgentCard]:
+        """The blueprints that list `skill` (ignoring case and surrounding spaces)."""
+        return [card for card in self.profiles.values() if card.has_skill(skill)]
+
+    def members_with_skill(self, skill: str) -> list[ActorAddress]:
+        """The members whose role's blueprint lists `skill`, in the order they joined."""
+        roles = {card.role for card in self.profiles_with_skill(skill)}
+        return [member for member in self.members.values() if member.role in roles]
+
     @property
     def agent_count(self) -> int:
         """How many members are agents (people not counted); computed once per version."""
         return self.members.memo(
             "retinue.agent_count", lambda ms: sum(not a.is_user_proxy for a in ms.values())
         )
+
+
+def reports_turns(system: Runtime, orchestrator: ActorAddress | None, member: ActorAddress) -> bool:
+    """Whether `member`'s team has its members report their turns; False outside a team."""
+    if orchestrator is None:
+        return False
+    try:
+        return system.team_view(orchestrator, member).directory.turn_reports
+    except RuntimeError:  # the orchestrator has stopped, or cannot be reached from here
+        return False
 
 
 def may_hire(directory: TeamDirectory, hirer: ActorAddress, role: str) -> str | None:
@@ -162,21 +187,37 @@ class Team(Protocol):
         """
         ...
 
+    def states(self) -> dict[str, BaseModel]:
+        """Each member's latest state checkpoint, by agent id (this waits for the orchestrator)."""
+        ...
+
+    def events(
+        self, agent_id: str | None = None, event_class: type[object] | str | None = None
+    ) -> list[EventMessage]:
+        """The events in the orchestrator's recent window, oldest first, of one member
+        (`agent_id`) and of one kind (a class, or a class name) if given; this waits for it."""
+        ...
+
     def hire(self, role: str, name: str | None = None) -> ActorAddress:
         """Start a new member for `role` (under `name` if given) with this member as parent."""
         ...
 
     def fire(self, member: ActorAddress, timeout: float | None = None) -> bool:
-        """Make `member` leave the team: it stops after its current work.
+        """Make `member` leave the team with the members it hired (`stop(recursive=True)`):
+        each stops after its current work, and after the members it hired in turn.
 
-        True when it has left within `timeout` (the directory no longer lists it); False
-        when it is still finishing and leaves afterwards. A person cannot be fired.
+        True when all have left within `timeout` (the directory no longer lists them);
+        False when one is still finishing and leaves afterwards. A person cannot be fired.
         """
         ...
 
-    def stop(self, member: ActorAddress, timeout: float | None = None) -> bool:
+    def stop(
+        self, member: ActorAddress, timeout: float | None = None, *, recursive: bool = False
+    ) -> bool:
         """Stop `member`'s actor after its queued messages; True once it has stopped.
 
+        With `recursive`, the members it created (and they created) stop before it, deepest
+        first; a person's proxy is never stopped this way. `timeout` bounds the whole.
         Stopping oneself never waits: it returns False and happens after the current message.
         """
         ...

@@ -12,8 +12,10 @@ A turn is the handling of one message by one actor. An observer, given for an ag
 - what the turn reports: `report(message)` is called, as it happens and from whichever
   thread, with everything the actor reports to its team during the turn (its model runs'
   events, skipped routes, stopped chains, budget refusals, checkpoints, its `ErrorMessage`
-  and the `HandledMessage` that closes the turn), and with the team changes the turn makes:
-  the `StartMessage` of a member it hires, a `StopMessage` for a member it fires.
+  and the `HandledMessage` that closes the turn; with `TeamConfig.turn_reports`, its
+  `ReceivedMessage` first and its `ProcessedMessage`), and with the team changes the turn
+  makes: the `StartMessage` of a member it hires, a `StopMessage` for each member it fires
+  (the fired one's hires too).
 
 The observers of the turn in flight are kept in a context variable, which follows the turn's
 work to the model loop and to the worker threads of its sync tools: a hire made by a tool is

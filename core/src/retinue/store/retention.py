@@ -3,7 +3,8 @@
 A resume reads the latest checkpoint of each actor (the snapshots), and the conversation, the
 roster, model messages, usage, runs and planning changes in full. What it never reads is
 telemetry: tool-call events (the calls are in the model messages too), command announcements
-(made again when an agent starts), and checkpoints superseded by a newer one of the same
+(made again when an agent starts), turn starts and ends (`ReceivedMessage`,
+`ProcessedMessage`: timing only), and checkpoints superseded by a newer one of the same
 actor. `Retention` prunes only those, and refuses to be told to prune anything else.
 """
 
@@ -37,8 +38,11 @@ PROTECTED_KINDS: frozenset[str] = frozenset(
     }
 )
 
-#: Telemetry pruned by default: tool calls and command announcements.
-DEFAULT_TELEMETRY: frozenset[str] = frozenset({"ToolCallEvent", "CommandsAnnouncedEvent"})
+#: Telemetry pruned by default: tool calls, command announcements, and the turns' starts
+#: and ends of a team that reports them (`TeamConfig.turn_reports`).
+DEFAULT_TELEMETRY: frozenset[str] = frozenset(
+    {"ToolCallEvent", "CommandsAnnouncedEvent", "ReceivedMessage", "ProcessedMessage"}
+)
 
 
 @dataclass(frozen=True, slots=True)
