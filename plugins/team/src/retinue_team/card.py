@@ -239,8 +239,9 @@ class TeamTool(ToolCard):
         if member.is_user_proxy:
             raise ValueError(f"{member.name} is a person, not an agent, and cannot be fired")
         if member == self.host.myAddress:
-            # Never wait on ourselves: the stop is queued behind the message being handled.
-            team.stop(member)
+            # Its hires leave with it; its own stop never waits on itself: it is queued
+            # behind the message being handled.
+            team.fire(member, timeout=self.stop_timeout)
             return f"{member.name} fired itself and leaves the team once its current work is done."
         if team.fire(member, timeout=self.stop_timeout):
             return f"Fired {member.name} ({member.role}); it has left the team."
