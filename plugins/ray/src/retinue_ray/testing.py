@@ -137,6 +137,14 @@ ON_ONE_PROCESS_ONLY: dict[str, str] = {
 }
 
 
+#: Of those, the ones not even run: the failure they meet on a host (pickling a class defined
+#: in the test recurses to Python's limit) can crash pytest's own report of it (a CPython
+#: `SystemError` while it parses the source for the traceback), ending the whole run.
+NOT_RUN_ON_RAY = frozenset(
+    {f"{_A}test_failures.py::test_a_request_to_a_member_that_stopped_answers_the_sender"}
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep the tests that run a team; mark those that cannot pass on Ray."""
     kept, dropped = [], []
@@ -146,7 +154,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         else:
             dropped.append(item)
         reason = ON_ONE_PROCESS_ONLY.get(item.nodeid)
-        if reason is not None:
+        if item.nodeid in NOT_RUN_ON_RAY:
+            item.add_marker(pytest.mark.skip(reason=reason or "cannot run on Ray"))
+        elif reason is not None:
             item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
     if dropped:
         config.hook.pytest_deselected(items=dropped)
