@@ -35,10 +35,11 @@ def test_a_long_answer_appears_whole_with_its_lines(answers: Terminal) -> None:
     assert len(lines) == 40 and len("\n".join(lines)) >= 3000
     answers.type("long please")
     answers.wait_for(lines[-1])
-    shown = answers.seen.splitlines()
-    assert "@Assistant → @Human  [response]" in shown
-    at = [shown.index(line) for line in lines]  # every line whole, on a row of its own
-    assert at == sorted(at) and at[-1] - at[0] == 39  # in order, none folded or dropped
+    screen = answers.wait_for("idle · talking to @Assistant")  # the prompt has redrawn
+    rows = screen.splitlines()
+    assert "@Assistant → @Human  [response]" in rows
+    start = rows.index(lines[0])  # every line whole, on a row of its own, in order
+    assert rows[start : start + len(lines)] == lines  # none folded, dropped or split
 
 
 def test_a_models_escape_sequences_are_shown_not_obeyed(answers: Terminal) -> None:
