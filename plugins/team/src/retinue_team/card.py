@@ -183,7 +183,7 @@ class TeamTool(ToolCard):
         return "\n".join(lines)
 
     def fire_members(self, names: list[str]) -> str:
-        """Fire members by @Name (one at work finishes its task first)."""
+        """Fire members by @Name."""
         if not names:
             return "No names given; nobody was fired."
         lines = []
