@@ -114,6 +114,9 @@ def test_a_run_with_no_options_is_recorded_in_the_user_store_and_log_shows_the_m
     assert said["args"]["messages"][0]["message"] == "\x1b]0;owned\x07heard: hi"  # exact
     plain = retinue_in(here, "log", team_id, XDG_DATA_HOME=str(data))
     assert "model request" not in plain.stdout  # without --turns: the conversation alone
+    everything = retinue_in(here, "log", team_id, "--all", XDG_DATA_HOME=str(data))
+    assert "] @Assistant · model request" in everything.stdout  # --all has the turns too
+    assert "    user prompt: " in everything.stdout and "\x1b" not in everything.stdout
 
 
 def test_chat_continue_and_resume_go_on_with_the_recorded_team_from_other_directories(
