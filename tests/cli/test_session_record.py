@@ -190,3 +190,27 @@ def test_a_module_beside_the_team_file_never_shadows_an_installed_package(
     assert checked.stdout.splitlines()[-1] == (
         f"note: imported the code it names: beside_script ({team_file.parent / 'beside_script.py'})"
     )
+
+
+def test_a_team_whose_code_moved_away_is_one_line_and_resumes_once_it_is_back(
+    team_file: Path, tmp_path: Path
+) -> None:
+    data = str(tmp_path / "data")
+    done = retinue_in(tmp_path / "a", "run", str(team_file), "-m", "one", XDG_DATA_HOME=data)
+    assert done.returncode == 0, done.stderr
+    team_id = only_team(tmp_path / "a", XDG_DATA_HOME=data)
+    folder = team_file.parent
+    moved = folder.rename(tmp_path / "moved")
+    for command in (["resume", team_id, "-m", "two"], ["chat", "-c"]):
+        refused = retinue_in(tmp_path / "b", *command, input="two\n", XDG_DATA_HOME=data)
+        assert refused.returncode == 1
+        (line,) = refused.stderr.splitlines()  # no traceback: one line, naming who and why
+        assert line == (
+            f"retinue {command[0]}: team {team_id}: @Assistant cannot start: cannot import "
+            "module 'beside_script' for 'beside_script:answer': No module named "
+            f"'beside_script' (its team file's folder {folder} is no longer there)"
+        )
+    moved.rename(folder)  # the failed resumes left the record as it was: it resumes
+    resumed = retinue_in(tmp_path / "b", "resume", team_id, "-m", "three", XDG_DATA_HOME=data)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "heard: three" in resumed.stdout
