@@ -114,6 +114,9 @@ def test_a_run_with_no_options_is_recorded_in_the_user_store_and_log_shows_the_m
     assert said["args"]["messages"][0]["message"] == "\x1b]0;owned\x07heard: hi"  # exact
     plain = retinue_in(here, "log", team_id, XDG_DATA_HOME=str(data))
     assert "model request" not in plain.stdout  # without --turns: the conversation alone
+    everything = retinue_in(here, "log", team_id, "--all", XDG_DATA_HOME=str(data))
+    assert "] @Assistant · model request" in everything.stdout  # --all has the turns too
+    assert "    user prompt: " in everything.stdout and "\x1b" not in everything.stdout
 
 
 def test_chat_continue_and_resume_go_on_with_the_recorded_team_from_other_directories(
@@ -187,3 +190,27 @@ def test_a_module_beside_the_team_file_never_shadows_an_installed_package(
     assert checked.stdout.splitlines()[-1] == (
         f"note: imported the code it names: beside_script ({team_file.parent / 'beside_script.py'})"
     )
+
+
+def test_a_team_whose_code_moved_away_is_one_line_and_resumes_once_it_is_back(
+    team_file: Path, tmp_path: Path
+) -> None:
+    data = str(tmp_path / "data")
+    done = retinue_in(tmp_path / "a", "run", str(team_file), "-m", "one", XDG_DATA_HOME=data)
+    assert done.returncode == 0, done.stderr
+    team_id = only_team(tmp_path / "a", XDG_DATA_HOME=data)
+    folder = team_file.parent
+    moved = folder.rename(tmp_path / "moved")
+    for command in (["resume", team_id, "-m", "two"], ["chat", "-c"]):
+        refused = retinue_in(tmp_path / "b", *command, input="two\n", XDG_DATA_HOME=data)
+        assert refused.returncode == 1
+        (line,) = refused.stderr.splitlines()  # no traceback: one line, naming who and why
+        assert line == (
+            f"retinue {command[0]}: team {team_id}: @Assistant cannot start: cannot import "
+            "module 'beside_script' for 'beside_script:answer': No module named "
+            f"'beside_script' (its team file's folder {folder} is no longer there)"
+        )
+    moved.rename(folder)  # the failed resumes left the record as it was: it resumes
+    resumed = retinue_in(tmp_path / "b", "resume", team_id, "-m", "three", XDG_DATA_HOME=data)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "heard: three" in resumed.stdout

@@ -1,6 +1,7 @@
 """What the person sees in a real pseudo-terminal: whole answers with their lines, answers
 streamed as the model writes them (a loopback OpenAI-compatible server streaming with
-server-sent events), a model's escape sequences shown and not obeyed, a chat's own help."""
+server-sent events) in `retinue chat` and `retinue run`, Markdown rendered with its line breaks
+kept, a model's escape sequences shown and not obeyed."""
 
 from __future__ import annotations
 
@@ -40,6 +41,26 @@ def test_a_long_answer_appears_whole_with_its_lines(answers: Terminal) -> None:
     assert "@Assistant → @Human  [response]" in rows
     start = rows.index(lines[0])  # every line whole, on a row of its own, in order
     assert rows[start : start + len(lines)] == lines  # none folded, dropped or split
+
+
+def test_an_answer_in_markdown_is_rendered_with_its_line_breaks(answers: Terminal) -> None:
+    answers.type("markdown")
+    answers.wait_for("run --fast")
+    screen = answers.wait_for("idle · talking to @Assistant")  # the prompt has redrawn
+    rows = [row for row in screen.splitlines() if row.strip()]
+    start = rows.index("Here is the plan:")
+    assert rows[start : start + 5] == [
+        "Here is the plan:",
+        "kept on its own line",  # a line break inside a paragraph stays a line break
+        " • first step",  # a list, its marks rendered
+        " • second step",
+        " run --fast",  # a code block, its fences gone
+    ]
+    assert "**" not in screen and "`" not in screen
+    y = answers.screen.display.index(next(r for r in answers.screen.display if "• first" in r))
+    x = answers.screen.display[y].index("first")
+    assert all(answers.screen.buffer[y][x + i].bold for i in range(5))  # **first**, in bold
+    assert not answers.screen.buffer[y][x + 6].bold
 
 
 def test_a_models_escape_sequences_are_shown_not_obeyed(answers: Terminal) -> None:
@@ -104,6 +125,33 @@ def test_ctrl_c_mid_stream_stops_the_run_and_the_chat_goes_on(
         assert model.streamed == 2
     finally:
         chat.close()
+
+
+@pytest.mark.parametrize("message", [False, True], ids=["at-the-prompt", "with-message"])
+def test_retinue_run_streams_too(model: StreamingModel, tmp_path: Path, message: bool) -> None:
+    pytest.importorskip("openai", reason="the OpenAI-compatible model needs the openai SDK")
+    args = ["run", str(TEAMS / "answers.toml"), "--model", f"openai-chat:streaming@{model.url}"]
+    run = Terminal([*args, "-m", "tell me"] if message else args, tmp_path)
+    try:
+        if not message:
+            run.wait_for("@Human>")
+            run.type("tell me")
+        screen = run.wait_for(FIRST_WORDS)
+        assert model.holding.is_set()  # the server still holds the answer's last chunk
+        assert "@Assistant is writing:" in screen and LAST_WORDS not in screen
+        model.release()
+        if message:  # the flow's line on stderr, then the answer alone on stdout, at its end
+            assert run.wait_exit() == 0
+            rows = [row for row in run.text().splitlines() if row.strip()]
+            assert rows[-2:] == [f"@Assistant → @Human  [response] {ANSWER}", ANSWER]
+            assert "is writing" not in run.text()
+        else:
+            run.wait_for(LAST_WORDS)
+            run.type("/quit")
+            assert run.wait_exit() == 0
+        assert (model.streamed, model.whole) == (1, 0)
+    finally:
+        run.close()
 
 
 def test_no_stream_asks_for_the_whole_answer(model: StreamingModel, tmp_path: Path) -> None:

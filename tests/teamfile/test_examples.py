@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import ClassVar
@@ -48,9 +49,14 @@ def test_solo_answers_the_person(seat: type[Seat]) -> None:
     ]
 
 
-def test_the_reference_file_runs_with_every_key_set(seat: type[Seat]) -> None:
+def test_the_reference_file_runs_with_every_key_set(
+    seat: type[Seat], caplog: pytest.LogCaptureFixture
+) -> None:
     spec = load_team_file(example("reference"))
-    with spec.start(human_class=seat) as running:
+    with (
+        caplog.at_level(logging.WARNING, logger="retinue"),
+        spec.start(human_class=seat) as running,
+    ):
         assert running.human.name == "@Ada"
         assert sorted(running.started) == ["Lead", "Researcher"]
         running.send("what is an actor?")
@@ -58,6 +64,9 @@ def test_the_reference_file_runs_with_every_key_set(seat: type[Seat]) -> None:
     assert [m.content for m in seat.received] == [
         "Our researcher says: a finding about 'what is an actor?'"
     ]
+    # its team budget has a USD limit, and its models are scripted: they have no price to
+    # warn about (neither told to the person, above, nor logged)
+    assert not [r.getMessage() for r in caplog.records if "price" in r.getMessage()]
 
 
 def test_the_product_team_plans_builds_reviews_and_reports(

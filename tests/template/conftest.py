@@ -14,14 +14,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*command: str | Path, cwd: Path | None = None, timeout: float = 300) -> str:
-    """Run `command` in a clean environment; its stdout, or a failure showing its output."""
+def outcome(
+    *command: str | Path, cwd: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run `command` in a clean environment (nothing of this one's Python, virtualenv,
+    retinue, pip or pytest settings) to its end, whatever its exit status."""
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith(("PYTHON", "VIRTUAL_ENV", "RETINUE_", "PIP_", "PYTEST_"))
     }
-    done = subprocess.run(
+    return subprocess.run(
         [str(part) for part in command],
         cwd=cwd,
         env=env,
@@ -30,6 +33,11 @@ def run(*command: str | Path, cwd: Path | None = None, timeout: float = 300) -> 
         timeout=timeout,
         check=False,
     )
+
+
+def run(*command: str | Path, cwd: Path | None = None, timeout: float = 300) -> str:
+    """Run `command` in a clean environment; its stdout, or a failure showing its output."""
+    done = outcome(*command, cwd=cwd, timeout=timeout)
     assert done.returncode == 0, f"{command} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return done.stdout
 

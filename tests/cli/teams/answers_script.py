@@ -1,6 +1,7 @@
 """The scripted model of answers.toml: "long" gets a 40-line answer of about 3,000
 characters; "escapes" an answer carrying a window-title (OSC) sequence, a clear-screen and
-colour codes; anything else is quoted back."""
+colour codes; "markdown" an answer in Markdown (a list, emphasis, code, a line break inside a
+paragraph); anything else is quoted back."""
 
 from __future__ import annotations
 
@@ -14,6 +15,14 @@ LONG_LINES = [
 ]
 LONG = "\n".join(LONG_LINES)
 
+MARKDOWN = (
+    "Here is the plan:\n"
+    "kept on its own line\n\n"
+    "- **first** step\n"
+    "- `second` step\n\n"
+    "```\nrun --fast\n```"
+)
+
 HOSTILE = "\x1b]0;pwned\x07title \x1b[2Jcleared \x1b[31mred\x1b[0m plain"
 
 
@@ -21,6 +30,8 @@ def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     got = incoming(messages)
     if "long" in got.content:
         text = LONG
+    elif "markdown" in got.content:
+        text = MARKDOWN
     elif "escapes" in got.content:
         text = HOSTILE
     else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -25,6 +26,7 @@ from retinue.actors.messages import EventMessage, Message
 from retinue.actors.orchestrator import IMPORT_PATH, Orchestrator
 from retinue.actors.resumption import Resumption
 from retinue.actors.system import ActorSystem, resolve_actor_class
+from retinue.actors.validation import ConfigError
 from retinue.agent.messages import AgentMessage
 from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
 from retinue.resume.chains import replay_chains
@@ -109,7 +111,9 @@ def resume_team(
     One process runs a team at a time: the team's lease is taken before its record is read,
     and a team another live process runs is refused with `LeaseHeldError` (a `StoreError`)
     naming it. Raises `ResumeError` when the record holds no such team or cannot be resumed,
-    and whatever an actor's start raises (a system made here is shut down then).
+    a member among them whose configuration cannot work here (its model's code cannot be
+    imported: the team file's folder moved away, an SDK missing; one line naming it), and
+    whatever else an actor's start raises (a system made here is shut down then).
     """
     # held on the store the team will record to, whose recorder holds it from its start on
     holder = system.store if system is not None and system.store is not None else store
@@ -180,12 +184,25 @@ def _restart(
     members: dict[str, ActorAddress] = {}
     attached: list[ActorAddress] = []
     for actor in plan.alive:
-        address = _resume_actor(system, orchestrator, actor, given, human_class)
+        try:
+            address = _resume_actor(system, orchestrator, actor, given, human_class)
+        except ConfigError as exc:
+            raise _cannot_start(plan, actor.address.name, exc) from exc
         if actor.is_member:
             members[address.name] = address
         else:
             attached.append(address)
     return orchestrator, members, attached
+
+
+def _cannot_start(plan: TeamRecord, name: str, exc: ConfigError) -> ResumeError:
+    """One line: who cannot start and why, and the team's code folders that are gone."""
+    problem = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    config = plan.orchestrator.start.config
+    folders = config.import_path if isinstance(config, TeamConfig) else []
+    gone = [folder for folder in folders if not Path(folder).is_dir()]
+    where = f" (its team file's folder {', '.join(gone)} is no longer there)" if gone else ""
+    return ResumeError(f"team {plan.team_id}: {name} cannot start: {problem}{where}")
 
 
 def _find_its_code(store: Store, team_id: str) -> None:

@@ -1,15 +1,18 @@
 """What to install for a card a team file names and no installed plugin provides.
 
-The cards of retinue's own plugins are known here by name. From a clone of the repository
-(the kernel's source beside `plugins/<name>/pyproject.toml`) the hint installs that folder;
-otherwise the published distribution, `retinue-<name>`.
+The cards of retinue's own plugins are known here by name. When the kernel came from a clone
+of the repository (installed editable, or with `pip install ./core`, which pip records in the
+distribution's `direct_url.json`) and the clone has `plugins/<name>/pyproject.toml`, the hint
+installs that folder; otherwise the published distribution, `retinue-<name>`.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 #: The cards of retinue's own plugins, by the plugin providing each (`plugins/<plugin>`,
 #: distribution `retinue-<plugin>`).
@@ -36,16 +39,39 @@ def missing_card_hint(card: str) -> str | None:
     try:
         importlib.metadata.distribution(distribution)
     except importlib.metadata.PackageNotFoundError:
-        folder = _clone_root() / "plugins" / plugin
-        if (folder / "pyproject.toml").is_file():
-            return f"its plugin is not installed: pip install {_shown(folder)}"
+        for root in _clone_roots():
+            folder = root / "plugins" / plugin
+            if (folder / "pyproject.toml").is_file():
+                return f"its plugin is not installed: pip install {_shown(folder)}"
         return f"its plugin is not installed: pip install {distribution}"
     return f"{distribution} is installed but its plugin is not loaded (RETINUE_DISABLED_PLUGINS?)"
 
 
-def _clone_root() -> Path:
-    """Where a clone's root would be: the kernel's source is `core/src/retinue` in it."""
-    return Path(__file__).resolve().parents[4]  # teamfile, retinue, src, core, the root
+def _clone_roots() -> list[Path]:
+    """Where a clone's root may be: above the kernel's source (`core/src/retinue`, an
+    editable install), and above the `core` folder pip installed the kernel from."""
+    roots = [Path(__file__).resolve().parents[4]]  # teamfile, retinue, src, core, the root
+    source = _installed_from()
+    if source is not None:
+        roots.append(source.parent)
+    return roots
+
+
+def _installed_from() -> Path | None:
+    """The local folder the kernel was installed from, as pip recorded it (PEP 610)."""
+    try:
+        recorded = importlib.metadata.distribution("retinue").read_text("direct_url.json")
+        url = json.loads(recorded or "null")
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return None
+    if not isinstance(url, dict) or not isinstance(url.get("url"), str):
+        return None
+    parts = urlsplit(url["url"])
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    from urllib.request import url2pathname  # only for a card that is missing
+
+    return Path(url2pathname(parts.path))
 
 
 def _shown(folder: Path) -> str:
