@@ -187,3 +187,46 @@ def test_a_check_longer_than_its_bound_is_cut_and_the_file_opened_with_a_warning
     checked = SQLiteStore(path, create=False)  # the default bound: the whole check, and fine
     checked.close()
     assert len(caplog.records) == 1
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("DROP TABLE retinue_records", "its table retinue_records is missing"),
+        (
+            "ALTER TABLE retinue_records RENAME COLUMN kind TO sort",
+            "its table retinue_records has no column kind",
+        ),
+    ],
+    ids=["dropped table", "renamed column"],
+)
+def test_a_damaged_postgres_store_is_refused_at_opening_and_left_as_it_was(
+    fresh_postgres: str, sql: str, message: str
+) -> None:
+    import psycopg
+
+    store = open_store(fresh_postgres)
+    store.create_team("t")
+    store.append("t", [Record("SentMessage", "x", "y", message_id=str(n)) for n in range(3)])
+    store.close()
+    layout = (
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name LIKE 'retinue%' ORDER BY 1, 2"
+    )
+    with psycopg.connect(fresh_postgres, autocommit=True) as conn:
+        conn.execute(sql)
+        before = (
+            conn.execute(layout).fetchall(),
+            conn.execute("SELECT * FROM retinue_teams").fetchall(),
+        )
+
+    with pytest.raises(StoreError, match=f"is not a usable retinue store: {message}$") as info:
+        open_store(fresh_postgres)
+    assert "\n" not in str(info.value)
+
+    with psycopg.connect(fresh_postgres, autocommit=True) as conn:
+        after = (
+            conn.execute(layout).fetchall(),
+            conn.execute("SELECT * FROM retinue_teams").fetchall(),
+        )
+    assert after == before
