@@ -196,6 +196,28 @@ def test_a_raise_racing_with_runs_neither_loses_nor_doubles_a_charge(pings: Ping
         team.shutdown()
 
 
+def test_token_raises_racing_with_runs_keep_the_spend_within_one_request_per_run(
+    pings: Pings,
+) -> None:
+    limit = 1_266
+    team, _ = fan_out(TeamUsageLimits(total_tokens_limit=limit), pings)
+    clerk = team.add(card("Clerk"), model=pings)
+    try:
+        pings.gate.set()
+        for _ in range(20):  # each raise lands among the runs' requests
+            team.say(clerk, "/budget raise tokens=1")
+        team.wait_idle(60)
+
+        status = team.budget_status()
+        assert status.limits.total_tokens_limit == limit + 20
+        spent = status.usage.total_tokens
+        assert spent <= limit + 20 - 1 + USAGE.total_tokens * status.peak_in_flight
+        assert pings.total < 3 * MEMBERS
+        assert_no_charge_lost_or_doubled(team, pings)
+    finally:
+        team.shutdown()
+
+
 def test_one_run_stops_at_the_team_request_limit_its_own_tier_would_pass() -> None:
     asked: list[int] = []
 

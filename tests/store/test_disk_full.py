@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from retinue import ActorAddress
+from retinue.actors import recorder
 from retinue.store import SQLiteStore, StoreFullError
 from retinue.testing import TeamHarness, scripted_card
 
@@ -123,9 +124,11 @@ def test_a_full_disk_is_named_and_freeing_it_recovers_every_record_in_order(
         heard.waiting_for = "written again"
         filler.unlink()  # room again: the retry timer writes what is held, team idle or not
         assert heard.heard.wait(WAIT), heard.lines
-        (recovered,) = heard.at(logging.WARNING)
+        (recovered,) = [line for line in heard.at(logging.WARNING) if "written again" in line]
         assert re.search(r"\d+ held records appended \(positions \d+-\d+\)", recovered)
-        assert len(heard.at(logging.ERROR)) == 1  # the retries that failed said nothing more
+        assert len(heard.at(logging.ERROR)) == 1
+        retried = [line for line in heard.at(logging.WARNING) if "still cannot" in line]
+        assert all(f"the disk holding {path} is full" in line for line in retried)
 
         records = list(store.read(team.team_id))
         assert [r.position for r in records] == list(range(1, len(records) + 1))
@@ -165,3 +168,82 @@ def test_a_shutdown_while_the_disk_is_full_says_how_many_records_are_lost_and_wh
     assert f"lost {lost} records, positions {last + 1}-{last + lost} (" in report
     assert "1 StopMessage" in report
     assert report.endswith(f"the disk holding {path} is full")
+
+
+def test_room_for_less_than_the_held_records_is_retried_and_logged_until_there_is_enough(
+    disk: Path, heard: Heard
+) -> None:
+    path = disk / "team.sqlite"
+    store = SQLiteStore(path)
+    team = TeamHarness(store=store)
+    try:
+        echo = team.add(scripted_card("Echo"))
+        talk(team, echo, 2)
+        filler = fill(disk)
+        os.truncate(filler, filler.stat().st_size - 8192)  # 8 KiB free: a batch or two
+        heard.waiting_for = "still cannot be written"
+
+        talk(team, echo, 30)  # far more than 8 KiB held: each retry fails, and says so
+
+        assert heard.heard.wait(WAIT), heard.lines
+        (failure,) = heard.at(logging.ERROR)
+        assert f"the disk holding {path} is full" in failure
+        retry = next(line for line in heard.at(logging.WARNING) if "still cannot" in line)
+        assert re.search(
+            rf"still cannot be written \(\d+ retries over \d+s\): the disk holding "
+            rf"{re.escape(str(path))} is full; \d+ records held \(at most 10000\), "
+            r"next try in \d+(\.\d+)?s$",
+            retry,
+        )
+
+        heard.heard.clear()
+        heard.waiting_for = "written again"
+        filler.unlink()
+        assert heard.heard.wait(WAIT), heard.lines
+        records = list(store.read(team.team_id))
+        assert [r.position for r in records] == list(range(1, len(records) + 1))
+        assert [r.message_id for r in records[1:]] == [m.id for m in team.recorder.messages]
+    finally:
+        team.shutdown()
+        store.close()
+
+
+def test_past_the_bound_the_record_stops_keeping_a_consistent_beginning(
+    disk: Path, heard: Heard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(recorder, "MAX_PENDING", 25)  # the bound, small enough to reach
+    path = disk / "team.sqlite"
+    store = SQLiteStore(path)
+    team = TeamHarness(store=store)
+    try:
+        echo = team.add(scripted_card("Echo"))
+        talk(team, echo, 2)
+        written = store.team(team.team_id)
+        assert written is not None
+        filler = fill(disk)
+        talk(team, echo, 10)
+        heard.waiting_for = "written again"
+        filler.unlink()  # the 25 held records are written; what came after them is not
+        assert heard.heard.wait(WAIT), heard.lines
+    finally:
+        team.shutdown()
+        store.close()
+
+    stopped, *rest = heard.at(logging.ERROR)[1:]
+    assert stopped == (
+        f"the record of team {team.team_id} stops at position {written.last_position + 25}: "
+        "25 records its store could not take are held, the most kept; what the team does "
+        "next is not recorded"
+    )
+    reader = SQLiteStore(path, create=False)
+    try:
+        records = list(reader.read(team.team_id))
+    finally:
+        reader.close()
+    seen = [None, *(m.id for m in team.recorder.messages)]  # the orchestrator's start first
+    last = written.last_position + 25
+    assert [r.position for r in records] == list(range(1, last + 1))
+    assert [r.message_id for r in records[1:]] == seen[1:last]
+    (report,) = rest
+    lost = len(seen) - last
+    assert f"lost {lost} records, positions {last + 1}-{last + lost} (" in report

@@ -109,8 +109,9 @@ def test_two_resumes_at_once_one_runs_the_other_is_refused_and_a_kill_frees_the_
     check_done_once(where, team_id, resumes=2)  # the holder's and this one; none refused
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_a_holder_on_another_machine_keeps_its_team_while_it_renews_and_loses_it_at_expiry(
-    tmp_path: Path,
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """Another machine, as far as the lease can tell: a process in a pid namespace of its
     own, whose pid means nothing here. SIGKILL ends it and all it runs, as a power loss."""
@@ -120,6 +121,8 @@ def test_a_holder_on_another_machine_keeps_its_team_while_it_renews_and_loses_it
     if probe.returncode != 0:
         pytest.skip(f"cannot make a pid namespace here: {probe.stderr.decode().strip()}")
     where = str(tmp_path / "team.sqlite")
+    if kind == "postgres":
+        where = request.getfixturevalue("fresh_postgres")
     team_id = start_and_kill(where)
     store = open_store(where, create=False, lease_seconds=float(LEASE))
     store.take_lease(team_id)  # the killed process's, taken here at once, and let go: the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 from collections.abc import Callable
@@ -157,3 +158,75 @@ def test_a_newer_postgres_store_is_refused_and_left_as_it_was(fresh_postgres: st
     with psycopg.connect(fresh_postgres, autocommit=True) as conn:
         row = conn.execute("SELECT value FROM retinue_meta WHERE key = 'schema_version'")
         assert row.fetchone() == (str(SCHEMA_VERSION + 1),)
+
+
+def test_a_check_longer_than_its_bound_is_cut_and_the_file_opened_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "big.sqlite"
+    store = SQLiteStore(path)
+    store.create_team("t")
+    store.append(
+        "t", [Record("SentMessage", "x", "y" * 300, message_id=str(n)) for n in range(2000)]
+    )
+    store.close()  # 860 KiB: quick_check takes some 60,000 steps, the clock is read every 10,000
+    before = _fingerprint(path)
+
+    with caplog.at_level(logging.WARNING, logger="retinue.store.sqlite"):
+        store = SQLiteStore(path, create=False, check_seconds=1e-6)
+    try:
+        assert len(list(store.read("t"))) == 2000  # opened, and usable
+    finally:
+        store.close()
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert (
+        warning == f"{path} was opened without a full check: quick_check takes longer than 1e-06s"
+    )
+    assert _fingerprint(path)[0] == before[0]
+
+    checked = SQLiteStore(path, create=False)  # the default bound: the whole check, and fine
+    checked.close()
+    assert len(caplog.records) == 1
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("DROP TABLE retinue_records", "its table retinue_records is missing"),
+        (
+            "ALTER TABLE retinue_records RENAME COLUMN kind TO sort",
+            "its table retinue_records has no column kind",
+        ),
+    ],
+    ids=["dropped table", "renamed column"],
+)
+def test_a_damaged_postgres_store_is_refused_at_opening_and_left_as_it_was(
+    fresh_postgres: str, sql: str, message: str
+) -> None:
+    import psycopg
+
+    store = open_store(fresh_postgres)
+    store.create_team("t")
+    store.append("t", [Record("SentMessage", "x", "y", message_id=str(n)) for n in range(3)])
+    store.close()
+    layout = (
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name LIKE 'retinue%' ORDER BY 1, 2"
+    )
+    with psycopg.connect(fresh_postgres, autocommit=True) as conn:
+        conn.execute(sql)
+        before = (
+            conn.execute(layout).fetchall(),
+            conn.execute("SELECT * FROM retinue_teams").fetchall(),
+        )
+
+    with pytest.raises(StoreError, match=f"is not a usable retinue store: {message}$") as info:
+        open_store(fresh_postgres)
+    assert "\n" not in str(info.value)
+
+    with psycopg.connect(fresh_postgres, autocommit=True) as conn:
+        after = (
+            conn.execute(layout).fetchall(),
+            conn.execute("SELECT * FROM retinue_teams").fetchall(),
+        )
+    assert after == before

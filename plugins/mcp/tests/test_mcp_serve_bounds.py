@@ -1,5 +1,6 @@
 """`retinue mcp serve --http` under hostile callers: no token, a body nested 20,000 deep,
-connections that never finish their request, and a SIGTERM."""
+connections that never finish their request, a body past the size bound, and a SIGTERM or
+SIGINT."""
 
 from __future__ import annotations
 
@@ -126,6 +127,19 @@ def test_a_body_nested_20000_deep_is_a_400_with_one_line(endpoint: Endpoint) -> 
     assert runs and set(runs) == {"0"}  # nothing reached the team
 
 
+def test_a_body_past_the_size_bound_is_refused_before_it_is_parsed(endpoint: Endpoint) -> None:
+    text = "x" * (5 * 1024 * 1024)  # past the SDK's 4 MiB
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "ask"}}
+    big = json.dumps({**call, "params": {"name": "ask", "arguments": {"request": text}}})
+
+    status, answer = post(endpoint.port, f"/mcp?token={endpoint.token}", big.encode())
+
+    assert status == 413 and len(answer.decode().splitlines()) == 1
+    assert len(answer) < 300
+    runs = re.findall(r"(\d+) runs", endpoint.service.describe())
+    assert runs and set(runs) == {"0"}  # nothing reached the team
+
+
 def test_400_half_sent_requests_are_closed_within_the_request_timeout(
     endpoint: Endpoint,
 ) -> None:
@@ -146,10 +160,14 @@ def test_400_half_sent_requests_are_closed_within_the_request_timeout(
             sock.close()
 
     assert closed == HALF_OPEN, f"{HALF_OPEN - closed} connections still open"
-    assert last < SHORT + 10 and status == 200
+    # closed by their timeout (not at once), none much after it: measured 1.00-1.04 s
+    assert SHORT / 2 < last < SHORT + 2 and status == 200
 
 
-def test_a_sigterm_shuts_the_team_down_and_records_its_stop(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_sigterm_shuts_the_team_down_and_records_its_stop(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     where = tmp_path / "team.sqlite"
     with socket.socket() as sock:  # a free port; the server takes it a moment later
         sock.bind(("127.0.0.1", 0))
@@ -161,7 +179,7 @@ def test_a_sigterm_shuts_the_team_down_and_records_its_stop(tmp_path: Path) -> N
     )
     try:
         lines = _lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop)
         process.wait(60)
     finally:
         if process.poll() is None:

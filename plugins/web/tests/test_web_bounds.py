@@ -97,16 +97,20 @@ def test_400_half_sent_requests_are_closed_within_the_request_timeout(
             sock.close()
 
     assert closed == HALF_OPEN, f"{HALF_OPEN - closed} connections still open"
-    assert last < SHORT + 10 and status == 200
+    # closed by their timeout (not at once), none much after it: measured 1.00-1.04 s
+    assert SHORT / 2 < last < SHORT + 2 and status == 200
 
 
-def test_a_sigterm_shuts_the_team_down_and_records_its_stop(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_sigterm_shuts_the_team_down_and_records_its_stop(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     where = tmp_path / "team.sqlite"
     process = retinue(str(SOLO), "--store", str(where))
     try:
         port, _ = port_of(process)
         team_id = request(port, "GET", "/api/teams")[1]["live"]
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop)
         _, err = process.communicate(timeout=TIMEOUT)
     finally:
         if process.poll() is None:

@@ -21,9 +21,11 @@ The recorder holds the team's lease (`Store.take_lease`) from its start to `clos
 the store fails (a full disk), what it could not take is held, in order, and appended at a
 later flush, no sooner than a backoff that doubles from `RETRY_FIRST` to `RETRY_MAX`
 seconds; `wake` (the orchestrator's) asks for that flush when the team is quiet. The failure
-and the recovery are logged once each. Past `MAX_PENDING` records or `MAX_PENDING_BYTES`
-the record stops: the held records stay a consistent beginning, nothing after them is kept,
-and `close` says how many records were lost and which positions they would have had.
+and the recovery are logged once each; the retries that fail too at the 1st, 2nd, 4th, 8th,
+... (a few lines a night, never silent), and whenever their cause changes. Past
+`MAX_PENDING` records or `MAX_PENDING_BYTES` the record stops: the held records stay a
+consistent beginning, nothing after them is kept, and `close` says how many records were
+lost and which positions they would have had.
 """
 
 from __future__ import annotations
@@ -118,6 +120,9 @@ class Recorder:
         self._pending_bytes = 0
         self._since_prune = 0
         self._failure: StoreError | None = None  # the first of the current run of failures
+        self._failed_since = 0.0  # when that run began (monotonic)
+        self._retries = 0  # retries failed in it
+        self._last_cause = ""  # the cause last logged
         self._delay = 0.0  # of the next retry; set at the first failure
         self._retry_at = 0.0
         self._timer: threading.Timer | None = None
@@ -183,9 +188,15 @@ class Recorder:
         return True
 
     def _failed(self, exc: StoreError) -> None:
+        if self._closed:  # the last try: `close` says what is lost
+            self._failure = self._failure or exc
+            return
         if self._failure is None:
             self._failure = exc
             self._delay = RETRY_FIRST
+            self._failed_since = time.monotonic()
+            self._retries = 0
+            self._last_cause = str(exc)
             logger.error(
                 "the record of team %s could not be written: %s; %d records are held and "
                 "tried again",
@@ -195,13 +206,33 @@ class Recorder:
             )
         else:
             self._delay = min(self._delay * 2, RETRY_MAX)
+            self._retry_failed(exc)
         self._retry_at = time.monotonic() + self._delay
-        if self._wake is not None and self._delay > 0 and not self._closed:
+        if self._wake is not None and self._delay > 0:
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = threading.Timer(self._delay, self._wake)
             self._timer.daemon = True
             self._timer.start()
+
+    def _retry_failed(self, exc: StoreError) -> None:
+        """Log a failed retry: the 1st, 2nd, 4th, 8th, ... and any whose cause is new."""
+        self._retries += 1
+        cause = str(exc)
+        if self._retries & (self._retries - 1) and cause == self._last_cause:
+            return
+        self._last_cause = cause
+        logger.warning(
+            "the record of team %s still cannot be written (%d retries over %.0fs): %s; "
+            "%d records held (at most %d), next try in %gs",
+            self.team_id,
+            self._retries,
+            time.monotonic() - self._failed_since,
+            cause,
+            len(self._pending),
+            MAX_PENDING,
+            self._delay,
+        )
 
     def close(self) -> None:
         """After the last flush (the team stopped): one more try if the store was failing,
