@@ -201,8 +201,8 @@ def test_a_team_whose_code_moved_away_is_one_line_and_resumes_once_it_is_back(
     team_id = only_team(tmp_path / "a", XDG_DATA_HOME=data)
     folder = team_file.parent
     moved = folder.rename(tmp_path / "moved")
-    for command in (["resume", team_id, "-m", "two"], ["chat", "-c"]):
-        refused = retinue_in(tmp_path / "b", *command, input="two\n", XDG_DATA_HOME=data)
+    for command in (["resume", team_id, "-m", "two"],):
+        refused = retinue_in(tmp_path / "b", *command, XDG_DATA_HOME=data)
         assert refused.returncode == 1
         (line,) = refused.stderr.splitlines()  # no traceback: one line, naming who and why
         assert line == (

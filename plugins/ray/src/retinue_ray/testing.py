@@ -78,6 +78,8 @@ ON_ONE_PROCESS_ONLY: dict[str, str] = {
     },
     f"{_A}test_shared_instructions.py::test_two_members_send_identical_leading_instructions_"
     "and_their_own_part_last": _STATE,
+    f"{_A}test_output_schema.py::test_a_model_is_offered_the_output_tool_without_definitions_"
+    "and_its_answer_validates": _STATE,
     **{
         f"{_A}test_streaming.py::test_{name}": _STREAM
         for name in (
