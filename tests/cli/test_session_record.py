@@ -201,8 +201,8 @@ def test_a_team_whose_code_moved_away_is_one_line_and_resumes_once_it_is_back(
     team_id = only_team(tmp_path / "a", XDG_DATA_HOME=data)
     folder = team_file.parent
     moved = folder.rename(tmp_path / "moved")
-    for command in (["resume", team_id, "-m", "two"],):
-        refused = retinue_in(tmp_path / "b", *command, XDG_DATA_HOME=data)
+    for command in (["resume", team_id, "-m", "two"], ["chat", "-c"]):
+        refused = retinue_in(tmp_path / "b", *command, input="two\n", XDG_DATA_HOME=data)
         assert refused.returncode == 1
         (line,) = refused.stderr.splitlines()  # no traceback: one line, naming who and why
         assert line == (
@@ -210,7 +210,7 @@ def test_a_team_whose_code_moved_away_is_one_line_and_resumes_once_it_is_back(
             "module 'beside_script' for 'beside_script:answer': No module named "
             f"'beside_script' (its team file's folder {folder} is no longer there)"
         )
-    moved.rename(folder)  # the failed resumes left the record as it was: it resumes
+    moved.rename(folder)  # the refused resumes left the whole team in the record: it resumes
     resumed = retinue_in(tmp_path / "b", "resume", team_id, "-m", "three", XDG_DATA_HOME=data)
     assert resumed.returncode == 0, resumed.stderr
     assert "heard: three" in resumed.stdout

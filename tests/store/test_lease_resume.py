@@ -63,6 +63,22 @@ def kill(proc: subprocess.Popen[str]) -> None:
     proc.wait(WAIT)
 
 
+def resumes_recorded(where: str, team_id: str, count: int) -> None:
+    """Until the record holds `count` resumes (a holder commits its own a moment after it
+    says so); fails past `WAIT`."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        with open_store(where, create=False) as store:
+            found = sum(
+                isinstance(getattr(decode(r.data), "event", None), TeamResumedEvent)
+                for r in store.read(team_id)
+            )
+        if found >= count:
+            return
+        assert time.monotonic() < deadline, f"{found} resumes recorded, not {count}"
+        threading.Event().wait(0.1)
+
+
 def check_done_once(where: str, team_id: str, resumes: int) -> None:
     """Every delivered message handled exactly once; `resumes` resumes recorded, no more."""
     with open_store(where, create=False) as store:
@@ -96,6 +112,7 @@ def test_two_resumes_at_once_one_runs_the_other_is_refused_and_a_kill_frees_the_
         assert holder.poll() is None  # still running the team
         first = list(lines_until(holder, "resumed team"))
         assert first[-1].startswith(f"resumed team {team_id}")
+        resumes_recorded(where, team_id, 1)  # committed in a batch of its own: before the kill
     finally:
         for proc in both:
             if proc.poll() is None:

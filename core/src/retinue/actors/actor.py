@@ -224,7 +224,10 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             runtime.unregister(self.myAddress.agent_id)
             self._system._forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
-                self._tell_orchestrator(StopMessage(shutdown=self._system.shutting_down))
+                # a resumed member that could not come back (`_resumption` still held) did
+                # not leave its team either: the next resume tries it again
+                kept = self._system.shutting_down or self._resumption is not None
+                self._tell_orchestrator(StopMessage(shutdown=kept))
             with self._accept_lock:
                 owed, self._stops_owed = self._stops_owed, 0
             self._system.tracker.done(owed)

@@ -150,11 +150,12 @@ class StartMessage(Message):
 
 
 class StopMessage(Message):
-    """An actor stopped and left its team; `shutdown`: because its whole system shut down
-    (not fired, not failed), which a console need not announce.
+    """An actor stopped and left its team; `shutdown`: it did not leave, this process ended
+    it: its whole system shut down (not fired, not failed), which a console need not
+    announce, or a resume could not bring it back here (its failure is told on its own).
 
-    A member stopped by a shutdown did not leave the team, its process ended: a resume
-    brings it back (a fired member stays gone).
+    A member stopped by a shutdown stays in the team: a resume brings it back (a fired
+    member stays gone), so a resume that fails leaves the record as it found it.
     """
 
     shutdown: bool = False

@@ -235,7 +235,10 @@ class ActorSystem(Runtime):
             self.tracker.done()
             runtime.unregister(address.agent_id)
             if orchestrator is not None:
-                self.post(orchestrator, StopMessage(sender=address, recipient=orchestrator))
+                stop = StopMessage(  # a resumed member that cannot come back did not leave
+                    sender=address, recipient=orchestrator, shutdown=resumption is not None
+                )
+                self.post(orchestrator, stop)
             raise
         actor = runtime.lookup(address.agent_id)
         if actor is not None:

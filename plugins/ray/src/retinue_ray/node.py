@@ -193,7 +193,10 @@ class Node:
             wait_answer(future, 2 * self.timeout, f"starting {address.name} on {address.host}")
         except ActorNotFoundError:
             if orchestrator is not None:  # it never started: it leaves the team again
-                self.system.post(orchestrator, StopMessage(sender=address, recipient=orchestrator))
+                stop = StopMessage(  # unless a resume brought it: then the next one tries
+                    sender=address, recipient=orchestrator, shutdown=resumption is not None
+                )
+                self.system.post(orchestrator, stop)
             raise
 
     def start_here(self, spec: StartSpec) -> None:
