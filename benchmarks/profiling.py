@@ -245,7 +245,7 @@ STAGES = [
     "actors/system.py:ask",
     "actors/actor.py:notify_if_changed",
     "actors/actor.py:_tell_orchestrator",
-    "actors/orchestrator.py:receiveMsg_Message",
+    "team/orchestrator.py:receiveMsg_Message",
     "pydantic_ai/agent/abstract.py:run",
     "pydantic_ai/agent/__init__.py:iter",
     "llm/history.py:estimate_tokens",
@@ -318,11 +318,11 @@ def _timed(totals: dict[str, list[float]], label: str, function: Any) -> Any:
 def stages(hops: int, *, window: bool) -> str:
     """Elapsed time per hop in the kernel's stages of a turn, next to a bare run."""
     from retinue.actors.actor import Actor
-    from retinue.actors.orchestrator import Orchestrator
     from retinue.actors.system import ActorSystem
     from retinue.agent.agent import BaseAgent
     from retinue.agent.routing_check import RecipientCheck
     from retinue.llm.react_agent import ReactAgent
+    from retinue.team.orchestrator import Orchestrator
 
     from benchmarks.cases import pingpong
     from benchmarks.suite import Table, render_table

@@ -35,8 +35,7 @@ FACES = frozenset(
 )
 #: What a runtime may import beyond the faces: the parts of the team it carries between hosts.
 RUNTIMES = {
-    "ray": FACES
-    | {"retinue.actors.budget", "retinue.actors.chains", "retinue.llm.model_overrides"},
+    "ray": FACES | {"retinue.team.budget", "retinue.team.chains", "retinue.llm.model_overrides"},
 }
 PLUGINS = sorted(path.name for path in (ROOT / "plugins").iterdir() if (path / "src").is_dir())
 
@@ -58,7 +57,7 @@ def _imported(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
     elif node.level == 0 and _is_kernel(node.module or ""):
         module = node.module or ""
         yield module
-        for alias in node.names:  # `from retinue.actors import recorder` loads a module too
+        for alias in node.names:  # `from retinue.team import recorder` loads a module too
             if _is_kernel_module(f"{module}.{alias.name}"):
                 yield f"{module}.{alias.name}"
 
@@ -94,7 +93,7 @@ def test_an_import_below_the_faces_is_found_wherever_it_stands() -> None:
         "from retinue import ToolCard, actors\n"
         "from retinue.kit import shown\n"
         "if TYPE_CHECKING:\n"
-        "    from retinue.actors.budget import Admission\n"
+        "    from retinue.team.budget import Admission\n"
         "def stop() -> str:\n"
         "    try:\n"
         "        from retinue.agent.cancel import NO_RUN_IN_PROGRESS\n"
@@ -105,7 +104,7 @@ def test_an_import_below_the_faces_is_found_wherever_it_stands() -> None:
     assert imports_below_the_faces(source, "card.py", FACES) == [
         "card.py:2: retinue.agent",
         "card.py:3: retinue.actors",
-        "card.py:6: retinue.actors.budget",
+        "card.py:6: retinue.team.budget",
         "card.py:9: retinue.agent.cancel",
     ]
     assert imports_below_the_faces(source, "team.py", RUNTIMES["ray"]) == [

@@ -29,6 +29,7 @@ LAYERS = (
     "retinue.agent",
     "retinue.llm",
     "retinue.plugins",
+    "retinue.team",
     "retinue.tools",
     "retinue.tools.commands",
 )
@@ -38,7 +39,7 @@ KERNEL_ONLY = [
     ("hookspec", "retinue.plugins"),
     ("Letter", "retinue.actors"),
     ("Mailbox", "retinue.actors"),
-    ("MAX_NAME_CHARS", "retinue.actors"),
+    ("MAX_NAME_CHARS", "retinue.team"),
     ("redact_credentials", "retinue.actors"),
     ("AgentLike", "retinue.agent"),
     ("TeamResolver", "retinue.agent"),

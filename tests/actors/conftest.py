@@ -6,15 +6,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from retinue.actors import (
-    Actor,
-    ActorAddress,
-    ActorSystem,
-    BaseConfig,
-    EventSubscriber,
-    Message,
-    Orchestrator,
-)
+from retinue.actors import Actor, ActorAddress, ActorSystem, BaseConfig, Message
+from retinue.team import EventSubscriber, Orchestrator
 
 
 class Recorder(EventSubscriber):

@@ -18,8 +18,8 @@ from retinue import (
     LoopLimits,
     TeamConfig,
 )
-from retinue.actors import chains
-from retinue.actors.fingerprints import FINGERPRINT_WORDS
+from retinue.team import chains
+from retinue.team.fingerprints import FINGERPRINT_WORDS
 
 
 def agent(name: str) -> ActorAddress:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from retinue.actors import MAX_NAME_CHARS, check_member_name
-from retinue.actors.names import MemberNames
+from retinue.team import MAX_NAME_CHARS, check_member_name
+from retinue.team.names import MemberNames
 
 
 @pytest.mark.parametrize(

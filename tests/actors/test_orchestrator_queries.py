@@ -8,17 +8,8 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from retinue.actors import (
-    Actor,
-    ActorAddress,
-    ActorSystem,
-    AgentCard,
-    BaseConfig,
-    BaseState,
-    Orchestrator,
-    Team,
-    TeamConfig,
-)
+from retinue.actors import Actor, ActorAddress, ActorSystem, BaseConfig, BaseState
+from retinue.team import AgentCard, Orchestrator, Team, TeamConfig
 
 
 class Tally(BaseState):

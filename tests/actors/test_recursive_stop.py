@@ -15,17 +15,11 @@ from retinue import (
     StopRecursively,
     TeamMember,
 )
-from retinue.actors import (
-    Actor,
-    ActorSystem,
-    BaseConfig,
-    Message,
-    Orchestrator,
-    UserProxy,
-)
-from retinue.actors.lineage import descendants, roots
+from retinue.actors import Actor, ActorSystem, BaseConfig, Message, UserProxy
 from retinue.resume import resume_team
 from retinue.store import open_store
+from retinue.team import Orchestrator
+from retinue.team.lineage import descendants, roots
 from retinue.testing import TeamHarness, scripted_card
 from retinue.testing.team import Recorder
 

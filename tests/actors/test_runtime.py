@@ -15,7 +15,6 @@ from retinue.actors import (
     ActorClassError,
     ActorNotFoundError,
     ActorSystem,
-    AgentCard,
     BaseConfig,
     BaseState,
     DeadLetterEvent,
@@ -26,6 +25,7 @@ from retinue.actors import (
     SentMessage,
     StateChangedMessage,
 )
+from retinue.team import AgentCard
 
 
 class Ping(Message):

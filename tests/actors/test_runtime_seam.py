@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import retinue.actors
 from retinue.actors.actor import Actor
-from retinue.actors.local_team import OrchestratorTeam
 from retinue.actors.runtime_api import Runtime
 from retinue.actors.system import ActorSystem
+from retinue.team.local_team import OrchestratorTeam
 from retinue.tools.host import ToolHost
 
 ROOT = Path(__file__).resolve().parents[2]

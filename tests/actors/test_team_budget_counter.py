@@ -16,7 +16,7 @@ from retinue import (
     TeamBudget,
     TeamUsageLimits,
 )
-from retinue.actors.budget import render_status
+from retinue.team.budget import render_status
 
 
 def charge(budget: TeamBudget, member: str, tokens: int = 10, cost: float | None = 0.5) -> None:

@@ -24,12 +24,11 @@ from retinue.actors import (
     ErrorMessage,
     HandledMessage,
     Message,
-    Orchestrator,
     SentMessage,
-    TeamConfig,
 )
-from retinue.actors.record_codec import decode, encode
 from retinue.store import DEFAULT_TELEMETRY, PROTECTED_KINDS, Retention, open_store
+from retinue.team import Orchestrator, TeamConfig
+from retinue.team.record_codec import decode, encode
 from retinue.testing import scripted_card, send_directive
 from retinue.testing.team import Recorder
 

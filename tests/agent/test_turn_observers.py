@@ -32,7 +32,7 @@ from retinue import (
     get_plugin_manager,
     hookimpl,
 )
-from retinue.actors.record_codec import decode, encode
+from retinue.team.record_codec import decode, encode
 from retinue.testing import FOLLOW, TeamHarness, scripted_card
 
 

@@ -20,8 +20,8 @@ from retinue import (
     SentMessage,
     hookimpl,
 )
-from retinue.actors.record_codec import decode
 from retinue.plugins import PluginError, collect_panel_classes, get_plugin_manager
+from retinue.team.record_codec import decode
 from retinue.testing import TeamHarness
 
 

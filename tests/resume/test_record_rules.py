@@ -16,9 +16,9 @@ from retinue import (
     StartMessage,
     StopMessage,
 )
-from retinue.actors.recorder import to_record
 from retinue.resume import read_team_record
 from retinue.store import MemoryStore
+from retinue.team.recorder import to_record
 
 TEAM = "team-1"
 ORCHESTRATOR = ActorAddress(name="@Orchestrator", role="Orchestrator", agent_id=TEAM, team_id=TEAM)

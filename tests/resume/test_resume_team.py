@@ -23,10 +23,10 @@ from retinue import (
     TeamUsageLimits,
     ToolCard,
 )
-from retinue.actors.record_codec import decode
 from retinue.cli.main import main
 from retinue.resume import ResumedTeam, ResumeError, resume_team
 from retinue.store import open_store
+from retinue.team.record_codec import decode
 from retinue.testing import FOLLOW, TeamHarness, scripted_card
 from retinue.testing.histories import model_requests
 from retinue.tools import ContextMarker, find_markers

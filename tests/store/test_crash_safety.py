@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from retinue import SentMessage
-from retinue.actors.record_codec import decode
 from retinue.store import open_store
+from retinue.team.record_codec import decode
 
 HERE = Path(__file__).parent
 #: How many committed sends the test waits to hear of before it kills the team.

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from retinue import ActorAddress
-from retinue.actors import recorder
 from retinue.store import SQLiteStore, StoreFullError
+from retinue.team import recorder
 from retinue.testing import TeamHarness, scripted_card
 
 WAIT = 30.0
@@ -83,7 +83,7 @@ class Heard(logging.Handler):
 @pytest.fixture
 def heard() -> Iterator[Heard]:
     handler = Heard()
-    logger = logging.getLogger("retinue.actors.recorder")
+    logger = logging.getLogger("retinue.team.recorder")
     logger.addHandler(handler)
     try:
         yield handler

@@ -14,7 +14,9 @@ from retinue import (
     StartMessage,
     StateChangedMessage,
 )
-from retinue.actors.record_codec import (
+from retinue.agent.config import AgentConfig, AgentState
+from retinue.llm.events import LlmUsageEvent
+from retinue.team.record_codec import (
     TAG,
     RecordDecodeError,
     UnknownMessage,
@@ -23,8 +25,6 @@ from retinue.actors.record_codec import (
     encode,
     registry,
 )
-from retinue.agent.config import AgentConfig, AgentState
-from retinue.llm.events import LlmUsageEvent
 
 ME = ActorAddress(name="@Dev", role="Dev", agent_id="a1", team_id="t1")
 
@@ -75,6 +75,32 @@ def test_a_moved_class_is_found_under_its_old_name_once_registered() -> None:
     assert isinstance(back, EventMessage) and back.event == PluginEvent(board="b")
 
 
+def test_a_record_made_before_the_team_layer_moved_reads_as_today() -> None:
+    """Records made when the team's modules lived in `retinue.actors` name their classes by
+    those paths; they decode to the same classes, and a team they name resumes from them."""
+    from retinue import Orchestrator, TeamConfig, TeamUsageLimits
+    from retinue.actors.system import resolve_actor_class
+    from retinue.team.budget import BudgetLimitsChangedEvent
+
+    start = StartMessage(
+        config=TeamConfig(name="@Orchestrator", budget=TeamUsageLimits(request_limit=3)),
+        actor_class="retinue.actors.orchestrator.Orchestrator",
+        sender=ME,
+    )
+    raised = EventMessage(
+        event=BudgetLimitsChangedEvent(limits=TeamUsageLimits(request_limit=9)), sender=ME
+    )
+    for message, old, new in [
+        (start, "retinue.actors.config:TeamConfig", "retinue.team.config:TeamConfig"),
+        (raised, "retinue.actors.budget:", "retinue.team.budget:"),
+    ]:
+        text = encode(message)
+        assert new in text
+        back = decode(text.replace(new, old))
+        assert back == message and type(back) is type(message)
+    assert resolve_actor_class(start.actor_class) is Orchestrator
+
+
 @pytest.mark.parametrize("data", ["not json", "[1, 2]", json.dumps({TAG: "builtins:object"})])
 def test_data_that_is_no_message_is_one_error(data: str) -> None:
     with pytest.raises(RecordDecodeError):
@@ -106,7 +132,7 @@ import re
 import sys
 from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig
 from retinue.actors.messages import ProfilesRegisteredMessage, StartMessage
-from retinue.actors.record_codec import decode, encode
+from retinue.team.record_codec import decode, encode
 from retinue.testing import PingTool
 
 config = AgentConfig(name="@Dev", role="Dev", model_cfg=ModelConfig(provider="test"),

@@ -19,9 +19,9 @@ from retinue import (
     StartMessage,
     TeamConfig,
 )
-from retinue.actors import recorder
-from retinue.actors.record_codec import decode
 from retinue.store import MemoryStore, Record, Retention, SQLiteStore, Store, StoreError
+from retinue.team import recorder
+from retinue.team.record_codec import decode
 from retinue.testing import PingTool, TeamHarness, scripted_card
 
 CONVERSATION = (
@@ -211,7 +211,7 @@ def test_a_failing_store_is_logged_once_and_the_record_catches_up_in_order(
     team = TeamHarness(store=store)
     try:
         store.failing.set()
-        with caplog.at_level(logging.WARNING, logger="retinue.actors.recorder"):
+        with caplog.at_level(logging.WARNING, logger="retinue.team.recorder"):
             converse(team)
             failures = [r for r in caplog.records if "could not be written" in r.message]
             assert len(failures) == 1 and "the disk is full" in failures[0].getMessage()

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 from retinue import AgentMessage, HandledMessage, SentMessage, StartMessage
-from retinue.actors.record_codec import decode
 from retinue.resume import TeamResumedEvent
 from retinue.store import Store, open_store
+from retinue.team.record_codec import decode
 
 HERE = Path(__file__).parent
 DRIVER = HERE / "resume_run.py"

@@ -26,6 +26,7 @@ _LAYERS = (
     "retinue.tools",
     "retinue.plugins",
     "retinue.actors",
+    "retinue.team",
     "retinue.tools.commands",
     "retinue.llm",
     "retinue.agent",
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from retinue.agent import *
     from retinue.llm import *
     from retinue.plugins import *
+    from retinue.team import *
     from retinue.tools import *
     from retinue.tools.commands import *
 else:  # hidden from type checkers, so a name off the face is an error there too

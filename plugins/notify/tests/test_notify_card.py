@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import retinue_notify.hooks
 from retinue import ActorSystem, AgentMessage, Channel, SentMessage, StateChangedMessage
-from retinue.actors.record_codec import decode
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
 from retinue.resume import resume_team
 from retinue.store import SQLiteStore
+from retinue.team.record_codec import decode
 from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
 from retinue_notify import (
     ManualClock,

@@ -3,8 +3,8 @@ back from a store, open tasks first."""
 
 from __future__ import annotations
 
-from retinue.actors.record_codec import decode
 from retinue.plugins import collect_panel_classes, get_plugin_manager
+from retinue.team.record_codec import decode
 from retinue.testing import TeamHarness
 from retinue_planning import NewTask, TaskChanges, team_board
 from retinue_planning import hooks as planning_hooks

@@ -19,8 +19,8 @@ from retinue import (
     StartMessage,
     TeamConfig,
 )
-from retinue.actors.recorder import to_record
 from retinue.store import Record, Store
+from retinue.team.recorder import to_record
 
 
 def _batch(store: Store, team_id: str, records: list[Record]) -> None:
@@ -38,7 +38,7 @@ def write_team(store: Store, members: int = 200, messages: int = 10_000) -> str:
         to_record(
             StartMessage(
                 config=TeamConfig(name="@Orchestrator"),
-                actor_class="retinue.actors.orchestrator:Orchestrator",
+                actor_class="retinue.team.orchestrator:Orchestrator",
                 sender=orchestrator,
                 recipient=orchestrator,
                 team_id=team_id,

@@ -46,8 +46,7 @@ from retinue.actors.messages import (
     StopMessage,
     StopRecursively,
 )
-from retinue.actors.team import reports_turns
-from retinue.actors.turns import ObservedTurn, TurnObserver, observe
+from retinue.actors.turns import ObservedTurn, TurnObserver, observe, reports_turns
 
 if TYPE_CHECKING:
     from retinue.actors.resumption import Resumption

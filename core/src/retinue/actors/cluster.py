@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from retinue.actors.config import BaseConfig
     from retinue.actors.resumption import Resumption
     from retinue.actors.system import ActorSystem
-    from retinue.actors.team import Team
+    from retinue.team.view import Team
 
 
 @runtime_checkable

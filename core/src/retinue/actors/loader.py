@@ -22,12 +22,54 @@ _READING: ContextVar[bool] = ContextVar("retinue_reading_record", default=False)
 
 _SHAPE = "expected 'package.module.Name' or 'package.module:Name'"
 
+#: Modules that moved from the runtime to the team layer above it (`retinue.team`): records
+#: made before name classes by the old paths, which still read.
+_MOVED = {
+    "retinue.actors.team": "retinue.team.view",
+    "retinue.actors.config:TeamConfig": "retinue.team.config:TeamConfig",
+    "retinue.actors.config.TeamConfig": "retinue.team.config.TeamConfig",
+    **{
+        f"retinue.actors.{name}": f"retinue.team.{name}"
+        for name in [
+            "budget",
+            "card",
+            "chains",
+            "fingerprints",
+            "lineage",
+            "local_budget",
+            "local_team",
+            "loop_limits",
+            "metadata",
+            "names",
+            "orchestrator",
+            "panels",
+            "record_codec",
+            "recorder",
+            "streams",
+            "subscriber",
+            "team_log",
+            "team_service",
+        ]
+    },
+}
+
+
+def current_path(path: str) -> str:
+    """`path` (`a.b.Name`, `a.b:Name`), with a module that moved named where it is now."""
+    if not path.startswith("retinue.actors."):
+        return path
+    for old, new in _MOVED.items():
+        if path.startswith(old) and path[len(old) : len(old) + 1] in ("", ".", ":"):
+            return new + path[len(old) :]
+    return path
+
 
 def import_object(path: str) -> Any:
     """Import `package.module.Name` or `package.module:Name` (nested names allowed).
 
     `pkgutil.resolve_name` does the work; this only turns its failures into one line.
     """
+    path = current_path(path)
     try:
         return pkgutil.resolve_name(path)
     except ValueError:
@@ -107,9 +149,9 @@ def is_reading_record() -> bool:
 def imported_object(path: str) -> Any:
     """What `path` (`a.b.Name` or `a.b:Name`) names among the modules already imported, or
     None; never imports."""
-    module, colon, names = path.partition(":")
+    module, colon, names = current_path(path).partition(":")
     if not colon:  # the longest imported module on the dotted path
-        parts = path.split(".")
+        parts = current_path(path).split(".")
         for end in range(len(parts) - 1, 0, -1):
             if ".".join(parts[:end]) in sys.modules:
                 module, names = ".".join(parts[:end]), ".".join(parts[end:])

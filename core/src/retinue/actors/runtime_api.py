@@ -10,7 +10,8 @@ listed here are the whole surface agents, cards and plugins may rely on.
 from __future__ import annotations
 
 import concurrent.futures
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast, runtime_checkable
 
 if TYPE_CHECKING:
     from retinue.actors.address import ActorAddress
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from retinue.actors.messages import Message
     from retinue.actors.resumption import Resumption
     from retinue.actors.services import TeamServices
-    from retinue.actors.team import Team
+    from retinue.team.view import Team
 
 T = TypeVar("T")
 
@@ -153,3 +154,27 @@ class Runtime(Protocol):
         Returns by the deadline whatever the actors do, so the process can exit after it.
         """
         ...
+
+
+#: How a team's members get their view of it: `(runtime, orchestrator, member) -> Team`.
+TeamViews = Callable[["Runtime", "ActorAddress", "ActorAddress"], "Team"]
+
+
+class TeamOwner(Protocol):
+    """What the runtime asks of an actor that starts a team (`Orchestrator`), so the runtime
+    needs nothing from the team layer above it: it admits a new member from any thread, and
+    its class says how the team's members see the team (`Runtime.team_view`)."""
+
+    starts_team: ClassVar[bool]
+    team_views: ClassVar[TeamViews]
+
+    def admit(
+        self, address: ActorAddress, parent: ActorAddress | None, *, resumed: bool
+    ) -> ActorAddress:
+        """The member's address in the team (its name made unique), from any thread."""
+        ...
+
+
+def team_owner(actor: object) -> TeamOwner | None:
+    """`actor` when its class starts a team (`starts_team`), else None."""
+    return cast("TeamOwner", actor) if getattr(actor, "starts_team", False) else None

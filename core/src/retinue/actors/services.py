@@ -1,6 +1,6 @@
 """`TeamServices`: the team services one runtime runs, each found by its class and a key.
 
-A team service (`retinue.actors.team_service`) is an actor a team has one of, found by the
+A team service (`retinue.team.team_service`) is an actor a team has one of, found by the
 cards that need it. The registry is the runtime's (`Runtime.services`), not the process's:
 two systems in one process, such as two test teams or a Ray host beside its driver, never
 find each other's services.

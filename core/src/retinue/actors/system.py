@@ -44,15 +44,15 @@ from retinue.actors.messages import (
 from retinue.actors.proxies import AskProxy, TellProxy
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.resumption import Resumption
-from retinue.actors.runtime_api import Runtime
+from retinue.actors.runtime_api import Runtime, TeamOwner, TeamViews, team_owner
 from retinue.actors.services import TeamServices
 from retinue.actors.shutdown import stop_all
-from retinue.actors.team import Team
 from retinue.actors.turns import observe
 from retinue.actors.validation import check_timeout, shown
 
 if TYPE_CHECKING:
     from retinue.store import Store
+    from retinue.team.view import Team
 
 T = TypeVar("T")
 
@@ -112,8 +112,10 @@ class ActorSystem(Runtime):
                 self.store, self._owns_store = open_store(store), True
         #: The pluggy manager agents of this system take their cards from; None: discover.
         self.plugin_manager = plugin_manager
-        #: The team services running here (`retinue.actors.team_service`), by class and key.
+        #: The team services running here (`retinue.team.team_service`), by class and key.
         self.services = TeamServices()
+        #: How each team started here shows itself to its members, by the team's id.
+        self._team_views: dict[str, TeamViews] = {}
         self.tracker = runtime.WorkTracker()
         self._actors: dict[str, Actor[Any, Any]] = {}
         self._lock = threading.Lock()
@@ -162,6 +164,7 @@ class ActorSystem(Runtime):
         team_id = orchestrator.team_id if orchestrator is not None else None
         if orchestrator is None and getattr(cls, "starts_team", False):
             team_id = agent_id
+            self._team_views[agent_id] = cast("type[TeamOwner]", cls).team_views
         address = ActorAddress(
             name=name,
             role=config.role,
@@ -258,10 +261,8 @@ class ActorSystem(Runtime):
         `Orchestrator.admit` is safe from any thread, so a start never waits for the
         orchestrator's own thread; any other team owner is asked as before.
         """
-        from retinue.actors.orchestrator import Orchestrator
-
-        owner = runtime.lookup(orchestrator.agent_id)
-        if isinstance(owner, Orchestrator):
+        owner = team_owner(runtime.lookup(orchestrator.agent_id))
+        if owner is not None:
             return owner.admit(address, parent, resumed=resumed)
         admitted: ActorAddress = self.ask(orchestrator, "admit", address, parent, resumed=resumed)
         return admitted
@@ -461,9 +462,13 @@ class ActorSystem(Runtime):
         """The team of `member` as it reads and changes it (`OrchestratorTeam` here)."""
         if self.cluster is not None and self.elsewhere(orchestrator):
             return self.cluster.team_view(orchestrator, member)
-        from retinue.actors.local_team import OrchestratorTeam
-
-        return OrchestratorTeam(self, orchestrator, member)
+        views = self._team_views.get(orchestrator.agent_id)
+        if views is None:  # a team another system of this process started
+            owner = team_owner(runtime.lookup(orchestrator.agent_id))
+            if owner is None:
+                raise RuntimeError(f"no team of {orchestrator.name} runs in this process")
+            views = type(owner).team_views
+        return views(self, orchestrator, member)
 
     # ------------------------------------------------------------------ quiet and stop
     def actors(self) -> list[ActorAddress]:

@@ -29,10 +29,14 @@ import logging
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from retinue.actors.errors import describe_error
 from retinue.actors.messages import Message
+
+if TYPE_CHECKING:
+    from retinue.actors.address import ActorAddress
+    from retinue.actors.runtime_api import Runtime
 
 logger = logging.getLogger(__name__)
 
@@ -115,3 +119,13 @@ def _warn(observer: TurnObserver, what: str, exc: BaseException) -> None:
         what,
         describe_error(exc),
     )
+
+
+def reports_turns(system: Runtime, orchestrator: ActorAddress | None, member: ActorAddress) -> bool:
+    """Whether `member`'s team has its members report their turns; False outside a team."""
+    if orchestrator is None:
+        return False
+    try:
+        return system.team_view(orchestrator, member).directory.turn_reports
+    except RuntimeError:  # the orchestrator has stopped, or cannot be reached from here
+        return False

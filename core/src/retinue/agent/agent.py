@@ -11,7 +11,6 @@ from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.budget import BudgetRaisedMessage, BudgetSpentMessage, TeamBudget
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.agent import cascade, routing
@@ -50,6 +49,7 @@ from retinue.llm.react_agent import ReactAgent
 from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import PluginError
+from retinue.team.budget import BudgetRaisedMessage, BudgetSpentMessage, TeamBudget
 from retinue.tools.card import ToolCard
 from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater

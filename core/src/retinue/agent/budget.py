@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from retinue.actors.budget import (
+from retinue.actors.messages import Message
+from retinue.team.budget import (
     LABELS,
     METRICS,
     BudgetBreach,
@@ -23,7 +24,6 @@ from retinue.actors.budget import (
     render_figure,
     render_status,
 )
-from retinue.actors.messages import Message
 
 BudgetAction = Literal["show", "raise", "set"]
 IntLimit = int | Literal["off"] | None

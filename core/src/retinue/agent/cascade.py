@@ -36,9 +36,9 @@ from retinue.agent.events import (
 from retinue.agent.messages import AgentMessage
 
 if TYPE_CHECKING:
-    from retinue.actors.chains import ChainStop, TeamChains
     from retinue.actors.runtime_api import Runtime
-    from retinue.actors.team import Team
+    from retinue.team.chains import ChainStop, TeamChains
+    from retinue.team.view import Team
 
 logger = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.chains import ChainStop
 from retinue.actors.messages import Message
+from retinue.team.chains import ChainStop
 from retinue.tools.commands import CommandDescriptor
 
 

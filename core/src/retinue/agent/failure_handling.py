@@ -20,7 +20,6 @@ from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.config import BaseConfig
 from retinue.actors.errors import WarningError, describe_error, one_line
 from retinue.actors.messages import Message, StartFailedMessage
-from retinue.actors.team import Team
 from retinue.agent.cancel import from_operator
 from retinue.agent.cascade import ledger_of
 from retinue.agent.config import AgentConfig, AgentState
@@ -39,6 +38,7 @@ from retinue.agent.failures import (
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.llm.errors import RunInterruptedError
 from retinue.llm.framing import neutralize
+from retinue.team.view import Team
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ member for that role. Every rule of it lives here:
   which never raises: one bad recipient cannot cost a turn its other messages;
 * hiring for a recipient (`hire_for`): within the hirer's `routes_to`, then through the
   `hire_member` command of a card. The `routes_to` rule itself is `may_hire`, stated once
-  beside the team directory it reads (`retinue.actors.team`), so the team card applies
+  beside the team directory it reads (`retinue.team.view`), so the team card applies
   the same rule, in the same words, without loading the model stack;
 * what the in-run recipient check tells a model about recipients it cannot reach
   (`recipient_problems`);
@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.errors import one_line
-from retinue.actors.team import Team, TeamDirectory, may_hire
 from retinue.agent.events import RoutingSkippedEvent
 from retinue.agent.failures import shown_recipient
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
+from retinue.team.view import Team, TeamDirectory, may_hire
 
 if TYPE_CHECKING:
     from retinue.actors.messages import Message

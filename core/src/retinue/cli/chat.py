@@ -108,11 +108,11 @@ def chat_team(name: str, person: str, system: str | None) -> Any:
     """The one-role team a chat runs (its model is given at start)."""
     from pydantic import ValidationError
 
-    from retinue.actors.card import AgentCard
     from retinue.agent.agent import BaseAgent
     from retinue.agent.config import AgentConfig
     from retinue.cli import launch
     from retinue.llm.prompt import PromptTemplate
+    from retinue.team.card import AgentCard
     from retinue.teamfile import TeamFile, TeamSettings
     from retinue.teamfile.schema import member_name
 

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
-from retinue.actors.orchestrator import Orchestrator
-from retinue.actors.subscriber import EventSubscriber
 from retinue.actors.system import ActorSystem
 from retinue.agent.agent import BaseAgent
 from retinue.agent.config import AgentConfig
@@ -16,6 +13,9 @@ from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
 from retinue.llm.config import ModelConfig
 from retinue.llm.prompt import PromptTemplate
+from retinue.team.card import AgentCard
+from retinue.team.orchestrator import Orchestrator
+from retinue.team.subscriber import EventSubscriber
 
 REQUEST = "Plan a small command-line tool that renames photos by date."
 

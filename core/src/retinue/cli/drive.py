@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from rich.text import Text
 
-from retinue.actors.subscriber import EventSubscriber
 from retinue.cli import launch, plugin_commands
 from retinue.cli.logs import LineHandler, setup_logging
 from retinue.cli.oneshot import PersonInbox, run_once
@@ -24,6 +23,7 @@ from retinue.cli.serving import sigterm_ends_session
 from retinue.cli.session import PlainReader, Session, interact
 from retinue.console import Console, JsonTranscript
 from retinue.llm.config import ModelConfig
+from retinue.team.subscriber import EventSubscriber
 from retinue.teamfile import TeamFile
 
 

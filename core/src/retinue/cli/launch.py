@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 
-from retinue.actors.subscriber import EventSubscriber
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError
 from retinue.llm.models import get_model
 from retinue.store import StoreError
+from retinue.team.subscriber import EventSubscriber
 from retinue.teamfile import RunningTeam, TeamFile
 
 #: The exit status of a command whose input is wrong (arguments, team file, model, key).

@@ -18,7 +18,7 @@ from retinue.console.text import clean
 
 #: The loggers whose INFO lines are the team's record told again: a console shows them.
 RECORD_ECHOES = frozenset(
-    {"retinue.actors.system", "retinue.actors.orchestrator", "retinue.llm.run_report"}
+    {"retinue.actors.system", "retinue.team.orchestrator", "retinue.llm.run_report"}
 )
 
 

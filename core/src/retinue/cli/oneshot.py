@@ -16,13 +16,13 @@ from typing import Any
 from retinue.actors.address import ActorAddress
 from retinue.actors.errors import IdleTimeoutError
 from retinue.actors.messages import EventMessage, Message, SentMessage
-from retinue.actors.subscriber import EventSubscriber
 from retinue.agent.cancel import STOP_COMMAND
 from retinue.agent.events import ChainStoppedEvent
 from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
 from retinue.console import JsonTranscript, TeamTracker
 from retinue.console.text import clean
+from retinue.team.subscriber import EventSubscriber
 from retinue.teamfile import RunningTeam
 
 INTERRUPTED = 130

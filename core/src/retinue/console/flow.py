@@ -32,7 +32,6 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
-from retinue.actors.subscriber import EventSubscriber
 from retinue.agent.events import CommandsAnnouncedEvent, RoutingSkippedEvent
 from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
@@ -49,6 +48,7 @@ from retinue.llm.events import (
     ToolCallEvent,
 )
 from retinue.llm.run_report import describe_usage
+from retinue.team.subscriber import EventSubscriber
 
 INTENT_STYLES = {
     "request": "yellow",

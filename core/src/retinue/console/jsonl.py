@@ -36,10 +36,10 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
-from retinue.actors.subscriber import EventSubscriber
 from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
 from retinue.llm.events import ModelMessageEvent
+from retinue.team.subscriber import EventSubscriber
 
 
 def _name(address: Any) -> str | None:

@@ -33,12 +33,12 @@ from retinue._lazy import lazy_exports
 if TYPE_CHECKING:
     from retinue.actors.redaction import RedactingFilter, redact_address
     from retinue.actors.services import TeamServices
-    from retinue.actors.team_service import TeamService, TeamServiceConfig, service_key
     from retinue.actors.validation import ConfigModel, shown
     from retinue.agent.cancel import NO_RUN_IN_PROGRESS
     from retinue.cli.serving import REQUEST_TIMEOUT, sigterm_as_interrupt, uvicorn_server
     from retinue.llm.framing import neutralize
     from retinue.plugins.collect import collect_panel_classes
+    from retinue.team.team_service import TeamService, TeamServiceConfig, service_key
     from retinue.tools.answers import tool_answer
 
 _LAZY = {
@@ -46,13 +46,13 @@ _LAZY = {
     "NO_RUN_IN_PROGRESS": "retinue.agent.cancel",
     "REQUEST_TIMEOUT": "retinue.cli.serving",
     "RedactingFilter": "retinue.actors.redaction",
-    "TeamService": "retinue.actors.team_service",
-    "TeamServiceConfig": "retinue.actors.team_service",
+    "TeamService": "retinue.team.team_service",
+    "TeamServiceConfig": "retinue.team.team_service",
     "TeamServices": "retinue.actors.services",
     "collect_panel_classes": "retinue.plugins.collect",
     "neutralize": "retinue.llm.framing",
     "redact_address": "retinue.actors.redaction",
-    "service_key": "retinue.actors.team_service",
+    "service_key": "retinue.team.team_service",
     "shown": "retinue.actors.validation",
     "sigterm_as_interrupt": "retinue.cli.serving",
     "tool_answer": "retinue.tools.answers",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from retinue.actors.budget import BudgetBreach
 from retinue.actors.validation import ConfigError
+from retinue.team.budget import BudgetBreach
 
 __all__ = [
     "AgentUsageLimitError",

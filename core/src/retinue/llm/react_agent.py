@@ -23,7 +23,6 @@ from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import Tool
 from pydantic_ai.toolsets import AbstractToolset
 
-from retinue.actors.budget import TeamBudget
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
 from retinue.llm.errors import RunInterruptedError, RunTimeoutError
@@ -63,6 +62,7 @@ from retinue.llm.streaming import output_stream
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
+from retinue.team.budget import TeamBudget
 
 __all__ = ["ReactAgent", "render_system_block"]
 

@@ -15,13 +15,13 @@ from typing import Any
 from pydantic_ai import RunContext
 from pydantic_ai.messages import ModelResponse
 
-from retinue.actors.budget import BudgetBreach, Charge, TeamBudget, TeamUsageLimits
 from retinue.llm.errors import RunUsageLimitError, TeamBudgetExhaustedError
 from retinue.llm.limits import RunUsageLimits
 from retinue.llm.pricing import price_response
 from retinue.llm.run_hooks import RunHooks
 from retinue.llm.run_parts import RunState
 from retinue.llm.usage import RunUsageSummary
+from retinue.team.budget import BudgetBreach, Charge, TeamBudget, TeamUsageLimits
 
 
 def request_cap(run_tier: RunUsageLimits, remaining: TeamUsageLimits | None) -> int | None:

@@ -1,6 +1,6 @@
 """A run's output, handed to its team's listeners while the model writes it.
 
-Only a run whose team has an `OutputListener` (`retinue.actors.streams`) streams: it gets
+Only a run whose team has an `OutputListener` (`retinue.team.streams`) streams: it gets
 pydantic-ai's `event_stream_handler`, which makes each model request a streamed one and
 validates the output partially as it grows. Every other run is the plain request it was.
 The kernel's cancellation ends a streamed request as it ends any other: the run's token.
@@ -21,7 +21,7 @@ from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.models.wrapper import WrapperModel
 from pydantic_ai.result import AgentStream
 
-from retinue.actors.streams import OutputListener, listeners_here
+from retinue.team.streams import OutputListener, listeners_here
 
 __all__ = ["DEBOUNCE", "can_stream", "output_stream"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from retinue.actors.budget import BudgetLimitsChangedEvent, Charge, TeamUsage, TeamUsageLimits
 from retinue.llm.events import LlmEvent, LlmUsageEvent, RunStartedEvent
 from retinue.llm.usage import iter_llm_events
+from retinue.team.budget import BudgetLimitsChangedEvent, Charge, TeamUsage, TeamUsageLimits
 
 
 class Chargeable(Protocol):

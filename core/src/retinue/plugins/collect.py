@@ -27,9 +27,9 @@ from retinue.plugins.manager import (
 if TYPE_CHECKING:
     from pydantic_ai.capabilities import AbstractCapability
 
-    from retinue.actors.panels import Panel
     from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
+    from retinue.team.panels import Panel
     from retinue.tools.card import ToolCard
 
 CARDS_HOOK = "retinue_tool_cards"
@@ -224,7 +224,7 @@ def collect_panel_classes(pm: pluggy.PluginManager) -> dict[str, type[Panel]]:
     A `PluginError` names the plugin that returns something other than `Panel` subclasses
     with a `name`, or a name another plugin's panel already has.
     """
-    from retinue.actors.panels import Panel
+    from retinue.team.panels import Panel
 
     classes: dict[str, type[Panel]] = {}
     owners: dict[str, str] = {}

@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
     from pydantic_ai.capabilities import AbstractCapability
 
-    from retinue.actors.panels import Panel
     from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
+    from retinue.team.panels import Panel
     from retinue.tools.card import ToolCard
 
 __all__ = [

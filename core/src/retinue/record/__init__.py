@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from retinue._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from retinue.actors.record_codec import (
+    from retinue.llm.team_usage import charge_event, team_limits_from_events, team_usage_from_events
+    from retinue.store import MemberInfo, Record, Store, TeamInfo, open_store
+    from retinue.team.record_codec import (
         RecordDecodeError,
         UnknownMessage,
         UnknownPayload,
@@ -33,24 +35,22 @@ if TYPE_CHECKING:
         encode,
         registry,
     )
-    from retinue.actors.recorder import Recorder
-    from retinue.llm.team_usage import charge_event, team_limits_from_events, team_usage_from_events
-    from retinue.store import MemberInfo, Record, Store, TeamInfo, open_store
+    from retinue.team.recorder import Recorder
 
 _LAZY = {
     "MemberInfo": "retinue.store",
     "Record": "retinue.store",
-    "RecordDecodeError": "retinue.actors.record_codec",
-    "Recorder": "retinue.actors.recorder",
+    "RecordDecodeError": "retinue.team.record_codec",
+    "Recorder": "retinue.team.recorder",
     "Store": "retinue.store",
     "TeamInfo": "retinue.store",
-    "UnknownMessage": "retinue.actors.record_codec",
-    "UnknownPayload": "retinue.actors.record_codec",
+    "UnknownMessage": "retinue.team.record_codec",
+    "UnknownPayload": "retinue.team.record_codec",
     "charge_event": "retinue.llm.team_usage",
-    "decode": "retinue.actors.record_codec",
-    "encode": "retinue.actors.record_codec",
+    "decode": "retinue.team.record_codec",
+    "encode": "retinue.team.record_codec",
     "open_store": "retinue.store",
-    "registry": "retinue.actors.record_codec",
+    "registry": "retinue.team.record_codec",
     "team_limits_from_events": "retinue.llm.team_usage",
     "team_usage_from_events": "retinue.llm.team_usage",
 }

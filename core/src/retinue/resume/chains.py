@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from retinue.actors.chains import ChainLedger
 from retinue.actors.messages import EventMessage, Message, SentMessage
 from retinue.agent.events import ChainMessageHeldEvent, ChainResumedEvent, ChainStoppedEvent
 from retinue.agent.messages import AgentMessage
+from retinue.team.chains import ChainLedger
 
 
 def replay_chains(ledger: ChainLedger, history: Iterable[Message]) -> int:

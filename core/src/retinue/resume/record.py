@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.card import AgentCard
 from retinue.actors.messages import (
     EventMessage,
     HandledMessage,
@@ -36,8 +35,9 @@ from retinue.actors.messages import (
     StartMessage,
     StopMessage,
 )
-from retinue.actors.record_codec import RecordDecodeError, decode
 from retinue.store import Record, Store
+from retinue.team.card import AgentCard
+from retinue.team.record_codec import RecordDecodeError, decode
 
 logger = logging.getLogger(__name__)
 

@@ -19,11 +19,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.card import AgentCard
-from retinue.actors.config import BaseConfig, TeamConfig
+from retinue.actors.config import BaseConfig
 from retinue.actors.loader import add_import_folders
 from retinue.actors.messages import EventMessage, Message
-from retinue.actors.orchestrator import IMPORT_PATH, Orchestrator
 from retinue.actors.resumption import Resumption
 from retinue.actors.system import ActorSystem, resolve_actor_class
 from retinue.actors.validation import ConfigError
@@ -32,6 +30,9 @@ from retinue.llm.team_usage import team_limits_from_events, team_usage_from_even
 from retinue.resume.chains import replay_chains
 from retinue.resume.record import RecordedActor, ResumeError, TeamRecord, read_team_record
 from retinue.store import Store
+from retinue.team.card import AgentCard
+from retinue.team.config import TeamConfig
+from retinue.team.orchestrator import IMPORT_PATH, Orchestrator
 
 logger = logging.getLogger(__name__)
 

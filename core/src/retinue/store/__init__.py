@@ -2,7 +2,7 @@
 
 This layer sits just above `actors` in docs/architecture.md's table (it imports nothing of
 retinue's other layers): it stores records, each a message the recorder
-(`retinue.actors.recorder`) already turned into JSON. See docs/record.md.
+(`retinue.team.recorder`) already turned into JSON. See docs/record.md.
 
     from retinue.store import open_store
     store = open_store("team.sqlite")          # or ":memory:", or "postgresql://..."

@@ -1,7 +1,7 @@
 """What a store keeps: `Record` (one entry of a team's stream), `TeamInfo`, `MemberInfo`.
 
 The store layer knows nothing of actors: a record is a message already turned into JSON by
-the recorder (`retinue.actors.recorder`), with the few columns a store indexes on. Layout:
+the recorder (`retinue.team.recorder`), with the few columns a store indexes on. Layout:
 
 - `position`: the record's place in its team's stream, 1, 2, 3, ... without gaps, assigned
   by the store when the batch is appended (`Record.position` is 0 before that).
@@ -10,7 +10,7 @@ the recorder (`retinue.actors.recorder`), with the few columns a store indexes o
   `ProfilesRegisteredMessage`, ...), except an `EventMessage`, whose kind is its event's class
   name (`ModelMessageEvent`, `LlmUsageEvent`, `ToolCallEvent`, `PlanningChangedEvent`, ...).
 - `type`: the message class's registry name (`module:QualName`); `data` is the whole message
-  as the codec's JSON (`retinue.actors.record_codec.decode` turns it back into the message).
+  as the codec's JSON (`retinue.team.record_codec.decode` turns it back into the message).
 - `message_id`, `parent_id`, `chain_id`: the message's own ids (DESIGN.md §2).
 - `actor_id`: the agent id of the actor that reported it (whose state a checkpoint is, who
   started or stopped); `sender` / `recipient`: `@names` as the conversation reads them.

@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from retinue.actors.card import AgentCard
 from retinue.actors.loader import add_import_folders, qualified_name
 from retinue.actors.validation import (
     MAX_LINE_CHARS,
@@ -36,6 +35,7 @@ from retinue.actors.validation import (
 from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
+from retinue.team.card import AgentCard
 from retinue.teamfile.card_sources import missing_card_hint
 from retinue.teamfile.locate import KeyLocator
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems

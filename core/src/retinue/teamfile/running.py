@@ -7,15 +7,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.card import AgentCard
 from retinue.actors.config import BaseConfig
 from retinue.actors.errors import describe_error
 from retinue.actors.loader import add_import_folders
-from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.system import ActorSystem
 from retinue.agent.failures import FailureNotice, start_failed_line
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
+from retinue.team.card import AgentCard
+from retinue.team.orchestrator import Orchestrator
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from retinue.actors.budget import TeamUsageLimits
-from retinue.actors.card import AgentCard
-from retinue.actors.chains import LoopLimits
-from retinue.actors.config import TeamConfig
-from retinue.actors.metadata import TeamMetadata
-from retinue.actors.names import check_member_name
 from retinue.actors.validation import ConfigError, ConfigModel, ConfigProblem, shown
 from retinue.llm.config import ModelConfig
+from retinue.team.budget import TeamUsageLimits
+from retinue.team.card import AgentCard
+from retinue.team.chains import LoopLimits
+from retinue.team.config import TeamConfig
+from retinue.team.metadata import TeamMetadata
+from retinue.team.names import check_member_name
 
 if TYPE_CHECKING:
     from retinue.teamfile.running import RunningTeam

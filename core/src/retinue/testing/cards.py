@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from retinue.actors.card import AgentCard
 from retinue.agent.agent import BaseAgent
 from retinue.agent.config import AgentConfig
 from retinue.llm.config import ModelConfig
 from retinue.llm.prompt import PromptTemplate
+from retinue.team.card import AgentCard
 from retinue.testing.directives import FOLLOW
 from retinue.tools.card import ToolCard
 

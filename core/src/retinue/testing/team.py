@@ -8,20 +8,21 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.budget import BudgetStatus, TeamUsageLimits
-from retinue.actors.card import AgentCard
-from retinue.actors.chains import LoopLimits
 from retinue.actors.cluster import Cluster
-from retinue.actors.config import BaseConfig, TeamConfig
+from retinue.actors.config import BaseConfig
 from retinue.actors.messages import EventMessage, Message, SentMessage
-from retinue.actors.metadata import TeamMetadata
-from retinue.actors.orchestrator import Orchestrator
-from retinue.actors.subscriber import EventSubscriber
 from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
 from retinue.llm.events import LlmEvent
 from retinue.llm.model_overrides import ModelOverride, add_model_override, remove_model_override
+from retinue.team.budget import BudgetStatus, TeamUsageLimits
+from retinue.team.card import AgentCard
+from retinue.team.chains import LoopLimits
+from retinue.team.config import TeamConfig
+from retinue.team.metadata import TeamMetadata
+from retinue.team.orchestrator import Orchestrator
+from retinue.team.subscriber import EventSubscriber
 from retinue.testing import histories
 from retinue.testing.override import ModelLike, as_model
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from retinue.actors.config import BaseConfig, BaseState
     from retinue.actors.messages import Message
     from retinue.actors.runtime_api import Runtime
-    from retinue.actors.team import Team
+    from retinue.team.view import Team
 
 
 @runtime_checkable

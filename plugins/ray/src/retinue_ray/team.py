@@ -31,8 +31,8 @@ from retinue import (
 from retinue_ray.node import wait_answer
 
 if TYPE_CHECKING:
-    from retinue.actors.budget import Admission as BudgetAdmission
-    from retinue.actors.chains import Admission as ChainAdmission
+    from retinue.team.budget import Admission as BudgetAdmission
+    from retinue.team.chains import Admission as ChainAdmission
 
     from retinue_ray.node import Node
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from retinue.actors.subscriber import EventSubscriber
+from retinue.team.subscriber import EventSubscriber
 
 __all__ = ["Panel", "PanelView"]
 

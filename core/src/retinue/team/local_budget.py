@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from pydantic import BaseModel
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.budget import (
+from retinue.team.budget import (
     METRICS,
     Admission,
     BudgetBreach,

@@ -10,24 +10,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from retinue.actors import runtime
 from retinue.actors.messages import StopMessage
-from retinue.actors.orchestrator import Orchestrator
 from retinue.actors.turns import observe, observing
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from retinue.actors.address import ActorAddress
-    from retinue.actors.budget import TeamBudget
-    from retinue.actors.card import AgentCard
-    from retinue.actors.chains import ChainLedger, TeamChains
-    from retinue.actors.lineage import TeamMember
     from retinue.actors.messages import EventMessage
     from retinue.actors.runtime_api import Runtime
-    from retinue.actors.team import DirectoryBoard, TeamDirectory
+    from retinue.team.budget import TeamBudget
+    from retinue.team.card import AgentCard
+    from retinue.team.chains import ChainLedger, TeamChains
+    from retinue.team.lineage import TeamMember
+    from retinue.team.orchestrator import Orchestrator
+    from retinue.team.view import DirectoryBoard, TeamDirectory
 
 
 #: Seconds a stop still waits once a recursive stop's deadline has passed.
@@ -151,15 +151,16 @@ class OrchestratorTeam:
 
     def _orchestrator_actor(self) -> Orchestrator:
         actor = runtime.lookup(self._orchestrator.agent_id)
-        if not isinstance(actor, Orchestrator):
+        if not getattr(actor, "starts_team", False):
             raise RuntimeError(
                 f"the orchestrator {self._orchestrator.name} of {self._member.name} is not "
                 "running in this process"
             )
-        return actor
+        return cast("Orchestrator", actor)
 
     def _orchestrator_proxy(self) -> Orchestrator:
-        return self._system.proxy_ask(self._orchestrator, Orchestrator)
+        proxy: Orchestrator = self._system.proxy_ask(self._orchestrator)
+        return proxy
 
     def __repr__(self) -> str:
         return f"OrchestratorTeam({self._member.name} in {self._orchestrator.name})"

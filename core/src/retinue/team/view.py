@@ -20,13 +20,12 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from retinue.actors.address import ActorAddress
-    from retinue.actors.budget import TeamBudget
-    from retinue.actors.card import AgentCard
-    from retinue.actors.chains import TeamChains
-    from retinue.actors.lineage import TeamMember
     from retinue.actors.messages import EventMessage
-    from retinue.actors.metadata import TeamMetadata
-    from retinue.actors.runtime_api import Runtime
+    from retinue.team.budget import TeamBudget
+    from retinue.team.card import AgentCard
+    from retinue.team.chains import TeamChains
+    from retinue.team.lineage import TeamMember
+    from retinue.team.metadata import TeamMetadata
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -71,16 +70,6 @@ class TeamDirectory:
         return self.members.memo(
             "retinue.agent_count", lambda ms: sum(not a.is_user_proxy for a in ms.values())
         )
-
-
-def reports_turns(system: Runtime, orchestrator: ActorAddress | None, member: ActorAddress) -> bool:
-    """Whether `member`'s team has its members report their turns; False outside a team."""
-    if orchestrator is None:
-        return False
-    try:
-        return system.team_view(orchestrator, member).directory.turn_reports
-    except RuntimeError:  # the orchestrator has stopped, or cannot be reached from here
-        return False
 
 
 def may_hire(directory: TeamDirectory, hirer: ActorAddress, role: str) -> str | None:

@@ -38,8 +38,8 @@ from collections.abc import Callable
 from typing import Any
 
 from retinue.actors.messages import EventMessage, Message
-from retinue.actors.record_codec import encode, registry
 from retinue.store import Record, Store, StoreError
+from retinue.team.record_codec import encode, registry
 
 logger = logging.getLogger(__name__)
 

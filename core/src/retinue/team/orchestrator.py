@@ -1,8 +1,8 @@
 """`Orchestrator`: one per team — roster, role profiles, subscribers, a window of messages.
 
 It publishes the team's directory (members and profiles) on its `DirectoryBoard` whenever
-either changes, so members read the team without asking (see `retinue.actors.team`), and
-owns the team's budget counter, which members charge directly (see `retinue.actors.budget`),
+either changes, so members read the team without asking (see `retinue.team.view`), and
+owns the team's budget counter, which members charge directly (see `retinue.team.budget`),
 and holds the team's `ChainLedger` (stops and loop counts per task chain), which members reach
 through the same view. Its config may be a `TeamConfig`, whose `loops` set the ledger's
 thresholds.
@@ -24,21 +24,9 @@ from pydantic import BaseModel
 from retinue.actors import runtime
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress
-from retinue.actors.budget import (
-    BudgetBreach,
-    BudgetRaisedMessage,
-    BudgetSpentMessage,
-    BudgetStatus,
-    TeamUsage,
-    TeamUsageLimits,
-)
-from retinue.actors.card import AgentCard
-from retinue.actors.chains import ChainLedger, LoopLimits
-from retinue.actors.config import DEFAULT_WINDOW, BaseConfig, BaseState, TeamConfig
+from retinue.actors.config import BaseConfig, BaseState
 from retinue.actors.errors import ActorNotFoundError, log_failure
-from retinue.actors.lineage import TeamMember, descendants, roots
 from retinue.actors.loader import qualified_name
-from retinue.actors.local_budget import LocalTeamBudget
 from retinue.actors.messages import (
     EventMessage,
     Message,
@@ -47,14 +35,29 @@ from retinue.actors.messages import (
     StopMessage,
     StopRecursively,
 )
-from retinue.actors.metadata import TeamMetadata
-from retinue.actors.names import MemberNames
 from retinue.actors.redaction import redact_credentials
-from retinue.actors.streams import OutputListener, OutputStreams
-from retinue.actors.subscriber import EventSubscriber, MessageSink
-from retinue.actors.team import DirectoryBoard, TeamDirectory
-from retinue.actors.team_log import TeamLog
+from retinue.actors.runtime_api import TeamViews
 from retinue.frozen import FrozenMap
+from retinue.team.budget import (
+    BudgetBreach,
+    BudgetRaisedMessage,
+    BudgetSpentMessage,
+    BudgetStatus,
+    TeamUsage,
+    TeamUsageLimits,
+)
+from retinue.team.card import AgentCard
+from retinue.team.chains import ChainLedger, LoopLimits
+from retinue.team.config import DEFAULT_WINDOW, TeamConfig
+from retinue.team.lineage import TeamMember, descendants, roots
+from retinue.team.local_budget import LocalTeamBudget
+from retinue.team.local_team import OrchestratorTeam
+from retinue.team.metadata import TeamMetadata
+from retinue.team.names import MemberNames
+from retinue.team.streams import OutputListener, OutputStreams
+from retinue.team.subscriber import EventSubscriber, MessageSink
+from retinue.team.team_log import TeamLog
+from retinue.team.view import DirectoryBoard, TeamDirectory
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +72,8 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
 
     config_class: ClassVar[type[BaseConfig]] = TeamConfig
     starts_team: ClassVar[bool] = True
+    #: Members in this process see the team through the orchestrator's own board and ledger.
+    team_views: ClassVar[TeamViews] = OrchestratorTeam
 
     def __init__(self, config: BaseConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
@@ -106,7 +111,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             }
             if isinstance(config, TeamConfig) and config.import_path:
                 metadata[IMPORT_PATH] = config.import_path  # read by a resume, before classes
-            from retinue.actors.recorder import Recorder  # the store layer: only when used
+            from retinue.team.recorder import Recorder  # the store layer: only when used
 
             team_id = self.myAddress.team_id or ""
             self.add_sink(Recorder(store, team_id, metadata, wake=self._flush_later))
@@ -352,7 +357,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def listen_to_outputs(self, listener: OutputListener, listen: bool = True) -> None:
         """Hand `listener` every run's output as the model writes it (`listen=False`: stop).
 
-        While anyone listens, the members' runs stream (see `retinue.actors.streams`).
+        While anyone listens, the members' runs stream (see `retinue.team.streams`).
         """
         if listen:
             self.output_streams.add(listener)

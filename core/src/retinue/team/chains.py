@@ -29,8 +29,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.fingerprints import content_words, near_identical
-from retinue.actors.loop_limits import LoopLimits
+from retinue.team.fingerprints import content_words, near_identical
+from retinue.team.loop_limits import LoopLimits
 
 __all__ = [
     "ChainLedger",

@@ -33,7 +33,7 @@ from typing import Any, Literal, NamedTuple, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import to_json
 
-from retinue.actors.loader import reading_record
+from retinue.actors.loader import current_path, reading_record
 from retinue.actors.messages import Message
 
 TAG = "$type"
@@ -83,7 +83,7 @@ class TypeRegistry:
         found = self._by_name.get(name)
         if found is not None:
             return found
-        module_name, _, qualname = name.partition(":")
+        module_name, _, qualname = current_path(name).partition(":")
         obj: Any = sys.modules.get(module_name)
         for part in qualname.split(".") if obj is not None and qualname else ():
             obj = getattr(obj, part, None)

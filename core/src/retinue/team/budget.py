@@ -12,7 +12,7 @@ when a limit is reached, by the member whose run reached it (`BudgetSpentMessage
 
 This layer knows nothing of models: the counter takes plain numbers, and the fold of the
 record's usage events into a `TeamUsage` lives with those events (`retinue.llm.team_usage`).
-`LocalTeamBudget` (`retinue.actors.local_budget`) is the in-process counter an
+`LocalTeamBudget` (`retinue.team.local_budget`) is the in-process counter an
 `Orchestrator` owns; a runtime on other hosts implements the `TeamBudget` protocol instead.
 """
 
