@@ -42,8 +42,12 @@ def test_a_team_killed_with_sigkill_leaves_every_reported_send_in_a_consistent_r
             if len(reported) >= SENDS_BEFORE_KILL:
                 break
         process.send_signal(signal.SIGKILL)  # mid-conversation: the volley never pauses
-        # what the kernel had buffered from the process before it died was also reported
-        rest, errors = process.communicate(timeout=60)
+        # what the kernel had buffered from the process before it died was also reported;
+        # read on through the same file (`communicate` would skip what it has read ahead)
+        rest = process.stdout.read()
+        assert process.stderr is not None
+        errors = process.stderr.read()
+        process.wait(60)
     finally:
         if process.poll() is None:
             process.kill()
