@@ -189,13 +189,14 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         """
         if older is self:
             return ()
+        # `older` is a FrozenMap too: its own class reads its fields
         if (
             not isinstance(older, FrozenMap)
-            or older._lineage is not self._lineage
-            or older._tag != self._tag
+            or older._lineage is not self._lineage  # noqa: SLF001
+            or older._tag != self._tag  # noqa: SLF001
         ):
             return None
-        return self._lineage.keys_between(older._version, self._version)
+        return self._lineage.keys_between(older._version, self._version)  # noqa: SLF001
 
     def differing_keys(self, other: Mapping[Any, Any]) -> list[K]:
         """The keys whose items differ between this map and `other`, compared whole.
@@ -204,7 +205,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         keys only `other` has (in its order). For maps of unrelated lines, where
         `changed_since` knows nothing; one pass at C speed where the maps are equal.
         """
-        theirs = other._data if isinstance(other, FrozenMap) else other
+        theirs = other._data if isinstance(other, FrozenMap) else other  # noqa: SLF001 (same class)
         mine = self._data
         if mine == theirs:
             return []

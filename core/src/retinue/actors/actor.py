@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import operator
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -31,6 +30,7 @@ from retinue.actors.errors import (
     format_traceback,
     log_failure,
 )
+from retinue.actors.intake import Intake
 from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import (
     ErrorMessage,
@@ -102,11 +102,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         #: Letters the turn in flight took in beside its own message (`take_into_turn`).
         self._joined: list[Letter] = []
         self._busy: str | None = None
-        self._thread_ident: int | None = None
-        self._thread: threading.Thread | None = None
-        self._accepting = True
-        self._accept_lock = threading.Lock()
-        self._stops_owed = 0
+        #: Where messages enter it: what the runtime and its shutdown use of it.
+        self.intake = Intake(mailbox, system.tracker)
         self._report_buffer: list[Message] | None = None
         #: Its team's `TeamConfig.turn_reports` (read as it starts): it reports its turns.
         self.reports_turns = False
@@ -187,11 +184,10 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
 
     def _begin(self) -> None:
         """pykka's `on_start`: the class's `on_start`, first checkpoint, start counted done."""
-        if self._thread_ident is not None:  # called by name after the start: just the hook
+        if self.intake.thread is not None:  # called by name after the start: just the hook
             type(self).on_start(self)
             return
-        self._thread_ident = threading.get_ident()
-        self._thread = threading.current_thread()
+        self.intake.enter()
         runtime.act_for(self.myAddress.agent_id)  # this thread's context names its actor
         try:
             self.reports_turns = reports_turns(self._system, self.orchestrator, self.myAddress)
@@ -205,7 +201,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._report_error(exc, None)
             self._run_failure_hook(self.on_start_failed, exc)
             self.stop()  # owed until the actor has left, so wait_idle waits for that
-            self._close()
+            self.intake.close()
             self._drop_mail()  # nothing queued gets a turn: the stop is next
         finally:
             self._system.tracker.done()
@@ -215,40 +211,25 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         if not self.actor_stopped.is_set():  # called by name while running: just the hook
             type(self).on_stop(self)
             return
-        self._close()
+        self.intake.close()
         try:
             type(self).on_stop(self)
         finally:
             self._drop_mail()
             runtime.unregister(self.myAddress.agent_id)
-            self._system._forget(self)
+            self._system.forget(self)
             if self.orchestrator is not None and self.orchestrator != self.myAddress:
                 # a resumed member that could not come back (`_resumption` still held) did
                 # not leave its team either: the next resume tries it again
                 kept = self._system.shutting_down or self._resumption is not None
                 self._tell_orchestrator(StopMessage(shutdown=kept))
-            with self._accept_lock:
-                owed, self._stops_owed = self._stops_owed, 0
-            self._system.tracker.done(owed)
-
-    def _close(self) -> None:
-        with self._accept_lock:
-            self._accepting = False
+            self.intake.settle_stops()
 
     def _drop_mail(self) -> None:
         """Turn whatever is still queued into dead letters and release its waiters."""
         drop_letters(self._system, self.myAddress, self.mailbox.drain())
 
     # ------------------------------------------------------------------ mailbox
-    def _accept(self, message: Any, reply_to: Any = None) -> bool:
-        """Queue a message unless the actor stopped; the work tracker counts it."""
-        with self._accept_lock:
-            if not self._accepting:
-                return False
-            self._system.tracker.add()
-            self.mailbox.put(Letter(message, reply_to))
-        return True
-
     def peek_mailbox(self) -> Sequence[Message]:
         """The messages waiting in the mailbox, oldest first, left in place."""
         return [m for m in self.mailbox.peek() if isinstance(m, Message)]
@@ -322,10 +303,6 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             self._busy = None
             self._system.tracker.done()
 
-    def _member(self, path: str) -> Any:
-        """The attribute at a dotted `path` (`command_registry.descriptors`), for proxies."""
-        return operator.attrgetter(path)(self)
-
     def _handle_reports(self, reports: Sequence[Message]) -> None:
         for report in reports:
             try:
@@ -349,7 +326,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         self._report_error(exc, message if isinstance(message, Message) else None)
 
     def _call(self, call: ProxyCall) -> Any:
-        method = self._member(call.method)
+        method = member_at(self, call.method)
         if call.reply:  # an ask: the caller receives the exception
             try:
                 return method(*call.args, **call.kwargs)
@@ -568,7 +545,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         if self._turn_observers:
             observe(message)
         buffer = self._report_buffer
-        if buffer is not None and threading.get_ident() == self._thread_ident:
+        if buffer is not None and self.intake.in_own_thread():
             buffer.append(message)
             if flush:
                 self._report_buffer = []
@@ -579,7 +556,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def _send_receipt(self, flush: bool = False) -> None:
         """Report the turn's `ReceivedMessage` if it is still held (from the actor's thread)."""
         receipt = self._receipt
-        if receipt is not None and threading.get_ident() == self._thread_ident:
+        if receipt is not None and self.intake.in_own_thread():
             self._receipt = None
             self._tell_orchestrator(receipt, flush)
 
@@ -631,12 +608,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         The stop counts as owed work until it has happened, so `wait_idle` cannot return
         between the request and the actor leaving its team.
         """
-        with self._accept_lock:
-            if not self._accepting:
-                return
-            self._system.tracker.add()
-            self._stops_owed += 1
-        self.actor_ref.stop(block=False)
+        if self.intake.owe_stop():
+            self.actor_ref.stop(block=False)
 
     def receiveMsg_StopRecursively(self, message: StopRecursively, sender: Any) -> None:
         """Stop the actors this one created, deepest first, then this one (`Team.stop`)."""
@@ -649,3 +622,9 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def describe_busy(self) -> str | None:
         """What the actor is doing right now, for idle diagnostics."""
         return self._busy
+
+
+def member_at(actor: Actor[Any, Any], path: str) -> Any:
+    """The attribute of `actor` at a dotted `path` (`command_registry.descriptors`): what an
+    ask names, once the runtime has checked it may be called."""
+    return operator.attrgetter(path)(actor)

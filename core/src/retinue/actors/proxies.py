@@ -25,7 +25,7 @@ class AskProxy:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        return AskMember(self, name)
+        return AskMember(self._runtime, self._address, self._timeout, name)
 
 
 class AskMember:
@@ -35,23 +35,24 @@ class AskMember:
     attribute's own method, so `proxy.command_registry.descriptors()` works as it reads.
     """
 
-    __slots__ = ("__name__", "_path", "_proxy")
+    __slots__ = ("__name__", "_address", "_path", "_runtime", "_timeout")
 
-    def __init__(self, proxy: AskProxy, path: str) -> None:
-        self._proxy = proxy
+    def __init__(
+        self, runtime: Runtime, address: ActorAddress, timeout: float | None, path: str
+    ) -> None:
+        self._runtime = runtime
+        self._address = address
+        self._timeout = timeout
         self._path = path
         self.__name__ = path.rpartition(".")[2]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        proxy = self._proxy
-        return proxy._runtime.ask(
-            proxy._address, self._path, *args, timeout=proxy._timeout, **kwargs
-        )
+        return self._runtime.ask(self._address, self._path, *args, timeout=self._timeout, **kwargs)
 
     def __getattr__(self, name: str) -> AskMember:
         if name.startswith("_"):
             raise AttributeError(name)
-        return AskMember(self._proxy, f"{self._path}.{name}")
+        return AskMember(self._runtime, self._address, self._timeout, f"{self._path}.{name}")
 
 
 class TellProxy:
@@ -66,23 +67,24 @@ class TellProxy:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        return TellMember(self, name)
+        return TellMember(self._runtime, self._address, name)
 
 
 class TellMember:
     """As `AskMember`, without waiting for the call to run."""
 
-    __slots__ = ("__name__", "_path", "_proxy")
+    __slots__ = ("__name__", "_address", "_path", "_runtime")
 
-    def __init__(self, proxy: TellProxy, path: str) -> None:
-        self._proxy = proxy
+    def __init__(self, runtime: Runtime, address: ActorAddress, path: str) -> None:
+        self._runtime = runtime
+        self._address = address
         self._path = path
         self.__name__ = path.rpartition(".")[2]
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
-        self._proxy._runtime.tell(self._proxy._address, self._path, *args, **kwargs)
+        self._runtime.tell(self._address, self._path, *args, **kwargs)
 
     def __getattr__(self, name: str) -> TellMember:
         if name.startswith("_"):
             raise AttributeError(name)
-        return TellMember(self._proxy, f"{self._path}.{name}")
+        return TellMember(self._runtime, self._address, f"{self._path}.{name}")

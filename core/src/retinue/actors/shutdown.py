@@ -18,6 +18,7 @@ from retinue.actors.exit import ended_by, join_at_exit
 
 if TYPE_CHECKING:
     from retinue.actors.actor import Actor
+    from retinue.actors.mailbox import Letter
     from retinue.actors.runtime import WorkTracker
 
 logger = logging.getLogger(__name__)
@@ -36,9 +37,7 @@ def stop_all(
     still in a handler at the deadline is logged and its thread joined once more at exit.
     """
     for actor in actors:  # close every mailbox, and queue the stop
-        with actor._accept_lock:
-            actor._accepting = False
-            dropped = _drop_queued(actor)
+        dropped = _refuse(actor.intake.close_and_drain())
         tracker.done(dropped)
         actor.actor_ref.stop(block=False)  # a dead actor's stop just answers False
     for actor in actors:  # then unblock whatever each one waits on
@@ -53,13 +52,13 @@ def stop_all(
             "shutdown's deadline passed before these actors stopped: %s",
             ", ".join(a.myAddress.name for a in running),
         )
-        join_at_exit(a._thread for a in running if a._thread is not None)
+        join_at_exit(a.intake.thread for a in running if a.intake.thread is not None)
     return not running
 
 
 def _ended_by(actor: Actor[Any, Any], deadline: float) -> bool:
     """Whether the actor's thread has ended by `deadline`; no waiting past it."""
-    thread = actor._thread
+    thread = actor.intake.thread
     if thread is None:  # its thread never got going
         return not actor.actor_ref.is_alive()
     if thread is threading.current_thread():  # a shutdown from a handler: still in it
@@ -67,9 +66,8 @@ def _ended_by(actor: Actor[Any, Any], deadline: float) -> bool:
     return ended_by(thread, deadline)
 
 
-def _drop_queued(actor: Actor[Any, Any]) -> int:
-    """Empty a mailbox at shutdown, answering askers; returns how many counted messages went."""
-    letters = actor.mailbox.drain()
+def _refuse(letters: list[Letter]) -> int:
+    """Answer the askers of what a shutdown took out of a mailbox; how many letters went."""
     for letter in letters:
         letter.refuse("system shut down")
     return len(letters)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import pykka
 
 from retinue.actors import runtime
-from retinue.actors.actor import Actor
+from retinue.actors.actor import Actor, member_at
 from retinue.actors.address import ActorAddress, new_id
 from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig
@@ -273,7 +273,7 @@ class ActorSystem(Runtime):
         ending now end cleanly with nobody told."""
         return self._shutting_down
 
-    def _forget(self, actor: Actor[Any, Any]) -> None:
+    def forget(self, actor: Actor[Any, Any]) -> None:
         with self._lock:
             self._actors.pop(actor.myAddress.agent_id, None)
             if self._shutting_down and not self._actors:
@@ -300,7 +300,7 @@ class ActorSystem(Runtime):
         """
         actor = runtime.lookup(recipient.agent_id)
         if actor is not None:
-            return actor._accept(message, reply_to)
+            return actor.intake.offer(message, reply_to)
         if self.cluster is not None and self.elsewhere(recipient):
             return self.cluster.post(recipient, message, bounce=bounce)
         return False
@@ -403,11 +403,11 @@ class ActorSystem(Runtime):
                     f"{address.name}.{method}() gave no answer within {wait:g}s"
                 ) from None
         actor = self._target(address, method)
-        if actor._thread_ident == threading.get_ident():
-            return actor._member(method)(*args, **kwargs)
+        if actor.intake.in_own_thread():
+            return member_at(actor, method)(*args, **kwargs)
         _refuse_self_ask(actor, method)
         future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
-        if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), future):
+        if not actor.intake.offer(ProxyCall(method=method, args=args, kwargs=kwargs), future):
             raise ActorNotFoundError(f"{address.name} is not running")
         try:
             return future.get(timeout=wait)
@@ -427,11 +427,11 @@ class ActorSystem(Runtime):
         if self.cluster is not None and self.elsewhere(address):
             return self.cluster.call(address, method, args, kwargs)
         actor = self._target(address, method)
-        if actor._thread_ident == threading.get_ident():
+        if actor.intake.in_own_thread():
             raise RuntimeError(f"{address.name} cannot wait on an ask to itself")
         _refuse_self_ask(actor, method)
         bridge = _ReplyBridge()
-        if not actor._accept(ProxyCall(method=method, args=args, kwargs=kwargs), bridge):
+        if not actor.intake.offer(ProxyCall(method=method, args=args, kwargs=kwargs), bridge):
             raise ActorNotFoundError(f"{address.name} is not running")
         return bridge.future
 
@@ -442,7 +442,7 @@ class ActorSystem(Runtime):
             return
         actor = self._target(address, method)
         call = ProxyCall(method=method, args=args, kwargs=kwargs, reply=False)
-        if not actor._accept(call):
+        if not actor.intake.offer(call):
             raise ActorNotFoundError(f"{address.name} is not running")
 
     def proxy_ask(
@@ -479,7 +479,7 @@ class ActorSystem(Runtime):
 
     def wait_idle(self, timeout: float = 30.0) -> None:
         """Return once every mailbox is empty and no handler runs; raise on timeout."""
-        if any(a._thread_ident == threading.get_ident() for a in self._snapshot()):
+        if any(a.intake.in_own_thread() for a in self._snapshot()):
             raise RuntimeError("wait_idle() called from an actor's own thread would never return")
         if self.cluster is not None:
             if self.cluster.wait_idle(timeout):
@@ -507,7 +507,7 @@ class ActorSystem(Runtime):
         actor = runtime.lookup(address.agent_id)
         if actor is None:
             return True
-        if actor._thread_ident == threading.get_ident():
+        if actor.intake.in_own_thread():
             actor.stop()
             return True
         try:

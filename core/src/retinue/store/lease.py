@@ -134,11 +134,11 @@ def _started(pid: int) -> str:
 class LeaseStore(Protocol):
     """What a store gives `LeaseKeeper`: the lease row's three writes."""
 
-    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None: ...
+    def claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None: ...
 
-    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool: ...
+    def renew_lease(self, team_id: str, owner: str, seconds: float) -> bool: ...
 
-    def _drop_lease(self, team_id: str, owner: str) -> None: ...
+    def drop_lease(self, team_id: str, owner: str) -> None: ...
 
     def lease(self, team_id: str) -> Lease | None: ...
 
@@ -165,7 +165,7 @@ class LeaseKeeper:
             if team_id in self._held:
                 self._held[team_id] += 1
                 return
-            holder = self.store._claim_lease(team_id, self.owner, self.seconds)
+            holder = self.store.claim_lease(team_id, self.owner, self.seconds)
             if holder is not None:
                 raise held_elsewhere(team_id, holder)
             self._held[team_id] = 1
@@ -201,7 +201,7 @@ class LeaseKeeper:
 
     def _drop(self, team_id: str) -> None:
         try:
-            self.store._drop_lease(team_id, self.owner)
+            self.store.drop_lease(team_id, self.owner)
         except StoreError as exc:
             logger.warning("the lease of team %s could not be given back: %s", team_id, exc)
 
@@ -217,7 +217,7 @@ class LeaseKeeper:
 
     def _renew(self, team_id: str) -> None:
         try:
-            kept = self.store._renew_lease(team_id, self.owner, self.seconds)
+            kept = self.store.renew_lease(team_id, self.owner, self.seconds)
         except StoreError as exc:
             if team_id not in self._failing:
                 self._failing.add(team_id)

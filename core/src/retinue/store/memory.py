@@ -154,7 +154,7 @@ class MemoryStore(Store):
         with self._lock:
             return self._leases.get(team_id)
 
-    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
+    def claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
         with self._lock:
             current = self._leases.get(team_id)
             now = time.time()
@@ -163,7 +163,7 @@ class MemoryStore(Store):
             self._leases[team_id] = this_process(owner, now, seconds)
             return None
 
-    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
+    def renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
         with self._lock:
             current = self._leases.get(team_id)
             if current is None or current.owner != owner:
@@ -171,7 +171,7 @@ class MemoryStore(Store):
             self._leases[team_id] = replace(current, expires=time.time() + seconds)
             return True
 
-    def _drop_lease(self, team_id: str, owner: str) -> None:
+    def drop_lease(self, team_id: str, owner: str) -> None:
         with self._lock:
             current = self._leases.get(team_id)
             if current is not None and current.owner == owner:

@@ -226,16 +226,19 @@ class Store(ABC):
         """Who holds the team's lease (an expired one too), or None."""
 
     @abstractmethod
-    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
+    def claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
         """In one transaction: write `owner`'s lease unless its holder may not be replaced
-        (`lease.may_take`); that holder, or None once the lease is `owner`'s."""
+        (`lease.may_take`); that holder, or None once the lease is `owner`'s.
+
+        The lease row's writes (this and the two below) are a store's to implement and its
+        `LeaseKeeper`'s to call; code that runs a team calls `take_lease`."""
 
     @abstractmethod
-    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
+    def renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
         """Extend `owner`'s lease by `seconds` from now; False when it is no longer its."""
 
     @abstractmethod
-    def _drop_lease(self, team_id: str, owner: str) -> None:
+    def drop_lease(self, team_id: str, owner: str) -> None:
         """Delete `owner`'s lease (nothing if another holds it now)."""
 
     # ------------------------------------------------------------------ closing

@@ -209,7 +209,7 @@ class SQLStore(Store):
         self._has_leases = True
         return None if row is None else row_lease(row)
 
-    def _claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
+    def claim_lease(self, team_id: str, owner: str, seconds: float) -> Lease | None:
         def claim(conn: Any) -> Lease | None:
             if not self._has_leases:
                 self._before_schema_change(conn)
@@ -229,14 +229,14 @@ class SQLStore(Store):
         self._has_leases = True
         return holder
 
-    def _renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
+    def renew_lease(self, team_id: str, owner: str, seconds: float) -> bool:
         def renew(conn: Any) -> bool:
             expires = self._now(conn) + seconds
             return bool(conn.execute(self._sql.renew_lease, (expires, team_id, owner)).rowcount)
 
         return self._write(renew)
 
-    def _drop_lease(self, team_id: str, owner: str) -> None:
+    def drop_lease(self, team_id: str, owner: str) -> None:
         self._write(lambda conn: conn.execute(self._sql.drop_lease, (team_id, owner)))
 
     def _before_schema_change(self, conn: Any) -> None:

@@ -60,10 +60,11 @@ class AgentCard(ConfigModel):
         card = handler(data)
         given = data.get("agent_class") if isinstance(data, dict) else None
         agent_class = card.agent_class
+        # the card this validator just built: the class's own private attribute
         if isinstance(given, str):
-            card._class_path = (agent_class, given)
-        elif card._class_path is None and isinstance(agent_class, type):
-            card._class_path = (agent_class, public_name(agent_class))
+            card._class_path = (agent_class, given)  # noqa: SLF001
+        elif card._class_path is None and isinstance(agent_class, type):  # noqa: SLF001
+            card._class_path = (agent_class, public_name(agent_class))  # noqa: SLF001
         return card
 
     @field_validator("agent_class", mode="before")

@@ -90,7 +90,7 @@ class ToolCard(BaseModel):
     def bind(self, host: ToolHost) -> Self:
         """A deep copy of this card bound to `host`; this card itself is left untouched."""
         bound = self.model_copy(deep=True)
-        bound._binding = _Binding(host)
+        bound._binding = _Binding(host)  # noqa: SLF001 (the copy is this class's own)
         bound.on_bind()
         return bound
 
