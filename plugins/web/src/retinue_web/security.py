@@ -26,7 +26,7 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Iterable
-from http.cookies import CookieError, SimpleCookie
+from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -136,7 +136,7 @@ def _cookie(scope: Scope) -> str | None:
     jar: SimpleCookie = SimpleCookie()
     try:
         jar.load(raw)
-    except CookieError:  # a malformed cookie header: no session
+    except Exception:  # noqa: BLE001 - a hostile header may break the parser any way: no session
         return None
     morsel = jar.get(COOKIE)
     return morsel.value if morsel is not None else None
