@@ -196,7 +196,8 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self.on_resume(self._resumption)
                 self._resumption = None  # what it held is the actor's own now
             self.notify_if_changed()
-        except BaseException as exc:  # SystemExit too: this actor fails to start, no other
+        # SystemExit too: this actor fails to start, no other
+        except BaseException as exc:  # noqa: BLE001
             self._log_failure(exc, f"{self.myAddress.name} could not start")
             self._report_error(exc, None)
             self._run_failure_hook(self.on_start_failed, exc)
@@ -296,7 +297,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             return None
         except Exception:
             raise  # an asked method's own error, for the asker
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - SystemExit too: only this message fails
             self._contain(exc, message)
             return None
         finally:
@@ -307,7 +308,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
         for report in reports:
             try:
                 self._handle(report)
-            except BaseException as exc:  # one report's failure never drops the rest
+            except BaseException as exc:  # noqa: BLE001 - one report's failure never drops the rest
                 self._contain(exc, report)
 
     def _contain(self, exc: BaseException, message: Any) -> None:
@@ -334,7 +335,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self._safe_notify_if_changed()
         try:
             method(*call.args, **call.kwargs)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a told method may raise anything: it is reported
             self._log_failure(exc, f"{self.myAddress.name}.{call.method}() failed")
             self._report_error(exc, None)
         self._safe_notify_if_changed()
@@ -366,7 +367,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
                 self.receive_unhandled(message)
             else:
                 getattr(self, handler)(message, message.sender)
-        except BaseException as caught:  # SystemExit too: only this turn fails
+        except BaseException as caught:  # noqa: BLE001 - SystemExit too: only this turn fails
             self._log_failure(caught, f"{self.myAddress.name} failed on {describe_turn(message)}")
             self._safe_notify_if_changed()  # the state the turn left, before its error
             self._report_error(caught, message)
@@ -461,7 +462,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             return
         try:
             hook(*args)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a failure hook may raise anything: it is logged
             self._log_failure(exc, f"{self.myAddress.name} could not report a failure")
 
     def _log_failure(self, exc: BaseException, what: str) -> None:
@@ -475,7 +476,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
     def _safe_notify_if_changed(self) -> None:
         try:
             self.notify_if_changed()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - publishing may fail in any way: it is logged
             log_failure(logger, f"{self.myAddress.name} could not publish its state", exc)
 
     def _report_error(self, exc: BaseException, message: Message | None) -> None:

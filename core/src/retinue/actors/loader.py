@@ -124,7 +124,8 @@ def public_name(obj: type[Any]) -> str:
             package = ".".join(parts[:end])
             try:
                 found = getattr(sys.modules.get(package), qualname, None)
-            except Exception:  # a package's own lazy lookup failing is no name to give
+            # a package's own lazy lookup failing is no name to give
+            except Exception:  # noqa: BLE001
                 continue
             if found is obj:
                 return f"{package}.{qualname}"
@@ -162,7 +163,7 @@ def imported_object(path: str) -> Any:
     for name in names.split(".") if obj is not None and names else ():
         try:
             obj = getattr(obj, name, None)
-        except Exception:  # a module's own lazy lookup failing: nothing found
+        except Exception:  # noqa: BLE001 - a module's own lazy lookup failing: nothing found
             return None
     return obj
 

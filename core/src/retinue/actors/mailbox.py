@@ -192,6 +192,6 @@ def _flags(watcher: Watcher, letter: Letter) -> bool:
     (the letter is queued all the same: a put must never fail half-way)."""
     try:
         return watcher(letter)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a watcher may raise anything; a put must not fail
         log_failure(logger, f"the mailbox watcher failed on {letter!r}; not flagged", exc)
         return False

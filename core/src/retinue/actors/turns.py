@@ -68,7 +68,7 @@ def observe(message: Message) -> None:
     for observer in _observing.get():
         try:
             observer.report(message)
-        except BaseException as exc:  # SystemExit too: a tracer never ends a turn
+        except BaseException as exc:  # noqa: BLE001 - SystemExit too: a tracer never ends a turn
             _warn(observer, "report", exc)
 
 
@@ -82,7 +82,7 @@ class ObservedTurn:
             try:
                 context = observer.turn(message)
                 given = context.__enter__()
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - SystemExit too: tracers never end a turn
                 _warn(observer, "turn", exc)
                 continue
             self._entered.append((observer, context))
@@ -101,7 +101,7 @@ class ObservedTurn:
                     context.__exit__(None, None, None)
                 else:
                     context.__exit__(type(failure), failure, failure.__traceback__)
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - SystemExit too: tracers never end a turn
                 if exc is not failure:
                     _warn(observer, "turn", exc)
 

@@ -342,7 +342,7 @@ class BaseAgent(FailureHandling):
                 self._report_interruption(cancel)
             try:
                 return output_type()
-            except Exception:
+            except Exception:  # noqa: BLE001 - any output_type() failure re-raises the interruption
                 raise interruption from None
         except Exception as exc:
             blamed = self._plugin_failure(exc)

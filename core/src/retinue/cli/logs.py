@@ -53,7 +53,7 @@ class LineHandler(logging.Handler):
                 self.write(line, record.levelno)
             else:
                 print(line, file=sys.stderr, flush=True)  # stderr as it is now (patched or not)
-        except Exception:
+        except Exception:  # noqa: BLE001 - a handler's contract: any failure goes to handleError
             self.handleError(record)
 
 

@@ -94,7 +94,8 @@ def session_ended(closers: list[Callable[[], object]]) -> None:
     for close in reversed(closers):
         try:
             close()
-        except Exception as exc:  # one plugin failing to close leaves the others to close
+        # one plugin failing to close leaves the others to close
+        except Exception as exc:  # noqa: BLE001
             _warn(f"a plugin failed to close at the end of the session: {exc}")
 
 

@@ -157,7 +157,8 @@ def describe_card(cls: type[ToolCard]) -> CardInfo:
     }
     try:
         card = cls()
-    except Exception as exc:  # a card with required settings: describe the class alone
+    # a card with required settings: describe the class alone
+    except Exception as exc:  # noqa: BLE001
         return CardInfo(**base, problems=[f"cannot be built with its defaults: {_one_line(exc)}"])
     problems: list[str] = []
     return CardInfo(
@@ -178,7 +179,7 @@ def _read(problems: list[str], channel: str, read: Callable[[], list[T]]) -> lis
     """What `read` lists, or nothing and a problem: a card's method may need its agent."""
     try:
         return read()
-    except Exception as exc:  # the report goes on with the other channels and cards
+    except Exception as exc:  # noqa: BLE001 - the report goes on with the other channels and cards
         problems.append(f"{channel}: {type(exc).__name__}: {exc}")
         return []
 

@@ -65,7 +65,7 @@ def _data(event: Any) -> Any:
             return event.model_dump(mode="json")
         json.dumps(event)
         return event
-    except Exception:
+    except Exception:  # noqa: BLE001 - a model's serializers may raise anything; the repr is kept
         return {"repr": repr(event)}
 
 

@@ -200,7 +200,7 @@ class ContextManager:
         assert self.summariser is not None
         try:
             summary = await self.summariser(result.dropped, run_id)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a summary run may fail in any way: window instead
             what = "summary failed; compacting to the window instead"
             log_failure(logger, what, exc, logging.WARNING)
             return result
@@ -270,5 +270,5 @@ def emit_safely(sink: Callable[[Any], None], event: Any) -> None:
     """Hand an event to the sink; a failing sink is logged, never raised into a turn."""
     try:
         sink(event)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a sink may raise anything; never raised into a turn
         log_failure(logger, f"event sink failed on {type(event).__name__}", exc)

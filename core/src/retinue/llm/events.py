@@ -199,14 +199,14 @@ def message_to_data(message: ModelMessage) -> dict[str, Any]:
     try:
         data = ModelMessagesTypeAdapter.dump_python([message], mode="json", warnings="error")
         return data[0]  # type: ignore[no-any-return]
-    except Exception:
+    except Exception:  # noqa: BLE001 - never raises: any failure falls back to the repr below
         pass
     try:
         data = ModelMessagesTypeAdapter.dump_python(
             [message], mode="json", fallback=repr, warnings=False
         )
         return data[0]  # type: ignore[no-any-return]
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - never raises: what cannot be dumped is kept as repr
         what = "could not serialize a model message; keeping its repr"
         log_failure(logger, what, exc, logging.WARNING)
         return {"kind": "unserializable", "repr": repr(message)}

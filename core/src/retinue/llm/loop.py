@@ -107,7 +107,8 @@ class ModelLoop:
         while not self._stopping and not self._loop.is_closed():
             try:
                 self._loop.run_forever()
-            except BaseException as exc:  # a callback raised past asyncio: keep serving runs
+            # a callback raised past asyncio: keep serving runs
+            except BaseException as exc:  # noqa: BLE001
                 log_failure(logger, "a callback on the model loop raised; the loop goes on", exc)
 
     @property

@@ -52,7 +52,8 @@ def price_usage(
                 )
         except LookupError:
             continue
-        except Exception as exc:  # a price that cannot be worked out is unknown, not a crash
+        # a price that cannot be worked out is unknown, not a crash
+        except Exception as exc:  # noqa: BLE001
             logger.warning("genai-prices could not price %s: %s", model_name, exc)
             return None
         return float(price.total_price)

@@ -291,7 +291,7 @@ class ReactAgent:
                 future = loop.submit(
                     self._drive(agent, binding, run_prompt, sent, deps, switched=switched)
                 )
-            except Exception as exc:  # the loop is gone: this run fails, uncommitted
+            except Exception as exc:  # noqa: BLE001 - the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
             else:
                 outcome = self._wait(state, future, before)
@@ -326,7 +326,7 @@ class ReactAgent:
         if not state.interrupted and future.done() and not future.cancelled():
             try:
                 return future.result()
-            except Exception as exc:  # the loop aborted the task
+            except Exception as exc:  # noqa: BLE001 - the loop aborted the task
                 return Outcome(list(state.messages or before), error=exc)
         captured = list(state.messages or before)
         error: Exception
@@ -375,7 +375,7 @@ class ReactAgent:
                         ),
                         model_settings=switched[2] if switched is not None else None,
                     )
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 - any model/tool error is the run's outcome
                     return Outcome(list(captured), error=exc)
         finally:
             unbind_run(token)

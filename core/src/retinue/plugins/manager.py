@@ -173,7 +173,7 @@ def _load_failure(
             continue
         try:
             loaded = entry_point.load()
-        except BaseException:
+        except BaseException:  # noqa: BLE001 - a plugin's import may raise anything, SystemExit too
             pass  # this is the one that fails to import
         else:
             if culprit_plugin is None or loaded is not culprit_plugin:

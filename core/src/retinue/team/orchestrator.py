@@ -346,7 +346,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
     def _tell_subscriber(self, subscriber: EventSubscriber, message: Message) -> None:
         try:
             subscriber.on_message(message)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a subscriber may raise anything: it is logged
             log_failure(logger, f"subscriber {subscriber!r} failed", exc)
 
     def unsubscribe(self, subscriber: EventSubscriber) -> None:
@@ -424,7 +424,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         for sink in self._sinks:
             try:
                 sink.record(message)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a sink may raise anything: the others record
                 log_failure(logger, f"sink {sink!r} failed to record a message", exc)
         self._unannounced.append(message)
 
@@ -453,7 +453,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         for sink in self._sinks:
             try:
                 sink.flush()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a sink may raise anything: the others flush
                 log_failure(logger, f"sink {sink!r} failed to flush", exc)
 
     def _flush_later(self) -> None:
@@ -482,10 +482,10 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             try:
                 if callable(close):
                     close()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a sink may raise anything: the others close
                 log_failure(logger, f"sink {sink!r} failed to close", exc)
         for subscriber in self._subscribers:
             try:
                 subscriber.on_stop()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a subscriber may raise anything: others stop
                 log_failure(logger, f"subscriber {subscriber!r} failed to stop", exc)

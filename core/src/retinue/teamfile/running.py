@@ -87,7 +87,8 @@ class RunningTeam:
         stopped = True
         try:
             members = self.members()
-        except Exception as exc:  # the orchestrator is gone already: nothing left to list
+        # the orchestrator is gone already: nothing left to list
+        except Exception as exc:  # noqa: BLE001
             logger.warning(
                 "team %s: cannot list its members to stop them: %s", self.spec.team.name, exc
             )
@@ -187,5 +188,5 @@ def _tell_start_failed(
     try:
         system.send(person, notice)
         system.wait_idle(system.ask_timeout)  # read before the stop drops queued mail
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - best effort: the start's own error is what is raised
         logger.warning("could not tell %s the team failed to start: %s", person.name, exc)

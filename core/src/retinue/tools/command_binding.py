@@ -84,7 +84,8 @@ class BoundCommand:
             if param.default is not EMPTY:
                 try:
                     schema["default"] = to_jsonable_python(param.default)
-                except Exception:  # a default with no JSON form is simply not announced
+                # a default with no JSON form is simply not announced
+                except Exception:  # noqa: BLE001
                     logger.debug("default of %s.%s is not JSON-able", self.name, param.name)
             properties[param.name] = schema
             if param.required:

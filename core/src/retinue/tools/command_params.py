@@ -80,7 +80,7 @@ class Param:
         """
         try:
             return TypeAdapter(self.annotation)
-        except Exception:  # pydantic raises several kinds for unsupported types
+        except Exception:  # noqa: BLE001 - pydantic raises several kinds for unsupported types
             logger.debug("no validator for parameter %r (%r)", self.name, self.annotation)
             return None
 
@@ -94,7 +94,7 @@ class Param:
             return {}
         try:
             return dict(self.adapter.json_schema())
-        except Exception:  # e.g. a type pydantic validates but cannot describe
+        except Exception:  # noqa: BLE001 - e.g. a type pydantic validates but cannot describe
             return {}
 
     def placeholder(self) -> str:
@@ -139,7 +139,7 @@ def _resolve_annotation(annotation: Any, namespace: dict[str, Any], where: str) 
     if isinstance(annotation, str):
         try:
             return eval(annotation, namespace)
-        except Exception:
+        except Exception:  # noqa: BLE001 - an annotation's text may raise anything: taken as Any
             logger.debug("cannot resolve annotation %r of %s; taking text as is", annotation, where)
             return Any
     return annotation

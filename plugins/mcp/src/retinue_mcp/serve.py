@@ -351,7 +351,8 @@ def serve_command(args: argparse.Namespace) -> int:
         return 1
     try:
         running = start(spec, service, model=model, system=system)
-    except Exception as exc:  # a model that cannot be built, a card with bad settings
+    # a model that cannot be built, a card with bad settings
+    except Exception as exc:  # noqa: BLE001
         print(f"retinue mcp serve: the team did not start: {exc}", file=sys.stderr)
         if system is not None:
             system.shutdown(30)

@@ -107,7 +107,7 @@ class ServerToolset(AbstractToolset[Any]):
         try:
             self._mcp = self._connect()
             await self._mcp.__aenter__()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a server may fail in any way: it is marked down
             self._mcp = None
             self._fail(f"did not start: {one_line(exc)}")
             return
@@ -134,7 +134,8 @@ class ServerToolset(AbstractToolset[Any]):
         future = asyncio.run_coroutine_threadsafe(self.aclose(), loop)
         try:
             future.result(timeout)
-        except (concurrent.futures.TimeoutError, Exception) as exc:
+        # a server may fail to stop in any way: it is logged
+        except (concurrent.futures.TimeoutError, Exception) as exc:  # noqa: BLE001
             future.cancel()
             logger.warning("%s did not shut down cleanly: %s", self.label, one_line(exc))
 
@@ -172,7 +173,7 @@ class ServerToolset(AbstractToolset[Any]):
         if self._up and self._mcp is not None:
             try:
                 tools = await self._mcp.get_tools(ctx)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a server may fail in any way: marked down
                 self._fail(f"stopped answering: {one_line(exc)}")
             else:
                 self._known = {

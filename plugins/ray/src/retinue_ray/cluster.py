@@ -187,7 +187,7 @@ class RayCluster(Node):
             except HostLostError:
                 self.host_lost(name)
                 return
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - any transient failure: logged, asked again
                 if self.closing:
                     return
                 logger.warning("pulling from host %s failed: %s", name, exc)
@@ -313,7 +313,7 @@ class RayCluster(Node):
         refs = [self._handles[h].quiet.remote(wait) for h in names]
         try:
             looks = ray.get(refs, timeout=wait + self.timeout)
-        except Exception as exc:  # a host died meanwhile: it is reported, look again
+        except Exception as exc:  # noqa: BLE001 - a host died meanwhile: it is reported, look again
             logger.debug("an idle look failed: %s", exc)
             return {} if deadline is not None and time.monotonic() < deadline else None
         return dict(zip(names, looks, strict=True))
@@ -352,7 +352,7 @@ class RayCluster(Node):
             try:
                 closed = bool(ray.get(ref, timeout=max(0.1, deadline - time.monotonic()) + 5))
                 stopped = stopped and closed
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - any failure to close counts as not stopped
                 logger.warning("host %s did not close in time: %s", name, exc)
                 stopped = False
             self._closed.add(name)
@@ -388,7 +388,7 @@ def _check_travels(model: Model, config: BaseConfig, host: str) -> None:
 
     try:
         cloudpickle.dumps(model)  # type: ignore[no-untyped-call]
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - pickling may raise anything: one clear TypeError
         raise TypeError(
             f"the model given to {config.name or config.role} cannot be sent to host {host}: "
             f"{type(exc).__name__}: {exc} (a model for an agent on a Ray host must pickle)"

@@ -155,7 +155,7 @@ class PushLink(Link):
         except HostLostError:
             self._lose(batch)
             return
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a send may fail in any way: find the culprit
             if len(batch) == 1:
                 logger.warning("an item for %s could not be sent: %s", self.target, exc)
                 self._on_failed(self.target, batch, False, f"{type(exc).__name__}: {exc}")

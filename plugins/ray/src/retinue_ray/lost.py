@@ -73,7 +73,7 @@ def restore_members(
                 parent=start.parent,
                 resumption=Resumption(address=member, state=recorded.state, events=recorded.events),
             )
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a start may raise anything: restore the others
             logger.warning("%s could not be restored: %s", member.name, exc)
             continue
         back[address.name] = address

@@ -112,7 +112,7 @@ class Node:
     def _restore(self, orchestrator: Orchestrator, host: str, lost: list[ActorAddress]) -> None:
         try:
             back = restore_members(self.system, orchestrator, host, lost)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a restore may fail in any way: it is logged
             logger.warning("the members lost with %s could not be restored: %s", host, exc)
             return
         for address in back.values():
@@ -359,7 +359,7 @@ class Node:
             address, method, call_args, call_kwargs = args
             try:
                 asked = self.system.ask_future(address, method, *call_args, **call_kwargs)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the asker gets whatever the ask raised
                 self._answer(source, call_id, False, exc)
                 return
             asked.add_done_callback(lambda done: self._answer_future(source, call_id, done))
@@ -375,7 +375,7 @@ class Node:
         try:
             try:
                 value = self.serve(source, kind, args)
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - SystemExit too: the caller gets an error
                 self._answer(source, call_id, False, exc)
             else:
                 self._answer(source, call_id, True, value)
@@ -466,7 +466,7 @@ class Node:
         for item in items:
             try:
                 self._undeliverable(target, item, lost, reason)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - settling may fail in any way: settle the rest
                 logger.warning(
                     "host %s could not settle an item for %s: %s", self.name, target, exc
                 )

@@ -196,7 +196,7 @@ class _Api:
 
         try:
             shown = await run_in_threadpool(look)
-        except Exception as exc:  # a plugin's panel failed: say so, the page goes on
+        except Exception as exc:  # noqa: BLE001 - a plugin's panel failed: say so, the page goes on
             return _error(500, f"panel {name} failed: {type(exc).__name__}: {exc}")
         if shown is None:
             return _error(404, "no such panel")

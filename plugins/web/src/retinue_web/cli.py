@@ -161,7 +161,8 @@ def _run_team(store: Store, args: argparse.Namespace) -> int:
     system = ActorSystem(store=store)
     try:
         running = spec.start(model=model, system=system)
-    except Exception as exc:  # a model that cannot be built, a card with bad settings
+    # a model that cannot be built, a card with bad settings
+    except Exception as exc:  # noqa: BLE001
         system.shutdown(args.shutdown_timeout)
         return _fail(f"the team could not start: {exc}")
     try:

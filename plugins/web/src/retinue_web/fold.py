@@ -167,7 +167,8 @@ class TeamFold:
         self.position = max(self.position, record.position)
         try:
             message = decode(record.data)
-        except Exception as exc:  # a record of a newer retinue, damaged data: left out
+        # a record of a newer retinue, damaged data: left out
+        except Exception as exc:  # noqa: BLE001
             logger.warning("record %d of team %s left out: %s", record.position, self.team_id, exc)
             return None
         delta = _Delta(record.position)

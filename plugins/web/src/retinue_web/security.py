@@ -136,7 +136,7 @@ def _cookie(scope: Scope) -> str | None:
     jar: SimpleCookie = SimpleCookie()
     try:
         jar.load(raw)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a hostile header may break the parser any way: no session
         return None
     morsel = jar.get(COOKIE)
     return morsel.value if morsel is not None else None
