@@ -247,3 +247,6 @@ def test_past_the_bound_the_record_stops_keeping_a_consistent_beginning(
     (report,) = rest
     lost = len(seen) - last
     assert f"lost {lost} records, positions {last + 1}-{last + lost} (" in report
+    # the disk has room again: the line says the records went past the bound, when it failed
+    why = "): past the bound of held records while the store failed (the disk holding "
+    assert why in report and report.endswith(" is full)")

@@ -247,6 +247,13 @@ class Recorder:
             if lost:
                 first = self._last_position + 1
                 kinds = ", ".join(f"{n} {kind}" for kind, n in self._lost.most_common())
+                if self._failure is not None:  # the store still fails
+                    why = str(self._failure)
+                else:  # it took the held records again; what came past the bound is gone
+                    why = (
+                        "past the bound of held records while the store failed "
+                        f"({self._stopped_by})"
+                    )
                 logger.error(
                     "the record of team %s lost %d records, positions %d-%d (%s): %s",
                     self.team_id,
@@ -254,7 +261,7 @@ class Recorder:
                     first,
                     first + lost - 1,
                     kinds,
-                    self._failure or self._stopped_by,
+                    why,
                 )
         finally:
             self.store.release_lease(self.team_id)
