@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic_ai import CancellationToken, RunContext
 from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.messages import ModelMessage, ModelResponse, UserContent
 from pydantic_ai.tools import ToolDefinition
 
 from retinue.actors.address import new_id
@@ -23,6 +23,9 @@ from retinue.team.budget import Charge
 
 SystemPrompt = str | Callable[[], str]
 """A piece of the system block: text, or a function returning it (called once)."""
+
+UserPrompt = str | Sequence[UserContent]
+"""What a run is asked: text, or pydantic-ai's parts (text, images, documents)."""
 
 RUN_TIMEOUT_GRACE = 10.0
 """Extra seconds the caller waits past pydantic-ai's own run timeout before giving up."""
