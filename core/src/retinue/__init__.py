@@ -3,10 +3,11 @@
 This is the public face: every name a user writes to build, run, observe and test a team,
 and every name a plugin author writes to provide cards and hooks, importable from here
 (`from retinue import BaseAgent, ActorSystem`). The face is the union of the layers'
-`__all__`: a name is put on it, once, by listing it there. A layer's other names are
-kernel-internal (hook specifications, mailbox and marker internals, the renderers of the
-kernel's own notices) and are imported from the layer (`from retinue.plugins import
-hookspec`). See "The public face" in docs/plugin-authoring.md.
+`__all__`: a name is put on it, once, by listing it there. A layer's other names, those it
+imports as themselves (`X as X`) among them, are kernel-internal (hook specifications,
+mailbox and marker internals, the renderers of the kernel's own notices) and are imported
+from the layer (`from retinue.plugins import hookspec`). See "The public face" in
+docs/plugin-authoring.md.
 
 Names load on first use, so `import retinue` stays cheap and a command such as
 `retinue plugins` does not pay for pydantic-ai.

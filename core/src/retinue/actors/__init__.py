@@ -1,8 +1,4 @@
-"""The actor runtime: addresses, messages, actors, the system; the team above it is `retinue.team`.
-
-`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
-imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
-"""
+"""The actor runtime: addresses, messages, actors, the system (`retinue.team` is above it)."""
 
 from retinue.actors.actor import Actor
 from retinue.actors.address import ActorAddress

@@ -188,24 +188,10 @@ class ActorSystem(Runtime):
             )
             self.post(orchestrator, start)
             observe(start)  # a hire, to the turn that made it (if observed)
-        if cluster is not None:
-            cluster.start(
-                cls,
-                config,
-                address,
-                orchestrator=orchestrator,
-                parent=parent,
-                resumption=resumption,
-            )
-        else:
-            self.start_actor(
-                cls,
-                config,
-                address,
-                orchestrator=orchestrator,
-                parent=parent,
-                resumption=resumption,
-            )
+        starter = cluster.start if cluster is not None else self.start_actor  # on its host
+        starter(
+            cls, config, address, orchestrator=orchestrator, parent=parent, resumption=resumption
+        )
         return address
 
     def start_actor(

@@ -1,8 +1,4 @@
-"""The agent layer: messages, routing, hiring, the usage guard, cancellation, HumanProxy.
-
-`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
-imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
-"""
+"""The agent layer: messages, routing, hiring, the usage guard, cancellation, HumanProxy."""
 
 from retinue.agent.agent import BaseAgent
 from retinue.agent.cancel import NO_RUN_IN_PROGRESS as NO_RUN_IN_PROGRESS

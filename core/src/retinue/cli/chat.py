@@ -6,8 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from retinue.cli.options import add_drive_arguments, add_logging_arguments
-from retinue.cli.recording import add_record_arguments
+from retinue.cli.options import add_session_arguments
 
 MODEL_ENV = "RETINUE_MODEL"
 
@@ -59,9 +58,7 @@ def register(commands: Any) -> None:
         metavar="TEAM_ID",
         help="go on with the last recorded session, or the team TEAM_ID (a prefix will do)",
     )
-    add_record_arguments(parser)
-    add_drive_arguments(parser)
-    add_logging_arguments(parser)
+    add_session_arguments(parser)
     parser.set_defaults(run=chat_command)
 
 

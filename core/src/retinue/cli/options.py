@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+from retinue.cli.recording import add_record_arguments
+
 LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -57,3 +59,10 @@ def add_drive_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="how long the team may take to stop when the session ends (default: 10)",
     )
+
+
+def add_session_arguments(parser: argparse.ArgumentParser) -> None:
+    """Everything a new session a person drives takes: recording, driving, logging."""
+    add_record_arguments(parser)
+    add_drive_arguments(parser)
+    add_logging_arguments(parser)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from retinue.cli.plugin_names import PluginNameError, PluginNames
-from retinue.cli.template_files import write_folder
+from retinue.cli.template_files import add_folder_arguments, folder_problem, write_folder
 
 AGENT_COMMANDS = frozenset({"budget", "clear", "compact", "continue"})
 """The commands every agent has besides its cards' (`BaseAgent`'s own)."""
@@ -40,14 +40,7 @@ def register(commands: Any) -> None:
         "its hooks, tests on retinue.testing and a README. Then: pip install -e "
         "'./NAME[test]' && pytest NAME.",
     )
-    new.add_argument("name", metavar="NAME", help="the plugin's name, e.g. notes or web-search")
-    new.add_argument(
-        "--dir",
-        type=Path,
-        default=Path("."),
-        metavar="PATH",
-        help="the folder to make NAME in (default: the current one)",
-    )
+    add_folder_arguments(new, "the plugin's name, e.g. notes or web-search")
     new.set_defaults(run=run_new)
 
 
@@ -82,10 +75,9 @@ def _refuse_taken(names: PluginNames, folder: Path, kernel_version: str) -> None
     from retinue.cli.plugin_template import card_members
     from retinue.tools import ToolCard
 
-    if not folder.parent.is_dir():
-        raise PluginNameError(f"{folder.parent} is not a folder; give --dir an existing one")
-    if folder.exists():
-        raise PluginNameError(f"{folder} already exists; choose another name or --dir")
+    problem = folder_problem(folder)
+    if problem is not None:
+        raise PluginNameError(problem)
     if names.slug in card_members(kernel_version) or hasattr(ToolCard, names.slug):
         raise PluginNameError(
             f"{names.name!r} cannot name a plugin: the card's command is a method of that "

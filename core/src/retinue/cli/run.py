@@ -6,8 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from retinue.cli.options import add_drive_arguments, add_logging_arguments
-from retinue.cli.recording import add_record_arguments
+from retinue.cli.options import add_session_arguments
 
 DESCRIPTION = """\
 Start the team a team file describes and talk to it as its person.
@@ -63,9 +62,7 @@ def register(commands: Any) -> None:
         action="store_true",
         help="with --message: print only the answers, not the flow",
     )
-    add_record_arguments(parser)
-    add_drive_arguments(parser)
-    add_logging_arguments(parser)
+    add_session_arguments(parser)
     parser.set_defaults(run=run_command)
 
 

@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from retinue.cli.template_files import add_folder_arguments, folder_problem
+
 MAX_NAME_CHARS = 40
 _NAME = re.compile(rf"[a-z][a-z0-9_-]{{0,{MAX_NAME_CHARS - 1}}}")
 NAME_RULE = (
@@ -41,14 +43,7 @@ def register(commands: Any) -> None:
         description="Write a team in the folder NAME: team.toml, the scripted models it runs "
         "on offline, a test and a README. Then: cd NAME && retinue check team.toml && pytest.",
     )
-    team.add_argument("name", metavar="NAME", help="the team's name, e.g. demo or release-crew")
-    team.add_argument(
-        "--dir",
-        type=Path,
-        default=Path("."),
-        metavar="PATH",
-        help="the folder to make NAME in (default: the current one)",
-    )
+    add_folder_arguments(team, "the team's name, e.g. demo or release-crew")
     team.set_defaults(run=run_new_team)
 
 
@@ -80,10 +75,9 @@ def _refusal(name: str, folder: Path, module: str) -> str | None:
     """Why the team cannot be written there, or None."""
     if _NAME.fullmatch(name) is None:
         return f"{name!r}: {NAME_RULE}"
-    if not folder.parent.is_dir():
-        return f"{folder.parent} is not a folder; give --dir an existing one"
-    if folder.exists():
-        return f"{folder} already exists; choose another name or --dir"
+    problem = folder_problem(folder)
+    if problem is not None:
+        return problem
     try:
         found = importlib.util.find_spec(module)
     except (ImportError, ValueError):

@@ -9,6 +9,7 @@ know is an error, never left in a file.
 
 from __future__ import annotations
 
+import argparse
 import secrets
 import shutil
 import string
@@ -18,6 +19,27 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 SUFFIX = ".tmpl"
+
+
+def add_folder_arguments(parser: argparse.ArgumentParser, name_help: str) -> None:
+    """`NAME` and `--dir PATH`: the new folder, PATH/NAME, the files are written in."""
+    parser.add_argument("name", metavar="NAME", help=name_help)
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path("."),
+        metavar="PATH",
+        help="the folder to make NAME in (default: the current one)",
+    )
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why a new folder cannot be made at `folder` (its parent is none, it exists), or None."""
+    if not folder.parent.is_dir():
+        return f"{folder.parent} is not a folder; give --dir an existing one"
+    if folder.exists():
+        return f"{folder} already exists; choose another name or --dir"
+    return None
 
 
 def render_template(

@@ -5,9 +5,6 @@ usage tiers), the shared model loop, `ReactAgent`, its events and the context ma
 
 The configuration names import without pydantic-ai; the runner names load it on first use,
 so `import retinue` stays cheap for code that only reads or writes configuration.
-
-`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
-imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
 from __future__ import annotations

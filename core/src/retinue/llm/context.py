@@ -33,6 +33,7 @@ from retinue.llm.events import (
     ContextResetEvent,
     ModelMessageEvent,
 )
+from retinue.llm.run_parts import UserPrompt
 from retinue.llm.usage import iter_llm_events
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ OperatorAction = str | TextContent
 
 
 def fold_into_prompt(
-    actions: Sequence[OperatorAction], prompt: str | Sequence[UserContent]
+    actions: Sequence[OperatorAction], prompt: UserPrompt
 ) -> str | list[UserContent]:
     """The prompt with operator actions placed before it.
 
@@ -154,7 +155,7 @@ class ContextManager:
             self._messages.append(message)
         self._emit(ModelMessageEvent(agent_name=self.agent_name, message=message))
 
-    def take_prompt(self, prompt: str | Sequence[UserContent]) -> str | Sequence[UserContent]:
+    def take_prompt(self, prompt: UserPrompt) -> UserPrompt:
         """The next run's prompt, with any held operator actions folded in (and released)."""
         with self._lock:
             actions, self._pending = self._pending, []

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, cast
 
 from pydantic_ai import Agent, AgentCapability, capture_run_messages
-from pydantic_ai.messages import ModelMessage, UserContent
+from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models import Model
 from pydantic_ai.output import OutputSpec
 from pydantic_ai.settings import ModelSettings
@@ -46,6 +46,7 @@ from retinue.llm.run_parts import (
     RunKind,
     RunState,
     SystemPrompt,
+    UserPrompt,
     WithoutFunctionTools,
     new_run_id,
     render_system_block,
@@ -207,12 +208,7 @@ class ReactAgent:
 
     # ------------------------------------------------------------------ running
 
-    def run_sync(
-        self,
-        prompt: str | Sequence[UserContent],
-        output_type: OutputSpec[T],
-        deps: Any = None,
-    ) -> T:
+    def run_sync(self, prompt: UserPrompt, output_type: OutputSpec[T], deps: Any = None) -> T:
         """One run: block until the model produced an `output_type`, or raise.
 
         Raises `AgentUsageLimitError` before anything runs when the lifetime budget is spent,
@@ -224,10 +220,7 @@ class ReactAgent:
         return cast(T, self._execute(prompt, output_type, deps, "run"))
 
     def conclude_without_tools(
-        self,
-        prompt: str | Sequence[UserContent],
-        output_type: OutputSpec[T],
-        deps: Any = None,
+        self, prompt: UserPrompt, output_type: OutputSpec[T], deps: Any = None
     ) -> T:
         """Exactly one model request with no function tool offered; charged like any run.
 
@@ -254,9 +247,7 @@ class ReactAgent:
         state.wake.set()  # the waiting thread cancels the run: this one returns at once
         return True
 
-    def _execute(
-        self, prompt: str | Sequence[UserContent], output_type: Any, deps: Any, kind: RunKind
-    ) -> Any:
+    def _execute(self, prompt: UserPrompt, output_type: Any, deps: Any, kind: RunKind) -> Any:
         loop = get_model_loop()
         if loop.in_loop_thread():
             raise RuntimeError(
@@ -344,7 +335,7 @@ class ReactAgent:
         self,
         agent: Agent[Any, Any],
         binding: RunBinding,
-        prompt: str | Sequence[UserContent],
+        prompt: UserPrompt,
         message_history: list[ModelMessage],
         deps: Any,
         *,

@@ -17,11 +17,10 @@ from pydantic_ai.messages import ModelResponse
 
 from retinue.llm.errors import RunUsageLimitError, TeamBudgetExhaustedError
 from retinue.llm.limits import RunUsageLimits
-from retinue.llm.pricing import price_response
 from retinue.llm.run_hooks import RunHooks
-from retinue.llm.run_parts import RunState
+from retinue.llm.run_parts import RunState, response_charge
 from retinue.llm.usage import RunUsageSummary
-from retinue.team.budget import BudgetBreach, Charge, TeamBudget, TeamUsageLimits
+from retinue.team.budget import BudgetBreach, TeamBudget, TeamUsageLimits
 
 
 def request_cap(run_tier: RunUsageLimits, remaining: TeamUsageLimits | None) -> int | None:
@@ -97,15 +96,4 @@ class BudgetHooks(RunHooks):
     async def after_model_request(
         self, ctx: RunContext[Any], state: RunState, response: ModelResponse
     ) -> None:
-        usage = response.usage
-        self.budget.spend(
-            self.member,
-            Charge(
-                model_name=response.model_name,
-                requests=usage.requests,
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-                total_tokens=usage.total_tokens,
-                cost_usd=price_response(response) if self.priced else None,
-            ),
-        )
+        self.budget.spend(self.member, response_charge(response, priced=self.priced))

@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from pydantic_ai import CancellationToken, RunContext
 from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.messages import ModelMessage, ModelResponse, UserContent
 from pydantic_ai.tools import ToolDefinition
 
 from retinue.actors.address import new_id
 from retinue.llm.errors import ConfigError, RunInterruptedError, RunUsageLimitError
 from retinue.llm.events import LlmUsageEvent
 from retinue.llm.pricing import price_response
+from retinue.team.budget import Charge
 
 SystemPrompt = str | Callable[[], str]
 """A piece of the system block: text, or a function returning it (called once)."""
+
+UserPrompt = str | Sequence[UserContent]
+"""What a run is asked: text, or pydantic-ai's parts (text, images, documents)."""
 
 RUN_TIMEOUT_GRACE = 10.0
 """Extra seconds the caller waits past pydantic-ai's own run timeout before giving up."""
@@ -92,20 +96,24 @@ class WithoutFunctionTools(AbstractCapability[Any]):
 SCRIPTED_SYSTEMS = frozenset({"function", "test"})
 
 
-def usage_event(agent_name: str, response: ModelResponse, run_id: str | None) -> LlmUsageEvent:
-    """The usage of one model response, as an event (its cost when `genai-prices` knows it)."""
+def response_charge(response: ModelResponse, *, priced: bool = True) -> Charge:
+    """One model response's usage as the team's budget counts it (its cost when `priced` and
+    `genai-prices` knows it)."""
     usage = response.usage
-    return LlmUsageEvent(
-        agent_name=agent_name,
-        run_id=run_id,
+    return Charge(
         model_name=response.model_name,
         requests=usage.requests,
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         total_tokens=usage.total_tokens,
-        cost_usd=price_response(response),
+        cost_usd=price_response(response) if priced else None,
         scripted=(response.model_id or "").partition(":")[0] in SCRIPTED_SYSTEMS,
     )
+
+
+def usage_event(agent_name: str, response: ModelResponse, run_id: str | None) -> LlmUsageEvent:
+    """The usage of one model response, as an event (its cost when `genai-prices` knows it)."""
+    return LlmUsageEvent(agent_name=agent_name, run_id=run_id, **asdict(response_charge(response)))
 
 
 def status_of(

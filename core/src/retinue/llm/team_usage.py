@@ -8,6 +8,7 @@ record recomputes exactly the tally its budget had; `team_limits_from_events` re
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import fields
 from typing import Protocol
 
 from retinue.llm.events import LlmEvent, LlmUsageEvent, RunStartedEvent
@@ -21,21 +22,14 @@ class Chargeable(Protocol):
     def charge(self, member: str, usage: Charge) -> object: ...
 
 
+_CHARGED = {field.name for field in fields(Charge)}
+"""What a usage event says that its charge carries: all but whose run it was."""
+
+
 def charge_event(target: Chargeable, event: LlmEvent) -> None:
     """Charge `target` with one usage event (anything else is no usage)."""
     if isinstance(event, LlmUsageEvent):
-        target.charge(
-            event.agent_name,
-            Charge(
-                model_name=event.model_name,
-                requests=event.requests,
-                input_tokens=event.input_tokens,
-                output_tokens=event.output_tokens,
-                total_tokens=event.total_tokens,
-                cost_usd=event.cost_usd,
-                scripted=event.scripted,
-            ),
-        )
+        target.charge(event.agent_name, Charge(**event.model_dump(include=_CHARGED)))
 
 
 def team_usage_from_events(events: Iterable[object]) -> TeamUsage:

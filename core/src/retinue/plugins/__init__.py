@@ -5,9 +5,6 @@ The package holds the hook specifications, the marker plugin authors use (they w
 the plugins provide, and `PluginCatalog`, which keeps that for an actor system's agents.
 Nothing is discovered at import; `get_plugin_manager()` does the work each time it is
 called.
-
-`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
-imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
 from retinue.plugins.catalog import PluginCatalog as PluginCatalog

@@ -22,7 +22,7 @@ from retinue.store.protocol import (
     SCHEMA_VERSION,
     StoreError,
     StoreFullError,
-    newer_schema_error,
+    check_schema_version,
 )
 from retinue.store.retention import Retention
 from retinue.store.sql import LAYOUT, LEASES, META, SCHEMA, Statements, layout_problems
@@ -94,12 +94,7 @@ class PostgresStore(SQLStore):
                 meta: dict[str, str] = {str(k): str(v) for k, v in rows}
                 if meta.get("application") != APPLICATION:
                     raise StoreError(f"{where} has a {META} table that names no retinue")
-                try:
-                    version = int(meta.get("schema_version", ""))
-                except ValueError:
-                    raise StoreError(f"{where} has no readable schema version") from None
-                if version > SCHEMA_VERSION:
-                    raise newer_schema_error(where, version)
+                check_schema_version(where, meta)
                 self._check_layout(where)
                 return
             if not create:

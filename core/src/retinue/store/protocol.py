@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -47,7 +47,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreFullError",
-    "newer_schema_error",
+    "check_schema_version",
     "place_batch",
 ]
 
@@ -57,11 +57,18 @@ SCHEMA_VERSION = 1
 APPLICATION = "retinue"
 
 
-def newer_schema_error(where: str, found: int) -> SchemaVersionError:
-    return SchemaVersionError(
-        f"{where} was written by a newer retinue (record schema {found}; this retinue reads "
-        f"up to {SCHEMA_VERSION}): upgrade retinue to read it; the store was not changed"
-    )
+def check_schema_version(where: str, meta: Mapping[str, str]) -> None:
+    """Refuse a SQL store whose metadata names no readable schema version (`StoreError`), or
+    a newer one than this retinue reads (`SchemaVersionError`)."""
+    try:
+        found = int(meta.get("schema_version", ""))
+    except ValueError:
+        raise StoreError(f"{where} has no readable schema version") from None
+    if found > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"{where} was written by a newer retinue (record schema {found}; this retinue reads "
+            f"up to {SCHEMA_VERSION}): upgrade retinue to read it; the store was not changed"
+        )
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ from retinue.store.protocol import (
     SCHEMA_VERSION,
     StoreError,
     StoreFullError,
-    newer_schema_error,
+    check_schema_version,
 )
 from retinue.store.retention import Retention
 from retinue.store.sql import LEASES, META, SCHEMA, Statements, layout_problems
@@ -157,12 +157,7 @@ class SQLiteStore(SQLStore):
         meta = dict(conn.execute(f"SELECT key, value FROM {META}").fetchall())
         if meta.get("application") != APPLICATION:
             raise StoreError(f"{where} is not a retinue store (its metadata names no retinue)")
-        try:
-            version = int(meta.get("schema_version", ""))
-        except ValueError:
-            raise StoreError(f"{where} has no readable schema version") from None
-        if version > SCHEMA_VERSION:
-            raise newer_schema_error(where, version)
+        check_schema_version(where, meta)
         found = {
             table: {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
             for table in tables

@@ -1,8 +1,6 @@
 """The team: orchestrator, roster and role cards, budget, task chains, the record.
 
-It sits on the actor runtime (`retinue.actors`), which knows nothing of it. `__all__` is what
-this layer puts on the public face (`from retinue import ...`); a name imported as itself
-(`X as X`) stays in this layer: importable from here, not from `retinue`.
+It sits on the actor runtime (`retinue.actors`), which knows nothing of it.
 """
 
 from retinue.team.budget import (

@@ -2,9 +2,6 @@
 
 Importing this package does not import pydantic-ai; that happens when a history is read or
 a card's tools are built.
-
-`__all__` is what this layer puts on the public face (`from retinue import ...`); a name
-imported as itself (`X as X`) stays in this layer: importable from here, not from `retinue`.
 """
 
 from retinue.tools.card import ToolCard
