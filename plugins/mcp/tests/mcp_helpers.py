@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pydantic_ai.messages import ModelRequest, ToolReturnPart
-from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig, ToolCard
-from retinue.testing import FOLLOW, TeamHarness
+from retinue import AgentCard, ToolCard
+from retinue.testing import FOLLOW, TeamHarness, scripted_card
 from retinue_mcp import McpTool, StdioConnection
 
 DEMO_SERVER = Path(__file__).parent / "servers" / "demo_server.py"
@@ -29,16 +29,7 @@ def stdio_card(**settings: Any) -> McpTool:
 
 def role(name: str, *cards: ToolCard, script: str = FOLLOW) -> AgentCard:
     """A role whose agent carries `cards` and runs `script`."""
-    return AgentCard(
-        description=f"Does the work of a {name}",
-        agent_class=BaseAgent,
-        config=AgentConfig(
-            name=f"@{name}",
-            role=name,
-            model_cfg=ModelConfig(provider="function", model=script),
-            tools=list(cards),
-        ),
-    )
+    return scripted_card(name, script, tools=cards)
 
 
 def returns(team: TeamHarness, name: str) -> list[tuple[str, str, str]]:
