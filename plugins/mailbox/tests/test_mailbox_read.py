@@ -47,6 +47,21 @@ class DuringFirstRequest:
         return follow(messages, info)
 
 
+def read_as_mail_arrives(
+    team: TeamHarness, mail_arrives: Callable[[ActorAddress], None], answer: str
+) -> None:
+    """@Reader reads its mailbox, then answers `answer` to @Human.
+
+    `mail_arrives(reader)` runs inside the reader's first model request, so the mail lands
+    while the model is busy, before the read.
+    """
+    arrival = DuringFirstRequest()
+    reader = team.add(scripted_card("Reader"), model=arrival.follow)
+    arrival.action = lambda: mail_arrives(reader)
+    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', answer)}")
+    team.wait_idle(20)
+
+
 class MailArrivesDuringRead(BaseAgent):
     """A `BaseAgent` whose mail (`ARRIVALS`) lands exactly while `read_mailbox` runs.
 
@@ -113,17 +128,13 @@ def test_read_mailbox_absorbs_two_queued_messages_and_they_get_no_turn(
     retinue_team: TeamHarness,
 ) -> None:
     team = retinue_team
-    arrival = DuringFirstRequest()
-    reader = team.add(scripted_card("Reader"), model=arrival.follow)
     peer = team.add(scripted_card("Peer"))
 
-    def mail_arrives() -> None:
+    def mail_arrives(reader: ActorAddress) -> None:
         peer.send(reader, AgentMessage(content="First note", type="notification"))
         team.human.send(reader, AgentMessage(content="Second note"))
 
-    arrival.action = mail_arrives
-    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Read my mail.')}")
-    team.wait_idle(20)
+    read_as_mail_arrives(team, mail_arrives, "Read my mail.")
 
     assert team.tool_results("@Reader") == [
         "2 messages taken from your mailbox; none will arrive again:\n\n"
@@ -153,16 +164,12 @@ def test_the_read_leaves_an_operators_command_for_the_registry(
     retinue_team: TeamHarness,
 ) -> None:
     team = retinue_team
-    arrival = DuringFirstRequest()
-    reader = team.add(scripted_card("Reader"), model=arrival.follow)
 
-    def mail_arrives() -> None:
+    def mail_arrives(reader: ActorAddress) -> None:
         team.human.send(reader, AgentMessage(content="A note"))
         team.human.send(reader, AgentMessage(content="/compact"))
 
-    arrival.action = mail_arrives
-    team.say(reader, f"{READ}\n{send_directive('@Human', 'response', 'Done.')}")
-    team.wait_idle(20)
+    read_as_mail_arrives(team, mail_arrives, "Done.")
 
     [read] = team.tool_results("@Reader")
     assert read.startswith("1 message taken from your mailbox")

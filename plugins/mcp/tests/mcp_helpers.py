@@ -6,9 +6,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic_ai.messages import ModelRequest, ToolReturnPart
-from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig, ToolCard
-from retinue.testing import FOLLOW, TeamHarness
+from retinue import AgentCard, ToolCard
+from retinue.testing import FOLLOW, TeamHarness, scripted_card, tool_returns
 from retinue_mcp import McpTool, StdioConnection
 
 DEMO_SERVER = Path(__file__).parent / "servers" / "demo_server.py"
@@ -29,29 +28,16 @@ def stdio_card(**settings: Any) -> McpTool:
 
 def role(name: str, *cards: ToolCard, script: str = FOLLOW) -> AgentCard:
     """A role whose agent carries `cards` and runs `script`."""
-    return AgentCard(
-        description=f"Does the work of a {name}",
-        agent_class=BaseAgent,
-        config=AgentConfig(
-            name=f"@{name}",
-            role=name,
-            model_cfg=ModelConfig(provider="function", model=script),
-            tools=list(cards),
-        ),
-    )
+    return scripted_card(name, script, tools=cards)
 
 
 def returns(team: TeamHarness, name: str) -> list[tuple[str, str, str]]:
     """(tool, outcome, content) of every tool result the agent's model was shown, in order."""
     seen: dict[str, tuple[str, str, str]] = {}
     for messages in team.model_requests(name):
-        for message in messages:
-            if not isinstance(message, ModelRequest):
-                continue
-            for part in message.parts:
-                if isinstance(part, ToolReturnPart) and part.tool_name != "final_result":
-                    seen.setdefault(
-                        part.tool_call_id,
-                        (part.tool_name, str(part.outcome), str(part.content)),
-                    )
+        for part in tool_returns(messages):
+            if part.tool_name != "final_result":
+                seen.setdefault(
+                    part.tool_call_id, (part.tool_name, str(part.outcome), str(part.content))
+                )
     return list(seen.values())

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 import retinue_notify.hooks
-from retinue import ActorSystem, AgentMessage, Channel, SentMessage, StateChangedMessage
+from retinue import (
+    ActorAddress,
+    ActorSystem,
+    AgentMessage,
+    Channel,
+    SentMessage,
+    StateChangedMessage,
+)
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
 from retinue.resume import resume_team
 from retinue.store import SQLiteStore
@@ -29,11 +36,18 @@ def notifier(role: str, **settings: object) -> object:
     return scripted_card(role, tools=[NotificationTool(**settings)])  # type: ignore[arg-type]
 
 
-def on_clock(team: TeamHarness) -> ManualClock:
+@pytest.fixture
+def clock(retinue_team: TeamHarness) -> ManualClock:
     """A test clock for the team's scheduler, started before any card needs it."""
     clock = ManualClock()
-    team_scheduler(team.system, team.orchestrator, clock=clock)
+    team_scheduler(retinue_team.system, retinue_team.orchestrator, clock=clock)
     return clock
+
+
+@pytest.fixture
+def ada(retinue_team: TeamHarness, clock: ManualClock) -> ActorAddress:
+    """@Ada, carrying the notification card as it comes, in a team on the test clock."""
+    return retinue_team.add(notifier("Ada"))
 
 
 def events(team: TeamHarness, kind: str) -> list[NotificationEvent]:
@@ -64,11 +78,9 @@ def test_the_card_is_named_notify_round_trips_and_is_no_default() -> None:
 
 
 def test_an_agent_schedules_lists_cancels_and_is_notified_when_the_time_comes(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, clock: ManualClock, ada: ActorAddress
 ) -> None:
     team = retinue_team
-    clock = on_clock(team)
-    ada = team.add(notifier("Ada"))
     back = send_directive("@Human", "response", "the build is green")
 
     team.say(
@@ -116,11 +128,11 @@ def test_an_agent_schedules_lists_cancels_and_is_notified_when_the_time_comes(
     assert "@Notifications" not in team.roster()
 
 
+@pytest.mark.usefixtures("clock")
 def test_bad_requests_are_retries_with_the_reason_and_the_turn_goes_on(
     retinue_team: TeamHarness,
 ) -> None:
     team = retinue_team
-    on_clock(team)
     ada = team.add(notifier("Ada", max_delay_seconds=3600, max_pending=1))
 
     def twice(args: dict[str, object], tool: str = "schedule_notification") -> list[str]:
@@ -157,11 +169,9 @@ def test_bad_requests_are_retries_with_the_reason_and_the_turn_goes_on(
 
 
 def test_another_agent_cannot_cancel_a_notification_it_did_not_schedule(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, clock: ManualClock, ada: ActorAddress
 ) -> None:
     team = retinue_team
-    clock = on_clock(team)
-    ada = team.add(notifier("Ada"))
     bo = team.add(notifier("Bo"))
 
     team.say(ada, call_directive("schedule_notification", {"delay_seconds": 60, "text": "mine"}))
@@ -190,11 +200,9 @@ def test_another_agent_cannot_cancel_a_notification_it_did_not_schedule(
 
 
 def test_a_person_lists_and_cancels_an_agents_notifications_with_commands(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, ada: ActorAddress
 ) -> None:
     team = retinue_team
-    on_clock(team)
-    ada = team.add(notifier("Ada"))
     assert team.command(ada, "/notifications") == "You have no pending notifications."
     team.say(ada, call_directive("schedule_notification", {"delay_seconds": 3600, "text": "x"}))
     team.wait_idle(20)
@@ -208,11 +216,9 @@ def test_a_person_lists_and_cancels_an_agents_notifications_with_commands(
 
 
 def test_an_agent_that_stops_has_its_notifications_dropped_and_reported(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, clock: ManualClock, ada: ActorAddress
 ) -> None:
     team = retinue_team
-    clock = on_clock(team)
-    ada = team.add(notifier("Ada"))
     team.say(
         ada,
         "\n".join(
@@ -237,11 +243,9 @@ def test_an_agent_that_stops_has_its_notifications_dropped_and_reported(
 
 
 def test_pending_notifications_are_checkpointed_and_a_resumed_team_gets_them(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, ada: ActorAddress
 ) -> None:
     team = retinue_team
-    on_clock(team)
-    ada = team.add(notifier("Ada"))
     team.say(ada, call_directive("schedule_notification", {"delay_seconds": 60, "text": "later"}))
     team.wait_idle(20)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+from typing import Any
 
 import pytest
 from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
@@ -20,6 +21,17 @@ def no_otel_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     """What the SDK reads from the process's environment, cleared for each test."""
     for name in ("OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_TRACES_SAMPLER"):
         monkeypatch.delenv(name, raising=False)
+
+
+def trace_quickstart(spans: Spans, tools: dict[str, list[Any]]) -> None:
+    """The quick-start request, run once in a traced team whose roles carry `tools`."""
+    team = traced_team(spans)
+    try:
+        manager = start_quickstart(team, tools)
+        team.say(manager, REQUEST)
+        team.wait_idle()
+    finally:
+        assert team.shutdown(timeout=10)
 
 
 def test_with_no_destination_the_environment_builds_nothing() -> None:
@@ -80,13 +92,7 @@ def test_with_nowhere_to_send_spans_an_agent_gets_neither_observer_nor_instrumen
 def test_a_role_whose_card_says_so_is_not_traced_and_the_trace_goes_around_it(
     spans: Spans,
 ) -> None:
-    team = traced_team(spans)
-    try:
-        manager = start_quickstart(team, {"Developer": [TracingTool(enabled=False)]})
-        team.say(manager, REQUEST)
-        team.wait_idle()
-    finally:
-        assert team.shutdown(timeout=10)
+    trace_quickstart(spans, {"Developer": [TracingTool(enabled=False)]})
 
     (root,) = spans.roots()
     assert spans.tree(root, prefix="agent turn") == [
@@ -97,13 +103,7 @@ def test_a_role_whose_card_says_so_is_not_traced_and_the_trace_goes_around_it(
 
 
 def test_a_role_whose_card_says_so_records_content_and_the_others_do_not(spans: Spans) -> None:
-    team = traced_team(spans)
-    try:
-        manager = start_quickstart(team, {"Manager": [TracingTool(include_content=True)]})
-        team.say(manager, REQUEST)
-        team.wait_idle()
-    finally:
-        assert team.shutdown(timeout=10)
+    trace_quickstart(spans, {"Manager": [TracingTool(include_content=True)]})
 
     first, _ = spans.named("agent turn @Manager")
     (developer,) = spans.named("agent turn @Developer")

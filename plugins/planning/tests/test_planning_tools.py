@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 from planning_helpers import board_of, planner
-from pydantic_ai.messages import ModelRequest, ToolReturnPart
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive, send_directive, tool_returns
 
 
 def retried(team: TeamHarness, name: str) -> list[str]:
     """The tool answers the agent's model was sent back to try again with, in order."""
-    return [
-        str(part.content)
-        for request in team.model_requests(name)[-1]
-        if isinstance(request, ModelRequest)
-        for part in request.parts
-        if isinstance(part, ToolReturnPart) and part.outcome == "retried"
-    ]
+    last = team.model_requests(name)[-1]
+    return [str(part.content) for part in tool_returns(last) if part.outcome == "retried"]
 
 
 def test_a_model_creates_updates_comments_searches_and_reads_tasks(

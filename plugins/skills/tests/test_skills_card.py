@@ -5,10 +5,16 @@ from __future__ import annotations
 import inspect
 
 import retinue_skills.hooks
-from pydantic_ai.messages import ModelRequest, ToolReturnPart
+from pydantic_ai.messages import ModelRequest
 from retinue import Channel
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
+from retinue.testing import (
+    TeamHarness,
+    call_directive,
+    scripted_card,
+    send_directive,
+    tool_returns,
+)
 from retinue_skills import MENU_HEADING, Skill, SkillTool
 
 BODY = "Step 1: read {the_form}.\nStep 2: {{ never_rendered }} stays {{as}} is; so does {0}.\n"
@@ -74,13 +80,8 @@ def test_an_unknown_skill_is_a_retry_listing_the_known_ones_then_the_answer(
 
     known = "there is no skill 'tax-returns'; the skills are pdf-forms, release"
     assert team.tool_results("@Lead") == [known, f"Error: {known}"]
-    retried = [
-        part
-        for message in team.model_requests("@Lead")[-1]
-        if isinstance(message, ModelRequest)
-        for part in message.parts
-        if isinstance(part, ToolReturnPart) and part.outcome == "retried"
-    ]
+    last = team.model_requests("@Lead")[-1]
+    retried = [part for part in tool_returns(last) if part.outcome == "retried"]
     assert len(retried) == 1
     assert [m.content for m in team.received_by("@Human")] == ["went on"]
 

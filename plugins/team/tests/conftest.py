@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from retinue import ActorAddress
 from retinue.plugins import get_plugin_manager
-from retinue_team import hooks
+from retinue.testing import TeamHarness, scripted_card
+from retinue_team import TeamTool, hooks
 
 
 @pytest.fixture
 def retinue_plugin_manager() -> Any:
     """Exactly this plugin's cards, whatever else is installed beside it."""
     return get_plugin_manager(autoload=False, plugins=[hooks])
+
+
+@pytest.fixture
+def capped_lead(retinue_team: TeamHarness) -> Callable[[int], ActorAddress]:
+    """Starts a @Lead whose team allows `max_members` agents, with a Developer role to hire."""
+
+    def start(max_members: int) -> ActorAddress:
+        retinue_team.register(
+            scripted_card("Lead", tools=[TeamTool(max_members=max_members)]),
+            scripted_card("Developer"),
+        )
+        return retinue_team.start("Lead")
+
+    return start

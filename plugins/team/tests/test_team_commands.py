@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from retinue import ActorAddress, StopMessage
 from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
-from retinue_team import TeamTool
 
 
 @pytest.fixture
@@ -81,29 +81,26 @@ def test_team_roles_says_what_this_agent_may_hire(
     assert "Auditor — Reads the books (not hireable by this agent)" in lines
 
 
-def test_an_unknown_role_is_refused_with_the_registered_roles(
-    retinue_team: TeamHarness, manager: ActorAddress
+@pytest.mark.parametrize(
+    ("role", "refusal"),
+    [
+        (
+            "Astronaut",
+            "no role 'Astronaut' is registered; registered roles: "
+            "Auditor, DevOpsEngineer, Developer, Manager",
+        ),
+        ("Auditor", "@Manager may not hire 'Auditor'; it may hire: DevOpsEngineer, Developer"),
+    ],
+    ids=["an unknown role", "a role outside routes_to"],
+)
+def test_a_refused_hire_says_why_and_hires_nobody(
+    retinue_team: TeamHarness, manager: ActorAddress, role: str, refusal: str
 ) -> None:
+    """An unknown role is refused with the registered roles; routes_to limits the roles."""
     team = retinue_team
-    answer = team.command(manager, "/hire_member Astronaut")
+    answer = team.command(manager, f"/hire_member {role}")
 
-    assert answer == (
-        "/hire_member failed: ValueError: no role 'Astronaut' is registered; registered "
-        "roles: Auditor, DevOpsEngineer, Developer, Manager"
-    )
-    assert set(team.roster()) == {"@Human", "@Manager"}
-
-
-def test_routes_to_limits_the_roles_an_agent_may_hire(
-    retinue_team: TeamHarness, manager: ActorAddress
-) -> None:
-    team = retinue_team
-    answer = team.command(manager, "/hire_member Auditor")
-
-    assert answer == (
-        "/hire_member failed: ValueError: @Manager may not hire 'Auditor'; "
-        "it may hire: DevOpsEngineer, Developer"
-    )
+    assert answer == f"/hire_member failed: ValueError: {refusal}"
     assert set(team.roster()) == {"@Human", "@Manager"}
 
 
@@ -149,13 +146,11 @@ def test_an_agent_firing_itself_by_command_returns_and_leaves(
     assert set(team.roster()) == {"@Human"}
 
 
-def test_the_member_cap_refuses_a_hire(retinue_team: TeamHarness) -> None:
+def test_the_member_cap_refuses_a_hire(
+    retinue_team: TeamHarness, capped_lead: Callable[[int], ActorAddress]
+) -> None:
     team = retinue_team
-    team.register(
-        scripted_card("Lead", tools=[TeamTool(max_members=2)]),
-        scripted_card("Developer"),
-    )
-    lead = team.start("Lead")
+    lead = capped_lead(2)
 
     assert team.command(lead, "/hire_member Developer") == "@Developer"
     answer = team.command(lead, "/hire_member Developer")

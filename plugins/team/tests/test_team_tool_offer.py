@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
+from retinue import ActorAddress
 from retinue.testing import TeamHarness, call_tool, incoming, scripted_card, send
 
 
@@ -24,14 +25,19 @@ class Offered:
         return send(info, (incoming(messages).sender, "response", "done"))
 
 
-def test_a_member_that_hired_nobody_is_offered_no_firing_tool(retinue_team: TeamHarness) -> None:
-    team = retinue_team
+def staffed(team: TeamHarness) -> tuple[Offered, ActorAddress]:
+    """A manager whose first turn hired a @Developer; what it was offered, and its address."""
     seen = Offered()
     team.register(scripted_card("Developer"))
     manager = team.add(scripted_card("Manager", routes_to=["Developer"]), model=seen.manager)
-
     team.say(manager, "staff the project")
     team.wait_idle(20)
+    return seen, manager
+
+
+def test_a_member_that_hired_nobody_is_offered_no_firing_tool(retinue_team: TeamHarness) -> None:
+    team = retinue_team
+    seen, _ = staffed(team)
 
     before_hiring, after_hiring = seen.offers
     assert "hire_members" in before_hiring and "fire_members" not in before_hiring
@@ -58,11 +64,7 @@ def test_firing_is_offered_no_longer_once_the_hired_member_has_left(
     retinue_team: TeamHarness,
 ) -> None:
     team = retinue_team
-    seen = Offered()
-    team.register(scripted_card("Developer"))
-    manager = team.add(scripted_card("Manager", routes_to=["Developer"]), model=seen.manager)
-    team.say(manager, "staff the project")
-    team.wait_idle(20)
+    seen, manager = staffed(team)
     assert team.command(manager, "/fire_member @Developer").startswith("Fired @Developer")
 
     seen.offers.clear()

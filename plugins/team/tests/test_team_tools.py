@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from retinue import StopMessage
+from collections.abc import Callable
+
+from retinue import ActorAddress, StopMessage
 from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
-from retinue_team import TeamTool
 
 
 def test_hire_members_hires_each_role_and_explains_a_refusal(retinue_team: TeamHarness) -> None:
@@ -70,12 +71,11 @@ def test_a_member_that_fires_itself_finishes_its_turn_and_leaves(
     # The fixture then checks that the system shuts down within its timeout.
 
 
-def test_the_member_cap_refuses_a_hire_by_the_model(retinue_team: TeamHarness) -> None:
+def test_the_member_cap_refuses_a_hire_by_the_model(
+    retinue_team: TeamHarness, capped_lead: Callable[[int], ActorAddress]
+) -> None:
     team = retinue_team
-    team.register(
-        scripted_card("Lead", tools=[TeamTool(max_members=2)]), scripted_card("Developer")
-    )
-    lead = team.start("Lead")
+    lead = capped_lead(2)
 
     team.say(lead, call_directive("hire_members", {"roles": ["Developer", "Developer"]}))
     team.wait_idle(20)
@@ -87,12 +87,11 @@ def test_the_member_cap_refuses_a_hire_by_the_model(retinue_team: TeamHarness) -
     ]
 
 
-def test_a_bare_role_beyond_the_cap_is_not_delivered(retinue_team: TeamHarness) -> None:
+def test_a_bare_role_beyond_the_cap_is_not_delivered(
+    retinue_team: TeamHarness, capped_lead: Callable[[int], ActorAddress]
+) -> None:
     team = retinue_team
-    team.register(
-        scripted_card("Lead", tools=[TeamTool(max_members=1)]), scripted_card("Developer")
-    )
-    lead = team.start("Lead")
+    lead = capped_lead(1)
 
     team.say(lead, send_directive("Developer", "request", "Build it."))
     team.wait_idle(20)

@@ -32,6 +32,13 @@ def ws(root: Path) -> Workspace:
     return Workspace(root)
 
 
+def stock(root: Path, files: dict[str, bytes]) -> None:
+    """Make the workspace's directory, holding `files` (written in their order)."""
+    root.mkdir()
+    for name, data in files.items():
+        (root / name).write_bytes(data)
+
+
 def expand(ws: Workspace, prompt: str, *, images: int = 8, image_bytes: int = 1 << 20) -> Any:
     return expand_media_refs(prompt, ws, max_images=images, max_image_bytes=image_bytes)
 
@@ -264,9 +271,7 @@ def test_the_model_receives_the_image_bytes_as_binary_content(
     retinue_team: TeamHarness, root: Path
 ) -> None:
     team = retinue_team
-    root.mkdir()
-    (root / "shot.png").write_bytes(RED)
-    (root / "my screenshot.png").write_bytes(GREEN)
+    stock(root, {"shot.png": RED, "my screenshot.png": GREEN})
     agent = team.add(workspace_card("Viewer", root, script=LOOKER))
 
     team.say(agent, 'What differs between !!shot.png and !!"my screenshot.png"?')
@@ -295,9 +300,7 @@ def test_the_model_receives_every_image_of_a_pattern_in_path_order(
     retinue_team: TeamHarness, root: Path
 ) -> None:
     team = retinue_team
-    root.mkdir()
-    for name, data in (("c.png", BLUE), ("a.png", RED), ("b.png", GREEN), ("d.png", RED)):
-        (root / name).write_bytes(data)
+    stock(root, {"c.png": BLUE, "a.png": RED, "b.png": GREEN, "d.png": RED})
     agent = team.add(workspace_card("Viewer", root, script=LOOKER, max_media_images=3))
 
     team.say(agent, "Compare !!*.png")
@@ -324,8 +327,7 @@ def test_hints_and_errors_reach_the_model_as_text(
     retinue_team: TeamHarness, root: Path, content: str, expected: str
 ) -> None:
     team = retinue_team
-    root.mkdir()
-    (root / "report.pdf").write_bytes(b"%PDF-1.7")
+    stock(root, {"report.pdf": b"%PDF-1.7"})
     agent = team.add(workspace_card("Viewer", root, script=LOOKER))
 
     team.say(agent, content)
@@ -353,8 +355,7 @@ def test_a_message_without_references_reaches_the_model_as_a_plain_string(
 
 def test_the_expansion_command_is_hidden_from_people(retinue_team: TeamHarness, root: Path) -> None:
     team = retinue_team
-    root.mkdir()
-    (root / "shot.png").write_bytes(RED)
+    stock(root, {"shot.png": RED})
     agent = team.add(workspace_card("Viewer", root))
     team.wait_idle(20)
 
@@ -372,8 +373,7 @@ def test_a_first_turn_with_an_image_after_an_operator_action_knows_its_sender(
     retinue_team: TeamHarness, root: Path
 ) -> None:
     team = retinue_team
-    root.mkdir()
-    (root / "shot.png").write_bytes(RED)
+    stock(root, {"shot.png": RED})
     agent = team.add(workspace_card("Viewer", root, script=ANSWER_SENDER))
     team.command(agent, "/workspace_list", timeout=20)  # held, folded into the next prompt
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic_ai.messages import ModelRequest, ToolReturnPart
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive, send_directive, tool_returns
 from workspace_scripts import png, workspace_card
 
 
@@ -66,13 +65,8 @@ def test_a_correctable_mistake_is_sent_back_as_a_retry(
     )
     team.wait_idle(20)
 
-    retried = [
-        part
-        for request in team.model_requests("@Clerk")[-1]
-        if isinstance(request, ModelRequest)
-        for part in request.parts
-        if isinstance(part, ToolReturnPart) and part.outcome == "retried"
-    ]
+    last = team.model_requests("@Clerk")[-1]
+    retried = [part for part in tool_returns(last) if part.outcome == "retried"]
     assert [part.content for part in retried] == [
         "the text to replace occurs 2 times in plan.md; include more of the surrounding "
         "text so that it occurs exactly once"

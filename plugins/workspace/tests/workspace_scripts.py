@@ -23,8 +23,8 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo
-from retinue import AgentCard, AgentConfig, BaseAgent, ModelConfig
-from retinue.testing import FOLLOW, incoming, send
+from retinue import AgentCard
+from retinue.testing import FOLLOW, incoming, scripted_card, send
 from retinue_workspace import WorkspaceTool
 
 LOOKER = "workspace_scripts:looker"
@@ -101,13 +101,6 @@ def workspace_card(
     role: str, root: Path, *, script: str = FOLLOW, per_team: bool = False, **settings: Any
 ) -> AgentCard:
     """A role whose agent carries a workspace at `root` (shared by the team unless per_team)."""
-    return AgentCard(
-        description=f"Does the work of a {role}",
-        agent_class=BaseAgent,
-        config=AgentConfig(
-            name=f"@{role}",
-            role=role,
-            model_cfg=ModelConfig(provider="function", model=script),
-            tools=[WorkspaceTool(root=root, per_team=per_team, **settings)],
-        ),
+    return scripted_card(
+        role, script, tools=[WorkspaceTool(root=root, per_team=per_team, **settings)]
     )

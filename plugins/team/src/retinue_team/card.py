@@ -172,27 +172,13 @@ class TeamTool(ToolCard):
         """Hire a member for each role given (repeat a role for several)."""
         if not roles:
             return "No roles given; nobody was hired."
-        lines = []
-        for role in roles:
-            try:
-                address = self.hire_member(role)
-            except Exception as exc:  # noqa: BLE001 - a hire may fail in any way: the model is told
-                lines.append(f"Could not hire {role!r}: {exc}")
-            else:
-                lines.append(f"Hired {address.name} as {address.role}.")
-        return "\n".join(lines)
+        return _each(roles, "hire", lambda role: _hired(self.hire_member(role)))
 
     def fire_members(self, names: list[str]) -> str:
         """Fire members by @Name."""
         if not names:
             return "No names given; nobody was fired."
-        lines = []
-        for name in names:
-            try:
-                lines.append(self.fire_member(name))
-            except Exception as exc:  # noqa: BLE001 - a fire may fail in any way: the model is told
-                lines.append(f"Could not fire {name!r}: {exc}")
-        return "\n".join(lines)
+        return _each(names, "fire", self.fire_member)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -379,3 +365,18 @@ def _roles_phrase(profiles: Mapping[str, AgentCard]) -> str:
     if not profiles:
         return "no roles are registered with the orchestrator (register_agent_profiles)"
     return f"registered roles: {', '.join(sorted(profiles))}"
+
+
+def _hired(address: ActorAddress) -> str:
+    return f"Hired {address.name} as {address.role}."
+
+
+def _each(items: list[str], verb: str, act: Callable[[str], str]) -> str:
+    """A line for each item: what `act` says, or why it failed (any failure: the model is told)."""
+    lines = []
+    for item in items:
+        try:
+            lines.append(act(item))
+        except Exception as exc:  # noqa: BLE001 - a hire or fire may fail in any way
+            lines.append(f"Could not {verb} {item!r}: {exc}")
+    return "\n".join(lines)

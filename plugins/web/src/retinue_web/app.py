@@ -107,6 +107,11 @@ class _Api:
     def feed_of(self, request: Request) -> TeamFeed | None:
         return self.view.feed(request.path_params["team"])
 
+    def live_feed_of(self, request: Request) -> TeamFeed | None:
+        """The feed of the request's team if it is the live one: only it can be acted on."""
+        feed = self.feed_of(request)
+        return feed if feed is not None and feed.team_id == self.view.live_id else None
+
     async def page(self, request: Request) -> Response:
         return Response(_static("index.html"), media_type="text/html; charset=utf-8")
 
@@ -226,8 +231,8 @@ class _Api:
         return body
 
     async def say(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None or feed.team_id != self.view.live_id:
+        feed = await run_in_threadpool(self.live_feed_of, request)
+        if feed is None:
             return _error(409, "only a live team can be spoken to; this one is a record")
         try:
             body = await self.body_of(request)
@@ -241,19 +246,16 @@ class _Api:
             text = check_text(text, member.name, commands)
             assert self.view.team is not None
             sent = await run_in_threadpool(say_as_person, self.view.team, member, text, position)
-        except TeamStoppedError as exc:
-            return _error(409, str(exc))
         except ActionError as exc:
-            return _error(400, str(exc))
+            return _refused(exc)
         return JSONResponse({"id": sent.id, "to": sent.to})
 
     async def stop(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None or feed.team_id != self.view.live_id:
+        feed = await run_in_threadpool(self.live_feed_of, request)
+        if feed is None:
             return _error(409, "only a live team can be stopped; this one is a record")
         try:
-            body = await self.body_of(request)
-            targets = _stop_targets(feed, body)
+            targets = _stop_targets(feed, await self.body_of(request))
             sent: list[Said] = []
             for name in targets:
                 member = await run_in_threadpool(self.view.member, feed.team_id, name)
@@ -266,12 +268,15 @@ class _Api:
                             say_as_person, self.view.team, member, STOP, position
                         )
                     )
-        except TeamStoppedError as exc:
-            return _error(409, str(exc))
         except ActionError as exc:
-            return _error(400, str(exc))
+            return _refused(exc)
         reports = await asyncio.gather(*(_report(feed, s) for s in sent))
         return JSONResponse({"sent_to": [s.to for s in sent], "reports": reports})
+
+
+def _refused(exc: ActionError) -> Response:
+    """An action the view refused: 409 once the team has stopped, 400 for a bad request."""
+    return _error(409 if isinstance(exc, TeamStoppedError) else 400, str(exc))
 
 
 def _text_field(body: dict[str, Any], key: str) -> str:
