@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from retinue import remote
 from retinue.actors import (
     Actor,
     ActorAddress,
@@ -41,9 +42,11 @@ class Careless(Actor[BaseConfig, Any]):
             raise RAISED[message.what](f"from the handler: {message.what}")
         self.done.append(message.what)
 
+    @remote
     def explode(self, what: str) -> str:
         raise RAISED[what](f"from an ask: {what}")
 
+    @remote
     def get_done(self) -> list[str]:
         return list(self.done)
 

@@ -6,6 +6,7 @@ import threading
 from typing import Any, ClassVar
 
 import pykka
+from retinue import remote
 from retinue.actors import (
     Actor,
     ActorAddress,
@@ -139,6 +140,7 @@ class Recorded(Actor[BaseConfig, Any]):
 
     stops: ClassVar[list[bool]] = []
 
+    @remote
     def on_stop(self) -> None:
         Recorded.stops.append(runtime.lookup(self.myAddress.agent_id) is not None)
 
@@ -146,6 +148,7 @@ class Recorded(Actor[BaseConfig, Any]):
         if message.n == 0:
             self.stop()
 
+    @remote
     def alive(self) -> bool:
         return True
 

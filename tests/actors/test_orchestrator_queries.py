@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
+from retinue import remote
 from retinue.actors import Actor, ActorAddress, ActorSystem, BaseConfig, BaseState
 from retinue.team import AgentCard, Orchestrator, Team, TeamConfig
 
@@ -28,9 +29,11 @@ class Counter(Actor[BaseConfig, Tally]):
     def default_state(self) -> Tally:
         return Tally()
 
+    @remote
     def bump(self) -> None:
         self.state.count += 1
 
+    @remote
     def publish(self, n: int, flagged: bool = False) -> None:
         self.notify_event(Flagged(n=n) if flagged else Noted(n=n))
 

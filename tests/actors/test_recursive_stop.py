@@ -14,6 +14,7 @@ from retinue import (
     StopMessage,
     StopRecursively,
     TeamMember,
+    remote,
 )
 from retinue.actors import Actor, ActorSystem, BaseConfig, Message, UserProxy
 from retinue.resume import resume_team
@@ -34,6 +35,7 @@ class Maker(Actor[BaseConfig, Any]):
     release = threading.Event()
     holding = threading.Event()
 
+    @remote
     def make(self, name: str, person: bool = False) -> ActorAddress:
         cls = UserProxy if person else Maker
         return self.createActor(cls, BaseConfig(name=name, role="Person" if person else "Maker"))

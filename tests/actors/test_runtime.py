@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from pydantic import Field
+from retinue import remote
 from retinue.actors import (
     Actor,
     ActorAddress,
@@ -41,6 +42,7 @@ class Counter(Actor[BaseConfig, Any]):
         self.seen: list[int] = []
         self.limit = 0
 
+    @remote
     def set_limit(self, limit: int) -> None:
         self.limit = limit
 
@@ -49,6 +51,7 @@ class Counter(Actor[BaseConfig, Any]):
         if sender is not None and message.n + 1 < self.limit:
             self.send(sender, Ping(n=message.n + 1))
 
+    @remote
     def get_seen(self) -> list[int]:
         return list(self.seen)
 
@@ -82,6 +85,7 @@ class Fragile(Actor[BaseConfig, Any]):
             raise ValueError("boom on one")
         self.handled.append(message.n)
 
+    @remote
     def get_handled(self) -> list[int]:
         return self.handled
 
@@ -137,6 +141,7 @@ class Relay(Actor[BaseConfig, Any]):
         self.next: ActorAddress | None = None
         self.last: int | None = None
 
+    @remote
     def link(self, nxt: ActorAddress) -> None:
         self.next = nxt
 
@@ -145,6 +150,7 @@ class Relay(Actor[BaseConfig, Any]):
         if self.next is not None and message.n > 0:
             self.send(self.next, Ping(n=message.n - 1))
 
+    @remote
     def get_last(self) -> int | None:
         return self.last
 
@@ -187,9 +193,11 @@ def test_subscriber_sees_one_sent_message_per_send_in_order(team: Any) -> None:
 
 
 class SelfAsker(Actor[BaseConfig, Any]):
+    @remote
     def whoami(self) -> str:
         return self.myAddress.name
 
+    @remote
     def ask_myself(self) -> str:
         answer: str = self.system.ask(self.myAddress, "whoami")
         return answer

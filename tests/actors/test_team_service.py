@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from retinue import ActorAddress, ActorSystem, BaseState, Runtime, StartMessage, StateChangedMessage
+from retinue import (
+    ActorAddress,
+    ActorSystem,
+    BaseState,
+    Runtime,
+    StartMessage,
+    StateChangedMessage,
+    remote,
+)
 from retinue.kit import TeamService, TeamServiceConfig, service_key
 from retinue.testing import TeamHarness
 
@@ -37,6 +45,7 @@ class TallyService(TeamService[TallyConfig, Tally]):
     def default_state(self) -> Tally:
         return Tally()
 
+    @remote
     def add(self) -> int:
         self.state = Tally(count=self.state.count + 1)
         return self.state.count

@@ -16,6 +16,7 @@ from retinue import (
     ProcessedMessage,
     ReceivedMessage,
     StopRecursively,
+    remote,
 )
 from retinue.actors import (
     Actor,
@@ -65,6 +66,7 @@ class Counting(Orchestrator):
         self.items += 1
         return super().on_receive(message)
 
+    @remote
     def count(self) -> int:
         return self.items - 1  # this ask is an item too
 

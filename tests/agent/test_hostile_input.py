@@ -21,6 +21,7 @@ from retinue import (
     ModelConfig,
     StartMessage,
     ToolCard,
+    remote,
 )
 from retinue.testing import (
     Incoming,
@@ -242,6 +243,7 @@ def test_member_names_refuse_control_and_bidi_characters(
 class Holder(Actor[AgentConfig, BaseState]):
     """An actor that only holds an agent config (no model is built, so no SDK is needed)."""
 
+    @remote
     def base_url(self) -> str | None:
         return self.config.model_cfg.base_url
 

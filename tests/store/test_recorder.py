@@ -174,9 +174,9 @@ def test_the_window_in_memory_is_a_setting_and_stays_bounded() -> None:
         team = system.proxy_ask(orchestrator, Orchestrator)
         team.createActor("retinue.agent.human_proxy.HumanProxy")
         for n in range(20):
-            team.receiveMsg_Message(
-                EventMessage(event={"n": n}, sender=orchestrator, team_id=orchestrator.team_id),
+            system.post(
                 orchestrator,
+                EventMessage(event={"n": n}, sender=orchestrator, team_id=orchestrator.team_id),
             )
         system.wait_idle(10)
         window = team.get_messages()

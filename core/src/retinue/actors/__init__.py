@@ -35,6 +35,7 @@ from retinue.actors.messages import (
 from retinue.actors.redaction import redact_credentials as redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime
+from retinue.actors.surface import remote
 from retinue.actors.system import ActorSystem
 from retinue.actors.turns import TurnObserver
 from retinue.actors.user_proxy import UserProxy
@@ -74,4 +75,5 @@ __all__ = [
     "TurnObserver",
     "UserProxy",
     "WarningError",
+    "remote",
 ]

@@ -46,6 +46,7 @@ from retinue.actors.messages import (
     StopMessage,
     StopRecursively,
 )
+from retinue.actors.surface import remote
 from retinue.actors.turns import ObservedTurn, TurnObserver, observe, reports_turns
 
 if TYPE_CHECKING:
@@ -147,6 +148,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             state = state_class.model_validate(data)
         self.init_state(state)
 
+    @remote
     def on_team_resumed(self) -> None:
         """Hook: every actor of a resumed team is back. Runs in this actor's thread as a
         message, before the messages the team was owed are delivered again: start here what
@@ -522,6 +524,7 @@ class Actor(pykka.ThreadingActor, Generic[ConfigT, StateT]):
             }
         )
 
+    @remote
     def send(self, recipient: ActorAddress, message: Message) -> None:
         """Deliver `message` to `recipient`; the orchestrator hears of it first."""
         stamped = self.stamp(recipient, message)

@@ -47,6 +47,7 @@ from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime, TeamOwner, TeamViews, team_owner
 from retinue.actors.services import TeamServices
 from retinue.actors.shutdown import stop_all
+from retinue.actors.surface import remote_surface
 from retinue.actors.turns import observe
 from retinue.actors.validation import check_timeout, shown
 
@@ -351,11 +352,13 @@ class ActorSystem(Runtime):
 
     # ------------------------------------------------------------------ asks and tells
     def _target(self, address: ActorAddress, method: str) -> Actor[Any, Any]:
+        """The running actor at `address`, once `method` is on its remote surface."""
         actor = runtime.lookup(address.agent_id)
         if actor is None:
             raise ActorNotFoundError(f"{address.name} is not running")
+        cls = type(actor)
         head, dot, rest = method.partition(".")
-        member = getattr(type(actor), head, None)
+        member = getattr(cls, head, None)
         if dot:  # a method of what the actor holds: reached through a public property
             reachable = (callable(member) or isinstance(member, property)) and not any(
                 part.startswith("_") for part in rest.split(".")
@@ -363,7 +366,12 @@ class ActorSystem(Runtime):
         else:
             reachable = callable(member)
         if not reachable or head.startswith("_"):
-            raise AttributeError(f"{type(actor).__name__} has no public method {method!r}")
+            raise AttributeError(f"{cls.__name__} has no public method {method!r}")
+        if head not in remote_surface(cls):
+            raise AttributeError(
+                f"{cls.__name__}.{head} is not offered to other actors: a method called by "
+                "name is marked @remote (retinue.remote)"
+            )
         return actor
 
     def ask(

@@ -13,6 +13,7 @@ from pydantic_ai.capabilities import AbstractCapability
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
+from retinue.actors.surface import remote
 from retinue.agent import cascade, routing
 from retinue.agent.budget import (
     BudgetAction,
@@ -202,6 +203,7 @@ class BaseAgent(FailureHandling):
             react.interrupt(react.current_run_id)
 
     @property
+    @remote
     def react_agent(self) -> ReactAgent:
         """The model runner, available once the agent has started."""
         if self._react is None:
@@ -209,6 +211,7 @@ class BaseAgent(FailureHandling):
         return self._react
 
     @property
+    @remote
     def command_registry(self) -> CommandRegistry:
         """The slash commands of this agent, available once it has started."""
         if self._command_registry is None:
@@ -405,11 +408,13 @@ class BaseAgent(FailureHandling):
         card = team.directory.profile(self.config.role) if team is not None else None
         return list(card.routes_to) if card is not None else []
 
+    @remote
     def get_team_member(self, name: str) -> ActorAddress | None:
         """The team member called `name`, or None."""
         team = self.team
         return team.directory.member(name) if team is not None else None
 
+    @remote
     def hire_member(self, role: str) -> ActorAddress:
         """Hire a new member for `role` (within `routes_to`) through a card's `hire_member`."""
         return routing.hire_for(self, role)
@@ -469,6 +474,7 @@ class BaseAgent(FailureHandling):
         if message.sender is not None:
             self.send(message.sender, AgentMessage(content=text, type="notification"))
 
+    @remote
     def compact(self) -> str:
         """Shrink the conversation history to free context."""
         before = len(self.react_agent.context)
@@ -476,6 +482,7 @@ class BaseAgent(FailureHandling):
             return "Nothing to compact."
         return f"Context compacted: {before} messages became {len(self.react_agent.context)}."
 
+    @remote
     def clear(self) -> str:
         """Forget the conversation so far; the next turn starts from a full context update."""
         self.react_agent.clear()
@@ -488,6 +495,7 @@ class BaseAgent(FailureHandling):
         if self._react is not None:
             self._react.context.record_operator_action(f"[retinue] {text}")
 
+    @remote
     def get_context_transcript(self) -> str:
         """The conversation as the model will see it next, as plain text (for people)."""
         from retinue.llm.history import render_transcript
@@ -572,6 +580,7 @@ class BaseAgent(FailureHandling):
         else:
             self.notify_event(event)
 
+    @remote
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
         """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown.
 

@@ -18,6 +18,7 @@ from pydantic_ai.models import ModelRequestContext
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
+from retinue.actors.surface import remote
 from retinue.agent.agent import BaseAgent
 from retinue.agent.messages import AgentMessage
 from retinue.agent.routing import resolve_recipient
@@ -87,6 +88,7 @@ class CustomAgent(BaseAgent):
         output = self.act(prompt, TriageOutput)
         self._route_triage(output)
 
+    @remote
     def get_audited_requests(self) -> int:
         """How many model requests the audit capability saw."""
         return self.audit.requests

@@ -6,6 +6,7 @@ import logging
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
+from retinue.actors.surface import remote
 from retinue.actors.user_proxy import UserProxy
 from retinue.agent.failures import FailureNotice, delivery_notice
 from retinue.agent.messages import AgentMessage
@@ -40,6 +41,7 @@ class HumanProxy(UserProxy):
             return None
         return delivery_notice(message, recipient, self.myAddress)
 
+    @remote
     def process_human_input(self, text: str, original_message: AgentMessage) -> None:
         """Answer the agent that sent `original_message`, as a response in its chain (and in
         its trace)."""

@@ -37,6 +37,7 @@ from retinue.actors.messages import (
 )
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.runtime_api import TeamViews
+from retinue.actors.surface import remote
 from retinue.frozen import FrozenMap
 from retinue.team.budget import (
     BudgetBreach,
@@ -131,6 +132,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self._commit()
 
     # ------------------------------------------------------------------ team
+    @remote
     def createActor(
         self, actor_class: type[Any] | str, config: BaseConfig | None = None
     ) -> ActorAddress:
@@ -139,6 +141,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             actor_class, config, orchestrator=self.myAddress, parent=self.myAddress
         )
 
+    @remote
     def admit(
         self, address: ActorAddress, parent: ActorAddress | None = None, *, resumed: bool = False
     ) -> ActorAddress:
@@ -159,6 +162,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             self._publish(members=self.directory.members.evolve(put={name: admitted}))
         return admitted
 
+    @remote
     def get_team(self) -> list[TeamMember]:
         """The current roster, with whether each member is busy right now."""
         roster = []
@@ -170,14 +174,17 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             roster.append(member.model_copy(update={"busy": busy}))
         return roster
 
+    @remote
     def get_team_members(self) -> list[ActorAddress]:
         """Addresses of the current members."""
         return list(self.directory.members.values())
 
+    @remote
     def get_team_member(self, name: str) -> ActorAddress | None:
         """The member with this `@name`, or None."""
         return self.directory.member(name)
 
+    @remote
     def get_directory(self) -> TeamDirectory:
         """The current directory; members read `directory_board` instead of asking."""
         return self.directory
@@ -220,6 +227,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             )
         )
 
+    @remote
     def set_metadata(self, metadata: TeamMetadata | None) -> None:
         """Set the team's business context; agents started from now on render it.
 
@@ -231,26 +239,31 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             if metadata != current.metadata:
                 self._post(current.members, current.profiles, metadata)
 
+    @remote
     def get_metadata(self) -> TeamMetadata | None:
         """The team's business context, or None."""
         return self.directory.metadata
 
+    @remote
     def get_descendants(self, member: ActorAddress) -> list[ActorAddress]:
         """What `member` created, in the order a recursive stop takes it (see `lineage`)."""
         with self._roster_lock:
             members = list(self._members.values())
         return descendants(members, member)
 
+    @remote
     def get_members_by_skill(self, skill: str) -> list[ActorAddress]:
         """The members whose role's blueprint lists `skill` (`AgentCard.has_skill`)."""
         return self.directory.members_with_skill(skill)
 
+    @remote
     def get_user_proxies(self) -> list[ActorAddress]:
         """Members that stand for people."""
         with self._roster_lock:
             return [m.address for m in self._members.values() if m.address.is_user_proxy]
 
     # ------------------------------------------------------------------ profiles
+    @remote
     def register_agent_profiles(self, cards: list[AgentCard]) -> None:
         """Make roles hireable by name; a later card for the same role replaces the earlier."""
         for card in cards:
@@ -269,29 +282,35 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
             )
         )
 
+    @remote
     def get_agent_profiles(self) -> list[AgentCard]:
         """Every registered role blueprint."""
         return list(self.directory.profiles.values())
 
+    @remote
     def get_agent_profile(self, role: str) -> AgentCard | None:
         """The blueprint for `role`, or None."""
         return self.directory.profile(role)
 
+    @remote
     def get_profiles_by_skill(self, skill: str) -> list[AgentCard]:
         """The blueprints that list `skill`, ignoring case and surrounding spaces."""
         return self.directory.profiles_with_skill(skill)
 
     # ------------------------------------------------------------------ budget
+    @remote
     def set_usage_limits(self, limits: TeamUsageLimits) -> TeamUsageLimits:
         """Set the team's budget (from code; a person uses `/budget`); holders are woken."""
         return self.team_budget.set_limits(limits, changed_by="code")
 
+    @remote
     def restore_budget(self, usage: TeamUsage, limits: TeamUsageLimits) -> None:
         """Continue a resumed team's budget: the tally and limits folded from its record."""
         self.team_budget.restore(usage)
         if limits != self.team_budget.status().limits:
             self.team_budget.set_limits(limits, changed_by="resume")
 
+    @remote
     def get_budget_status(self) -> BudgetStatus:
         """The budget's limits, tally and holders (`BudgetStatus`)."""
         return self.team_budget.status()
@@ -322,15 +341,18 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         self.system.send(self.myAddress, EventMessage(event=event), sender=self.myAddress)
 
     # ------------------------------------------------------------------ task chains
+    @remote
     def get_loop_limits(self) -> LoopLimits:
         """The loop-detection thresholds in force for this team."""
         return self.chain_ledger.limits
 
+    @remote
     def set_loop_limits(self, limits: LoopLimits) -> None:
         """Change the loop-detection thresholds; chains already counted keep their counts."""
         self.chain_ledger.limits = limits
 
     # ------------------------------------------------------------------ observation
+    @remote
     def subscribe(self, subscriber: EventSubscriber, replay: bool = False) -> None:
         """Add an observer of every recorded message.
 
@@ -349,11 +371,13 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         except Exception as exc:  # noqa: BLE001 - a subscriber may raise anything: it is logged
             log_failure(logger, f"subscriber {subscriber!r} failed", exc)
 
+    @remote
     def unsubscribe(self, subscriber: EventSubscriber) -> None:
         """Remove an observer."""
         if subscriber in self._subscribers:
             self._subscribers.remove(subscriber)
 
+    @remote
     def listen_to_outputs(self, listener: OutputListener, listen: bool = True) -> None:
         """Hand `listener` every run's output as the model writes it (`listen=False`: stop).
 
@@ -364,20 +388,24 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         else:
             self.output_streams.remove(listener)
 
+    @remote
     def add_sink(self, sink: MessageSink) -> None:
         """Add a durable record keeper (the event store)."""
         self._sinks.append(sink)
 
+    @remote
     def get_messages(self) -> list[Message]:
         """The recent window of recorded messages, oldest first."""
         return list(self._log.window)
 
+    @remote
     def get_events(
         self, agent_id: str | None = None, event_class: type[object] | str | None = None
     ) -> list[EventMessage]:
         """The window's events, oldest first, of one actor and one kind if given (`TeamLog`)."""
         return self._log.events(agent_id, event_class)
 
+    @remote
     def get_states(self) -> dict[str, BaseModel]:
         """Each running actor's latest state checkpoint, by agent id."""
         return self._log.states()
@@ -448,6 +476,7 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
         if pending and (pending >= MAX_GROUP or not self.mailbox.qsize()):
             self._commit()
 
+    @remote
     def flush_sinks(self) -> None:
         """Have every sink make what it took durable now (a recorder retrying its store)."""
         for sink in self._sinks:

@@ -71,10 +71,6 @@ class ToolHost(Protocol):
         """Publish an event to the orchestrator's subscribers."""
         ...
 
-    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """Call a public method of the team's orchestrator and wait (with a timeout)."""
-        ...
-
     def peek_mailbox(self) -> Sequence[Message]:
         """The messages waiting in this agent's mailbox, oldest first, without removing them."""
         ...

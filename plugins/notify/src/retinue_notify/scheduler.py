@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
-from retinue import ActorAddress, AgentMessage, Runtime, Team
+from retinue import ActorAddress, AgentMessage, Runtime, Team, remote
 from retinue.kit import TeamService, TeamServiceConfig, service_key
 
 from retinue_notify.clock import Clock, SystemClock, Timer
@@ -81,6 +81,7 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
         super().on_stop()
 
     # ------------------------------------------------------------------ time
+    @remote
     def start_clock(self, clock: Clock) -> None:
         """Keep time with `clock` from now on (asked once, when the scheduler is opened)."""
         if self._timer is not None:
@@ -102,6 +103,7 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
             self._timer.arm(min(n.due_at for n in pending) if pending else None)
 
     # ------------------------------------------------------------------ changes
+    @remote
     def schedule(
         self,
         owner: ActorAddress,
@@ -133,6 +135,7 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
         self.notify_event(NotificationEvent(kind="scheduled", notification=made))
         return SchedulerReply(notification=made)
 
+    @remote
     def cancel(self, owner: str, notification_id: str) -> SchedulerReply:
         """Cancel one of `owner`'s pending notifications; another agent's is refused."""
         wanted = notification_id.strip().upper()
@@ -153,6 +156,7 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
         self.notify_event(NotificationEvent(kind="cancelled", notification=found))
         return SchedulerReply(notification=found)
 
+    @remote
     def drop_owner(self, owner: str, reason: str) -> int:
         """Drop every pending notification of `owner`, reporting each; how many were dropped."""
         dropped = self.state.of(owner)
@@ -162,6 +166,7 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
                 self._report_drop(notification, reason)
         return len(dropped)
 
+    @remote
     def fire_due(self) -> int:
         """Deliver every notification whose time has come; how many were delivered."""
         now = self._clock.now()
@@ -193,14 +198,17 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
         return delivered
 
     # ------------------------------------------------------------------ reads and resume
+    @remote
     def pending_of(self, owner: str) -> tuple[Notification, ...]:
         """`owner`'s pending notifications, soonest first."""
         return self.state.of(owner)
 
+    @remote
     def get_state(self) -> SchedulerState:
         """Every pending notification (what a checkpoint holds)."""
         return self.state
 
+    @remote
     def restore(self, state: SchedulerState) -> None:
         """Start from a resumed team's `state`; only before the first notification."""
         if self.state.next_number != 1:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
-from retinue import ActorAddress, EventMessage, Resumption, Runtime
+from retinue import ActorAddress, EventMessage, Resumption, Runtime, remote
 from retinue.kit import TeamService, TeamServiceConfig, service_key
 
 from retinue_planning.errors import PlanningError
@@ -118,6 +118,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
             self.init_state(board)
 
     # ------------------------------------------------------------------ changes
+    @remote
     def create_tasks(
         self,
         drafts: list[NewTask],
@@ -133,6 +134,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
             parent_id,
         )
 
+    @remote
     def update_task(
         self,
         task: str,
@@ -150,6 +152,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
 
         return self._apply(make, chain_id, parent_id)
 
+    @remote
     def add_note(
         self,
         task: str,
@@ -165,14 +168,17 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
         )
 
     # ------------------------------------------------------------------ reads and resume
+    @remote
     def publication(self) -> PublishedBoard:
         """Where this board publishes its state, for readers in this process (asked once)."""
         return self.published
 
+    @remote
     def get_board(self) -> PlanningBoardState:
         """The board now (readers in this process use `published` instead of asking)."""
         return self.state
 
+    @remote
     def restore(self, board: PlanningBoardState) -> None:
         """Start from `board` (a resumed team's, e.g. from `rebuild_board`); only when empty."""
         if self.state.version != 0:
