@@ -31,7 +31,9 @@ from retinue.llm.history import SentHistory
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
+from retinue.llm.prompt import SystemPrompt, UserPrompt, render_system_block
 from retinue.llm.run_agents import (
+    WITHOUT_FUNCTION_TOOLS,
     build_run_agent,
     member_tools,
     output_key,
@@ -39,19 +41,17 @@ from retinue.llm.run_agents import (
     shares_agents,
 )
 from retinue.llm.run_budget import admit_run, request_cap, team_cut, with_budget
-from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
-from retinue.llm.run_parts import (
-    RUN_TIMEOUT_GRACE,
-    Outcome,
+from retinue.llm.run_hooks import (
+    RunBinding,
+    RunHooks,
     RunKind,
     RunState,
-    SystemPrompt,
-    UserPrompt,
-    WithoutFunctionTools,
+    bind_run,
     new_run_id,
-    render_system_block,
+    unbind_run,
 )
 from retinue.llm.run_report import (
+    Outcome,
     committed,
     compaction_event,
     finished_event,
@@ -68,6 +68,9 @@ from retinue.team.budget import TeamBudget
 __all__ = ["ReactAgent", "render_system_block"]
 
 T = TypeVar("T")
+
+RUN_TIMEOUT_GRACE = 10.0
+"""Extra seconds the caller waits past pydantic-ai's own run timeout before giving up."""
 
 logger = logging.getLogger(__name__)
 
@@ -359,7 +362,7 @@ class ReactAgent:
                         timeout=self.runtime_cfg.run_timeout,
                         run_id=state.run_id,
                         instructions=self._run_instructions,
-                        capabilities=[WithoutFunctionTools()] if conclusion else None,
+                        capabilities=[WITHOUT_FUNCTION_TOOLS] if conclusion else None,
                         model=switched[1] if switched is not None else None,
                         event_stream_handler=output_stream(
                             self.name, state.run_id, switched[1] if switched else self.model
