@@ -16,6 +16,7 @@ from retinue.llm import (
     ModelConfig,
     PromptTemplate,
     ReactAgent,
+    RunnerConfig,
     RuntimeConfig,
     RunUsageLimits,
 )
@@ -88,12 +89,14 @@ def test_models_are_shared_per_configuration() -> None:
 
 def test_function_provider_builds_a_function_model() -> None:
     sync = ModelConfig(provider="function", model=f"{scripted.__name__}:echo")
-    agent = ReactAgent("echoer", model_cfg=sync)
+    agent = ReactAgent("echoer", RunnerConfig(model_cfg=sync))
     assert isinstance(agent.model, FunctionModel)
     assert agent.run_sync("hello", str) == "echo: hello"
 
     asynchronous = ModelConfig(provider="function", model=f"{scripted.__name__}:async_echo")
-    assert ReactAgent("async", model_cfg=asynchronous).run_sync("hi", str) == "echo: hi"
+    assert (
+        ReactAgent("async", RunnerConfig(model_cfg=asynchronous)).run_sync("hi", str) == "echo: hi"
+    )
 
 
 def test_function_provider_accepts_a_stream_function() -> None:
