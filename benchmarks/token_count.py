@@ -156,8 +156,8 @@ def segments_of(
             for part in message.parts:
                 out += _request_part(part, classify, output_names)
         elif isinstance(message, ModelResponse):
-            for part in message.parts:
-                out += _response_part(part, output_names)
+            for response_part in message.parts:
+                out += _response_part(response_part, output_names)
     return out
 
 

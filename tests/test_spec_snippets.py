@@ -116,13 +116,14 @@ def test_two_tier_configuration_and_the_old_spelling() -> None:
     )
     assert config.run_usage_limits.run_request_limit == 50
     assert AgentUsageLimits().agent_request_limit is None
+    # `usage_limits=` is the deprecated keyword: accepted, but not in the signature
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        old = AgentConfig(usage_limits=RunUsageLimits(run_request_limit=7))
+        old = AgentConfig(usage_limits=RunUsageLimits(run_request_limit=7))  # type: ignore[call-arg]
         assert old.usage_limits.run_request_limit == 7
     assert {w.category for w in caught} == {DeprecationWarning}
     with pytest.raises(ValueError, match="not both"):
-        AgentConfig(usage_limits=RunUsageLimits(), run_usage_limits=RunUsageLimits())
+        AgentConfig(usage_limits=RunUsageLimits(), run_usage_limits=RunUsageLimits())  # type: ignore[call-arg]
 
 
 def test_agent_card_has_no_role_keyword() -> None:

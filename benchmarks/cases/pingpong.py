@@ -143,7 +143,7 @@ def react_pingpong(hops: int, *, window: bool, instructions: str | None = None) 
     the runner's capabilities, history keeping, events); what the full team adds over this
     is the actor and agent layers (mailboxes, routing, orchestrator, context updates).
     """
-    from retinue import CompactionConfig, ModelConfig, ReactAgent, StructuredOutput
+    from retinue import CompactionConfig, ModelConfig, ReactAgent, RunnerConfig, StructuredOutput
 
     model_cfg = ModelConfig(
         provider="function",
@@ -151,15 +151,12 @@ def react_pingpong(hops: int, *, window: bool, instructions: str | None = None) 
         context_length=CONTEXT_LENGTH if window else None,
     )
     compaction = CompactionConfig(strategy="window" if window else "none", keep_last=WINDOW)
-    agents = {
-        name: ReactAgent(
-            name,
-            model_cfg=model_cfg,
-            compaction_cfg=compaction,
-            system_prompts=[instructions] if instructions else [],
-        )
-        for name in ("@Ping", "@Pong")
-    }
+    config = RunnerConfig(
+        model_cfg=model_cfg,
+        compaction_cfg=compaction,
+        system_prompts=[instructions] if instructions else [],
+    )
+    agents = {name: ReactAgent(name, config) for name in ("@Ping", "@Pong")}
     current, sender, content = "@Ping", "@Human", f"hop 0/{hops}"
     scripts.reset()
     start = time.perf_counter()

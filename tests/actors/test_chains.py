@@ -211,6 +211,6 @@ def test_settings_stops_and_events_round_trip() -> None:
 
 def test_bad_thresholds_are_one_clear_error_each() -> None:
     with pytest.raises(ConfigError) as caught:
-        TeamConfig(loops={"max_repeats": 0, "window": 500, "colour": "red"})  # type: ignore[arg-type]
+        TeamConfig(loops={"max_repeats": 0, "window": 500, "colour": "red"})
     text = str(caught.value)
     assert "max_repeats" in text and "window" in text and "colour" in text

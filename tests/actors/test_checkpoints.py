@@ -61,6 +61,7 @@ def test_a_checkpoint_names_the_message_that_caused_it(team: Any) -> None:
     assert initial.parent_id is None  # the start: no message caused it
     for checkpoint, text in ((first, "first"), (second, "second")):
         cause = delivered(team, text)
+        assert isinstance(checkpoint.state, Notes)
         assert checkpoint.state.lines[-1] == text
         assert (checkpoint.parent_id, checkpoint.chain_id) == (cause.id, cause.chain_id)
 
@@ -82,6 +83,8 @@ def test_a_failing_turn_checkpoints_before_it_reports_its_error(team: Any) -> No
         "ErrorMessage",
     ]
     checkpoint, error = mine[1], mine[2]
+    assert isinstance(checkpoint, StateChangedMessage) and isinstance(error, ErrorMessage)
+    assert isinstance(checkpoint.state, Notes)
     assert checkpoint.state.lines == ["doomed"]
     assert checkpoint.parent_id == cause.id == error.current_message_id
     assert checkpoint.chain_id == cause.chain_id

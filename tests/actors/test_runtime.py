@@ -117,7 +117,9 @@ class Stuck(Actor[BaseConfig, Any]):
 @pytest.fixture
 def stuck() -> Iterator[type[Stuck]]:
     """A `Stuck` with fresh events, released at the end whatever the test did."""
-    fresh = type("Stuck", (Stuck,), {"entered": threading.Event(), "release": threading.Event()})
+    fresh: type[Stuck] = type(
+        "Stuck", (Stuck,), {"entered": threading.Event(), "release": threading.Event()}
+    )
     yield fresh
     fresh.release.set()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from typing import cast
 
 import pytest
 from agent_cards import card
@@ -93,7 +94,7 @@ class GatedPrompt(BaseAgent):
 @pytest.fixture
 def gated_prompt() -> Iterator[type[GatedPrompt]]:
     """A `GatedPrompt` class with fresh events for this test, released at its end."""
-    fresh = type(
+    fresh: type[GatedPrompt] = type(
         "GatedPrompt",
         (GatedPrompt,),
         {"preparing": threading.Event(), "release": threading.Event()},
@@ -117,7 +118,7 @@ class GatedRouter(BaseAgent):
 @pytest.fixture
 def gated_router() -> Iterator[type[GatedRouter]]:
     """A `GatedRouter` class with fresh events for this test, released at its end."""
-    fresh = type(
+    fresh: type[GatedRouter] = type(
         "GatedRouter", (GatedRouter,), {"routing": threading.Event(), "release": threading.Event()}
     )
     yield fresh
@@ -304,7 +305,9 @@ def test_cancels_are_stamped_on_arrival_and_the_purge_takes_every_one() -> None:
     assert desk.mailbox.peek() == [task]
     assert set(desk.handled) == {old.id, idle.id, live.id}
     # the stale ones interrupt nothing; a person's stale /stop is told so
-    assert [(to, m.content) for to, m in desk.sent] == [(HUMAN, Cancellation.stale_answer)]
+    assert [(to, cast(AgentMessage, m).content) for to, m in desk.sent] == [
+        (HUMAN, Cancellation.stale_answer)
+    ]
     assert not cancellation.pending()
 
 

@@ -14,6 +14,7 @@ from agent_cards import card
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import (
+    ActorAddress,
     AgentMessage,
     BaseAgent,
     CancelMessage,
@@ -122,8 +123,8 @@ def to_human(team: TeamHarness) -> list[str]:
     return [m.content for m in team.received_by("@Human")]
 
 
-def member(team: TeamHarness, name: str) -> object:
-    address = team.orchestrator_proxy.get_team_member(name)
+def member(team: TeamHarness, name: str) -> ActorAddress:
+    address: ActorAddress | None = team.orchestrator_proxy.get_team_member(name)
     assert address is not None, f"{name} is not in the team"
     return address
 
@@ -260,7 +261,7 @@ def test_mail_of_a_stopped_chain_is_dropped_until_the_person_writes_into_it(
     team.system.send(
         developer_address,
         AgentMessage(content="late news", chain_id=chain),
-        sender=manager_address,  # type: ignore[arg-type]
+        sender=manager_address,
     )
     team.wait_idle()
     assert [d.message_id for d in team.events(ChainMessageDroppedEvent)] == [
@@ -285,7 +286,7 @@ def test_a_plain_cancel_message_stops_one_run_only(
     team.say(manager, "ship the parser")
     for spot in ("manager", "developer", "tester"):
         assert parking.entered[spot].wait(10)
-    team.system.send(manager, CancelMessage())  # type: ignore[arg-type]
+    team.system.send(manager, CancelMessage())
     parking.release_all()  # the developer's and tester's runs were never stopped: they finish
     team.wait_idle()
     replies = to_human(team)
@@ -305,7 +306,7 @@ def test_a_cascading_cancel_message_from_code_tells_the_person_once(
     team.say(manager, "ship the parser")
     for spot in ("manager", "developer", "tester"):
         assert parking.entered[spot].wait(10)
-    team.system.send(manager, CancelMessage(cascade=True))  # type: ignore[arg-type]
+    team.system.send(manager, CancelMessage(cascade=True))
     team.wait_idle()
     replies = to_human(team)
     assert len([r for r in replies if r.startswith("Stopped")]) == 1

@@ -47,9 +47,10 @@ def test_the_old_class_ships_warns_and_renames_request_limit() -> None:
 
 
 def test_the_spec_migration_example_works_and_keeps_a_plain_run_tier() -> None:
+    # `usage_limits=` is the deprecated keyword: accepted and folded, but not in the signature
     with deprecations() as caught:
         line = here(1)
-        config = AgentConfig(usage_limits=UsageLimits(request_limit=50, total_tokens_limit=100_000))
+        config = AgentConfig(usage_limits=UsageLimits(request_limit=50, total_tokens_limit=100_000))  # type: ignore[call-arg]
     assert_points_here(caught, line)
     assert len(caught) == 2  # the old class, and the old keyword
     assert type(config.run_usage_limits) is RunUsageLimits
@@ -60,16 +61,17 @@ def test_the_spec_migration_example_works_and_keeps_a_plain_run_tier() -> None:
 
 
 def test_a_mapping_with_request_limit_is_folded() -> None:
+    # `usage_limits=` is the deprecated keyword: accepted and folded, but not in the signature
     with deprecations() as caught:
         line = here(1)
-        config = AgentConfig(usage_limits={"request_limit": 5, "tool_calls_limit": 2})
+        config = AgentConfig(usage_limits={"request_limit": 5, "tool_calls_limit": 2})  # type: ignore[call-arg]
     assert_points_here(caught, line)
     assert config.run_usage_limits == RunUsageLimits(run_request_limit=5, tool_calls_limit=2)
 
     # the new keyword takes the old mapping too, and warns about the old key
     with deprecations() as caught:
         line = here(1)
-        folded = AgentConfig(run_usage_limits={"request_limit": 9})  # type: ignore[arg-type]
+        folded = AgentConfig(run_usage_limits={"request_limit": 9})
     assert_points_here(caught, line)
     assert folded.run_usage_limits.run_request_limit == 9
 
@@ -90,15 +92,16 @@ def test_reading_the_old_attribute_warns_at_the_reader() -> None:
     assert limits is config.run_usage_limits
 
 
+# `usage_limits=` is the deprecated keyword: accepted, but not in the signature
 @pytest.mark.parametrize(
     ("build", "expected"),
     [
         (
-            lambda: AgentConfig(usage_limits=RunUsageLimits(), run_usage_limits=RunUsageLimits()),
+            lambda: AgentConfig(usage_limits=RunUsageLimits(), run_usage_limits=RunUsageLimits()),  # type: ignore[call-arg]
             "not both",
         ),
         (
-            lambda: AgentConfig(usage_limits={"request_limit": 5, "run_request_limit": 6}),
+            lambda: AgentConfig(usage_limits={"request_limit": 5, "run_request_limit": 6}),  # type: ignore[call-arg]
             "usage_limits.request_limit: give run_request_limit or",
         ),
         (lambda: UsageLimits(request_limit=0), "UsageLimits: run_request_limit: "),

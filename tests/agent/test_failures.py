@@ -359,7 +359,7 @@ class PausesAfterResolving(BaseAgent):
 @pytest.fixture
 def pauses() -> Iterator[type[PausesAfterResolving]]:
     """A `PausesAfterResolving` class with this test's own events, released at its end."""
-    fresh = type(
+    fresh: type[PausesAfterResolving] = type(
         "PausesAfterResolving",
         (PausesAfterResolving,),
         {"resolved": threading.Event(), "release": threading.Event()},

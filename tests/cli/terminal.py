@@ -19,7 +19,7 @@ import pyte
 from .conftest import command_env
 
 
-class _AnsweringScreen(pyte.Screen):  # type: ignore[misc]
+class _AnsweringScreen(pyte.Screen):
     """A screen that sends the terminal's answers (cursor position) back to the program."""
 
     def __init__(self, columns: int, lines: int, child: pexpect.spawn) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from retinue.llm import ReactAgent
+from retinue.llm import ReactAgent, RunnerConfig
 
 from .scripted import Script
 
@@ -30,6 +30,6 @@ def make_agent(events: Events) -> Callable[..., ReactAgent]:
     def build(script: Script | None = None, **kwargs: Any) -> ReactAgent:
         model = (script or Script()).model
         kwargs.setdefault("event_sink", events.append)
-        return ReactAgent(kwargs.pop("name", "tester"), model=model, **kwargs)
+        return ReactAgent(kwargs.pop("name", "tester"), RunnerConfig(model=model, **kwargs))
 
     return build

@@ -16,6 +16,7 @@ from retinue.llm import (
     ModelConfig,
     PromptTemplate,
     ReactAgent,
+    RunnerConfig,
     RuntimeConfig,
     RunUsageLimits,
 )
@@ -49,7 +50,7 @@ def test_configs_are_plain_serializable_data() -> None:
 
 def test_unknown_provider_is_one_clear_line() -> None:
     with pytest.raises(ConfigError) as exc:
-        ModelConfig(provider="openia", model="gpt-4.1")  # type: ignore[arg-type]
+        ModelConfig(provider="openia", model="gpt-4.1")
     message = one_line(exc)
     assert "unknown provider 'openia'" in message
     assert "openai-chat" in message  # the valid names are listed
@@ -57,7 +58,7 @@ def test_unknown_provider_is_one_clear_line() -> None:
 
 def test_config_errors_are_value_errors() -> None:
     with pytest.raises(ValueError, match="unknown provider"):
-        ModelConfig(provider="nope")  # type: ignore[arg-type]
+        ModelConfig(provider="nope")
 
 
 def test_misspelled_field_is_named() -> None:
@@ -88,12 +89,14 @@ def test_models_are_shared_per_configuration() -> None:
 
 def test_function_provider_builds_a_function_model() -> None:
     sync = ModelConfig(provider="function", model=f"{scripted.__name__}:echo")
-    agent = ReactAgent("echoer", model_cfg=sync)
+    agent = ReactAgent("echoer", RunnerConfig(model_cfg=sync))
     assert isinstance(agent.model, FunctionModel)
     assert agent.run_sync("hello", str) == "echo: hello"
 
     asynchronous = ModelConfig(provider="function", model=f"{scripted.__name__}:async_echo")
-    assert ReactAgent("async", model_cfg=asynchronous).run_sync("hi", str) == "echo: hi"
+    assert (
+        ReactAgent("async", RunnerConfig(model_cfg=asynchronous)).run_sync("hi", str) == "echo: hi"
+    )
 
 
 def test_function_provider_accepts_a_stream_function() -> None:
@@ -131,7 +134,7 @@ def test_missing_sdk_names_the_extra(provider: str, extra: str) -> None:
     if importlib.util.find_spec(provider) is not None:
         pytest.skip(f"the {provider} SDK is installed here")
     with pytest.raises(ConfigError) as exc:
-        build_model(ModelConfig(provider=provider, model="some-model"))  # type: ignore[arg-type]
+        build_model(ModelConfig(provider=provider, model="some-model"))
     assert f"pip install 'retinue[{extra}]'" in one_line(exc)
 
 
@@ -256,7 +259,7 @@ def test_a_real_provider_gets_pydantic_ais_model_with_our_url_and_key(
     monkeypatch.setenv("MY_KEY", "sk-mine")
     monkeypatch.delenv("OLLAMA_BASE_URL", raising=False)
 
-    model: Any = build_model(ModelConfig(**fields))  # type: ignore[arg-type]
+    model: Any = build_model(ModelConfig(**fields))
 
     assert type(model).__name__ == model_class
     assert model.model_name == fields["model"]  # a name with a colon is kept whole
@@ -303,7 +306,7 @@ def test_a_model_string_takes_the_other_fields() -> None:
 def test_a_field_typed_model_config_takes_a_model_string() -> None:
     from retinue.agent.config import AgentConfig
 
-    config = AgentConfig(role="Dev", model_cfg="anthropic:claude-sonnet-4-5")  # type: ignore[arg-type]
+    config = AgentConfig(role="Dev", model_cfg="anthropic:claude-sonnet-4-5")
     assert config.model_cfg == ModelConfig(provider="anthropic", model="claude-sonnet-4-5")
     assert ModelConfig.model_validate("ollama:llama3.2").provider == "ollama"
 

@@ -16,7 +16,7 @@ import anyio.to_thread
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from retinue.llm import ReactAgent
+from retinue.llm import ReactAgent, RunnerConfig
 from retinue.llm.loop import LoopTaskAbortedError, ModelLoop, get_model_loop
 
 from .scripted import assert_valid_history
@@ -42,7 +42,7 @@ def _fine_agent() -> ReactAgent:
     def fine(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return ModelResponse(parts=[TextPart("fine")])
 
-    return ReactAgent("bystander", model=FunctionModel(fine))
+    return ReactAgent("bystander", RunnerConfig(model=FunctionModel(fine)))
 
 
 @pytest.mark.parametrize("abort", ABORTS)
@@ -54,7 +54,7 @@ def test_an_abort_in_a_sync_model_function_fails_that_run_only(
             raise abort()
         return ModelResponse(parts=[TextPart("recovered")])
 
-    agent = ReactAgent("aborter", model=FunctionModel(model))
+    agent = ReactAgent("aborter", RunnerConfig(model=FunctionModel(model)))
     with pytest.raises(LoopTaskAbortedError, match=abort.__name__):
         agent.run_sync("abort", str)
     assert get_model_loop().is_alive()
@@ -75,7 +75,7 @@ def test_an_abort_in_a_sync_tool_fails_that_run_only(abort: type[BaseException])
         """Leave the process."""
         raise abort()
 
-    agent = ReactAgent("aborter", model=FunctionModel(model), tools=[leave])
+    agent = ReactAgent("aborter", RunnerConfig(model=FunctionModel(model), tools=[leave]))
     with pytest.raises(LoopTaskAbortedError, match=abort.__name__):
         agent.run_sync("use the tool", str)
     assert get_model_loop().is_alive()
@@ -92,7 +92,7 @@ def test_many_runs_aborting_at_once_leave_the_loop_running() -> None:
 
     def one() -> None:
         try:
-            ReactAgent("aborter", model=FunctionModel(model)).run_sync("go", str)
+            ReactAgent("aborter", RunnerConfig(model=FunctionModel(model))).run_sync("go", str)
         except BaseException as exc:
             failures.append(exc)
 

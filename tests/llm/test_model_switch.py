@@ -6,7 +6,7 @@ import pytest
 from pydantic_ai import RunContext
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from retinue.llm import ConfigError, ModelConfig, ModelSwitchedEvent, ReactAgent
+from retinue.llm import ConfigError, ModelConfig, ModelSwitchedEvent, ReactAgent, RunnerConfig
 from retinue.llm.events import parse_llm_event
 
 from .conftest import Events
@@ -24,7 +24,7 @@ def second(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 def test_the_next_run_uses_the_model_switched_to_and_none_goes_back(events: Events) -> None:
-    agent = ReactAgent("switcher", model_cfg=FIRST, event_sink=events.append)
+    agent = ReactAgent("switcher", RunnerConfig(model_cfg=FIRST, event_sink=events.append))
     assert agent.run_sync("hi", str) == "from first"
 
     agent.use_model(SECOND)
@@ -57,21 +57,21 @@ def test_a_switch_inside_a_run_applies_from_the_next_run(events: Events) -> None
 
     agent = ReactAgent(
         "switcher",
-        model=FunctionModel(calls_then_answers),
-        tools=[switch],
-        event_sink=events.append,
+        RunnerConfig(
+            model=FunctionModel(calls_then_answers), tools=[switch], event_sink=events.append
+        ),
     )
     assert agent.run_sync("go", str) == "first, still"
     assert agent.run_sync("again", str) == "from second"
 
 
 def test_a_resumed_runner_is_on_the_model_it_had_switched_to(events: Events) -> None:
-    agent = ReactAgent("switcher", model_cfg=FIRST, event_sink=events.append)
+    agent = ReactAgent("switcher", RunnerConfig(model_cfg=FIRST, event_sink=events.append))
     agent.run_sync("hi", str)
     agent.use_model(SECOND)
     recorded = [e.model_dump(mode="json") for e in events]
 
-    resumed = ReactAgent("switcher", model_cfg=FIRST)
+    resumed = ReactAgent("switcher", RunnerConfig(model_cfg=FIRST))
     resumed.restore_context([parse_llm_event(data) for data in recorded])
 
     assert resumed.model_in_force == SECOND
@@ -79,7 +79,7 @@ def test_a_resumed_runner_is_on_the_model_it_had_switched_to(events: Events) -> 
 
 
 def test_a_model_that_cannot_be_built_changes_nothing() -> None:
-    agent = ReactAgent("switcher", model_cfg=FIRST)
+    agent = ReactAgent("switcher", RunnerConfig(model_cfg=FIRST))
     with pytest.raises(ConfigError, match="has no attribute"):
         agent.use_model(ModelConfig(provider="function", model=f"{__name__}:missing"))
     assert agent.model_in_force == FIRST

@@ -28,6 +28,7 @@ from retinue.llm import (
     ReactAgent,
     RunFinishedEvent,
     RunInterruptedError,
+    RunnerConfig,
     RunStartedEvent,
     RuntimeConfig,
     RunTimeoutError,
@@ -436,7 +437,7 @@ def test_two_hundred_agents_on_two_hundred_threads_share_one_model() -> None:
 
     def worker(n: int) -> None:
         try:
-            agent = ReactAgent(f"agent-{n}", model_cfg=config)
+            agent = ReactAgent(f"agent-{n}", RunnerConfig(model_cfg=config))
             models.add(id(agent.model))
             barrier.wait(30)  # every run in flight at once
             results.append(agent.run_sync(str(n), str))

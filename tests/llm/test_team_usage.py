@@ -22,7 +22,7 @@ from retinue import (
     team_usage_from_events,
 )
 from retinue.llm.pricing import price_response, price_usage
-from retinue.llm.run_parts import usage_event
+from retinue.llm.response_usage import usage_event
 from retinue.llm.team_usage import charge_event
 
 USAGE = RequestUsage(input_tokens=2_000, output_tokens=300, cache_read_tokens=500)

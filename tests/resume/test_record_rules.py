@@ -6,6 +6,8 @@ messages are the ones the runtime reports, built here to put each rule's case on
 
 from __future__ import annotations
 
+from typing import cast
+
 from retinue import (
     ActorAddress,
     AgentMessage,
@@ -93,5 +95,6 @@ def test_a_message_is_owed_when_delivered_to_an_alive_member_and_never_handled()
     plan = read_team_record(store, TEAM)
 
     assert [m.id for m in plan.owed] == [owed_first.id, owed_second.id]  # in delivery order
-    assert [m.content for m in plan.owed] == ["owed 1", "owed 2"]  # decoded, ids kept
+    owed = [cast(AgentMessage, m) for m in plan.owed]
+    assert [m.content for m in owed] == ["owed 1", "owed 2"]  # decoded, ids kept
     assert plan.person_wrote_to == gone  # the last one the person wrote to (gone now)

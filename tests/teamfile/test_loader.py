@@ -18,7 +18,7 @@ from retinue import (
     ToolCard,
     hookimpl,
 )
-from retinue.agent.config import AgentUsageLimits
+from retinue.llm import AgentUsageLimits
 from retinue.plugins import get_plugin_manager
 from retinue.teamfile import TeamFile, TeamFileError, load_team_file, loads_team_file
 from retinue.teamfile.locate import KeyLocator
@@ -38,6 +38,12 @@ class Cards:
     @hookimpl
     def retinue_tool_cards(self) -> list[type[ToolCard]]:
         return [NoteCard, PlanCard]
+
+
+def agent_config(card: AgentCard) -> AgentConfig:
+    """The card's config, an `AgentConfig` (a card's field is typed as any `BaseConfig`)."""
+    assert isinstance(card.config, AgentConfig)
+    return card.config
 
 
 @pytest.fixture
@@ -109,7 +115,7 @@ def test_every_key_lands_in_the_card_it_names(pm: object) -> None:
         routes_to=["Aide"],
         metadata={"icon": "crown"},
     )
-    aide = spec.roles["Aide"].config
+    aide = agent_config(spec.roles["Aide"])
     assert aide.name == "@Aide"
     assert aide.model_cfg == ModelConfig.from_string(f"function:{FOLLOW}")  # the team's model
 
@@ -146,7 +152,7 @@ def test_a_model_string_may_take_its_base_url_from_its_own_key() -> None:
     spec = loads_team_file(
         '[roles.Solo.model]\nmodel = "openai-chat:llama"\nbase_url = "http://127.0.0.1:8000/v1"\n'
     )
-    assert spec.roles["Solo"].config.model_cfg == ModelConfig(
+    assert agent_config(spec.roles["Solo"]).model_cfg == ModelConfig(
         provider="openai-chat", model="llama", base_url="http://127.0.0.1:8000/v1"
     )
 
@@ -270,7 +276,7 @@ def test_the_files_directory_holds_its_scripts(tmp_path: Path) -> None:
     )
     (tmp_path / "team.toml").write_text('[roles.Solo]\nmodel = "function:my_team_script:lead"\n')
     spec = load_team_file(tmp_path / "team.toml")
-    assert spec.roles["Solo"].config.model_cfg.model == "my_team_script:lead"
+    assert agent_config(spec.roles["Solo"]).model_cfg.model == "my_team_script:lead"
 
 
 # ------------------------------------------------------------------ the locator
@@ -317,7 +323,8 @@ def test_a_name_no_member_may_carry_is_refused_at_load() -> None:
 
 def test_a_dumped_role_takes_the_team_model_and_keeps_its_own_paths() -> None:
     text = '[team]\nmodel = "test"\n[roles.A.config]\nrole = "A"\nname = "@A"\n'
-    assert loads_team_file(text).roles["A"].config.model_cfg == ModelConfig.from_string("test")
+    config = agent_config(loads_team_file(text).roles["A"])
+    assert config.model_cfg == ModelConfig.from_string("test")
     (line,) = problems_of('[roles.A.config]\nrole = "A"\nmodle_cfg = 1\n')
     assert line == "roles.A.config.modle_cfg (line 3): unknown key; did you mean 'model_cfg'?"
 

@@ -10,6 +10,7 @@ import pytest
 from retinue import (
     ActorAddress,
     ActorSystem,
+    AgentCard,
     AgentConfig,
     AgentMessage,
     FailureNotice,
@@ -45,6 +46,12 @@ routes_to = ["Helper"]
 description = "Helps"
 model = {{ provider = "function", model = "{FOLLOW}", temperature = 0.3 }}
 """
+
+
+def agent_config(card: AgentCard) -> AgentConfig:
+    """The card's config, an `AgentConfig` (a card's field is typed as any `BaseConfig`)."""
+    assert isinstance(card.config, AgentConfig)
+    return card.config
 
 
 class Seat(HumanProxy):
@@ -106,11 +113,14 @@ def test_model_replaces_every_roles_model_but_keeps_its_sampling() -> None:
     spec = loads_team_file(TWO_ROLES)
     override = ModelConfig.from_string("test")
     lead, helper = spec.cards(override)
-    assert lead.config.model_cfg == ModelConfig(provider="test", model="test")
-    assert helper.config.model_cfg == ModelConfig(provider="test", model="test", temperature=0.3)
+    assert agent_config(lead).model_cfg == ModelConfig(provider="test", model="test")
+    assert agent_config(helper).model_cfg == ModelConfig(
+        provider="test", model="test", temperature=0.3
+    )
     hot = ModelConfig.from_string("openai:gpt-4.1", temperature=0.9)
-    assert with_model(spec.roles["Helper"], hot).config.model_cfg.temperature == 0.9
-    assert spec.roles["Helper"].config.model_cfg.provider == "function"  # the spec is untouched
+    assert agent_config(with_model(spec.roles["Helper"], hot)).model_cfg.temperature == 0.9
+    # the spec is untouched
+    assert agent_config(spec.roles["Helper"]).model_cfg.provider == "function"
 
 
 def test_start_with_a_model_runs_every_role_on_it(seat: type[Seat]) -> None:
@@ -189,8 +199,8 @@ def test_cards_by_name_and_with_settings_come_from_the_plugin_manager() -> None:
         "temperature = 0.3 }", 'temperature = 0.3 }\ntools = [{ card = "stamp", label = "x" }]'
     )
     spec = loads_team_file(text, plugin_manager=pm)
-    assert spec.roles["Lead"].config.tools == ["stamp"]
-    assert spec.roles["Helper"].config.tools == [StampCard(label="x")]
+    assert agent_config(spec.roles["Lead"]).tools == ["stamp"]
+    assert agent_config(spec.roles["Helper"]).tools == [StampCard(label="x")]
     with spec.start(plugin_manager=pm) as running:
         assert running.system.plugin_manager is pm
     assert TeamFile.model_validate(spec.model_dump()) == spec

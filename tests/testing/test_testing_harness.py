@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue import AgentMessage, Message
+from retinue import AgentConfig, AgentMessage, Message
 from retinue.testing import (
     PingTool,
     Recorder,
@@ -134,6 +134,7 @@ def test_the_recorder_hands_out_copies() -> None:
 
 def test_scripted_card_fills_in_a_plain_role() -> None:
     card = scripted_card("QA", routes_to=["Developer"], skills=["pytest"], tools=["ping"])
+    assert isinstance(card.config, AgentConfig)
 
     assert card.role == "QA"
     assert card.config.name == "@QA"

@@ -86,7 +86,7 @@ def test_an_output_sent_back_for_a_retry_does_not_end_the_run() -> None:
     messages = [*FIRST_RUN, ModelRequest(parts=[rejected])]
 
     assert run_messages(messages) == messages
-    text_answer = [prompt("go"), ModelResponse(parts=[TextPart("hm")])]
+    text_answer: list[ModelMessage] = [prompt("go"), ModelResponse(parts=[TextPart("hm")])]
     assert run_messages([*text_answer, ModelRequest(parts=[feedback])]) == [
         *text_answer,
         ModelRequest(parts=[feedback]),
@@ -109,7 +109,11 @@ def test_a_header_starts_a_run_even_after_one_that_was_cut_off() -> None:
 
 
 def test_info_names_the_output_tools() -> None:
-    messages = [prompt("go"), calls("answer", "c1"), result("answer", "c1", "again")]
+    messages: list[ModelMessage] = [
+        prompt("go"),
+        calls("answer", "c1"),
+        result("answer", "c1", "again"),
+    ]
 
     assert run_messages(messages, info(outputs=("answer",))) == messages[2:]
     assert run_messages(messages) == messages  # without info, `answer` may be a function tool

@@ -536,7 +536,9 @@ def test_an_unchanged_frozen_map_is_neither_read_nor_copied() -> None:
 
 
 def test_a_newer_version_costs_only_the_items_that_changed() -> None:
-    current = [CountingMap({f"@Member{i}": "Worker" for i in range(1000)})]
+    current: list[FrozenMap[str, str]] = [
+        CountingMap({f"@Member{i}": "Worker" for i in range(1000)})
+    ]
     agent = Agent({"roster": lambda: current[0]})
     agent.turn()
 
@@ -568,7 +570,7 @@ def test_a_frozen_map_from_another_line_is_diffed_whole_and_correctly() -> None:
 
 
 def test_a_frozen_map_that_is_not_text_is_reported_as_unavailable() -> None:
-    agent = Agent({"roster": lambda: FrozenMap({"@Ada": 3})})  # type: ignore[dict-item]
+    agent = Agent({"roster": lambda: FrozenMap({"@Ada": 3})})  # type: ignore[arg-type]  # not text, on purpose
 
     block = agent.turn()
 

@@ -47,6 +47,7 @@ from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
 from retinue.llm.events import RunStartedEvent, ToolCallEvent
 from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
+from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import PluginError
@@ -123,8 +124,7 @@ class BaseAgent(FailureHandling):
         assert self._tool_factory is not None
         factory = self._tool_factory
         config = self.config
-        return ReactAgent(
-            name=self.myAddress.name,
+        runner = RunnerConfig(
             model_cfg=config.model_cfg,
             runtime_cfg=config.runtime_cfg,
             run_usage_limits=config.run_usage_limits,
@@ -142,6 +142,7 @@ class BaseAgent(FailureHandling):
             team_budget=self._team_budget(),
             label=self.myAddress.role,
         )
+        return ReactAgent(self.myAddress.name, runner)
 
     def _identity(self) -> str:
         """The member's own part of its instructions: its backstory, who it is, the date."""

@@ -30,8 +30,7 @@ from retinue.actors.mailbox import Letter, Mailbox
 from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.messages import AgentMessage
 from retinue.llm.errors import RunInterruptedError
-from retinue.llm.run_hooks import RunHooks
-from retinue.llm.run_parts import RunState
+from retinue.llm.run_hooks import RunHooks, RunState
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,7 @@ from typing import Any, Protocol
 from pydantic_ai import ModelRetry, RunContext
 
 from retinue.agent.output import StructuredOutput
-from retinue.llm.run_hooks import RunHooks
-from retinue.llm.run_parts import RunState
+from retinue.llm.run_hooks import RunHooks, RunState
 
 
 class RecipientChecker(Protocol):

@@ -1,7 +1,8 @@
 """retinue.llm: the model runner every agent owns.
 
 Configuration (`ModelConfig`, `RuntimeConfig`, `CompactionConfig`, `PromptTemplate`, the two
-usage tiers), the shared model loop, `ReactAgent`, its events and the context manager.
+usage tiers, and `RunnerConfig`, all a runner is built from), the shared model loop,
+`ReactAgent`, its events and the context manager.
 
 The configuration names import without pydantic-ai; the runner names load it on first use,
 so `import retinue` stays cheap for code that only reads or writes configuration.
@@ -37,6 +38,7 @@ from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, UsageLimits
 from retinue.llm.loop import configure_model_loop as configure_model_loop
 from retinue.llm.loop import get_model_loop as get_model_loop
 from retinue.llm.prompt import PromptTemplate
+from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
 from retinue.llm.usage import AgentUsageSummary, RunUsageSummary, aggregate_usage
 
@@ -74,6 +76,7 @@ __all__ = [
     "RunUsageLimitError",
     "RunUsageLimits",
     "RunUsageSummary",
+    "RunnerConfig",
     "RuntimeConfig",
     "SharedCapability",
     "TeamBudgetExhaustedError",

@@ -33,7 +33,7 @@ from retinue.llm.events import (
     ContextResetEvent,
     ModelMessageEvent,
 )
-from retinue.llm.run_parts import UserPrompt
+from retinue.llm.prompt import UserPrompt
 from retinue.llm.usage import iter_llm_events
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, TypeVar, cast
 
 from pydantic_ai import Agent, AgentCapability, capture_run_messages
@@ -20,18 +20,17 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models import Model
 from pydantic_ai.output import OutputSpec
 from pydantic_ai.settings import ModelSettings
-from pydantic_ai.tools import Tool
-from pydantic_ai.toolsets import AbstractToolset
 
-from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
-from retinue.llm.context import ContextManager, EventSink, OperatorAction, emit_safely
+from retinue.llm.config import ModelConfig
+from retinue.llm.context import ContextManager, OperatorAction, emit_safely
 from retinue.llm.errors import RunInterruptedError, RunTimeoutError
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.history import SentHistory
-from retinue.llm.limits import AgentUsageLimits, RunUsageLimits
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
+from retinue.llm.prompt import UserPrompt, render_system_block
 from retinue.llm.run_agents import (
+    WITHOUT_FUNCTION_TOOLS,
     build_run_agent,
     member_tools,
     output_key,
@@ -39,19 +38,16 @@ from retinue.llm.run_agents import (
     shares_agents,
 )
 from retinue.llm.run_budget import admit_run, request_cap, team_cut, with_budget
-from retinue.llm.run_hooks import RunBinding, RunHooks, bind_run, unbind_run
-from retinue.llm.run_parts import (
-    RUN_TIMEOUT_GRACE,
-    Outcome,
+from retinue.llm.run_hooks import (
+    RunBinding,
     RunKind,
     RunState,
-    SystemPrompt,
-    UserPrompt,
-    WithoutFunctionTools,
+    bind_run,
     new_run_id,
-    render_system_block,
+    unbind_run,
 )
 from retinue.llm.run_report import (
+    Outcome,
     committed,
     compaction_event,
     finished_event,
@@ -59,15 +55,18 @@ from retinue.llm.run_report import (
     message_events,
     run_error,
 )
+from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.streaming import output_stream
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
-from retinue.team.budget import TeamBudget
 
 __all__ = ["ReactAgent", "render_system_block"]
 
 T = TypeVar("T")
+
+RUN_TIMEOUT_GRACE = 10.0
+"""Extra seconds the caller waits past pydantic-ai's own run timeout before giving up."""
 
 logger = logging.getLogger(__name__)
 
@@ -75,45 +74,31 @@ logger = logging.getLogger(__name__)
 class ReactAgent:
     """One agent's model runner: a pydantic-ai agent per output type, history, two tiers.
 
-    Use it from one thread (the owning actor's); `interrupt()` and `current_run_id` are safe
-    from any thread. `event_sink` receives every event on the calling thread and should not
-    block (a pykka `tell` is right). Without `capabilities` of its own, its pydantic-ai agents
-    are shared with every runner of the same shape and `label` (`retinue.llm.run_agents`):
-    its system block and tools travel with each of its runs.
+    Built from its name and a `RunnerConfig`. Use it from one thread (the owning actor's);
+    `interrupt()` and `current_run_id` are safe from any thread. The config's `event_sink`
+    receives every event on the calling thread and should not block (a pykka `tell` is
+    right). Without `capabilities` of its own, its pydantic-ai agents are shared with every
+    runner of the same shape and `label` (`retinue.llm.run_agents`): its system block and
+    tools travel with each of its runs.
     """
 
-    def __init__(
-        self,
-        name: str = "agent",
-        *,
-        model_cfg: ModelConfig | None = None,
-        runtime_cfg: RuntimeConfig | None = None,
-        run_usage_limits: RunUsageLimits | None = None,
-        agent_usage_limits: AgentUsageLimits | None = None,
-        compaction_cfg: CompactionConfig | None = None,
-        system_prompts: Sequence[SystemPrompt] = (),
-        tools: Sequence[Tool[Any] | Callable[..., Any]] = (),
-        toolsets: Sequence[AbstractToolset[Any]] = (),
-        capabilities: Sequence[AgentCapability[Any]] = (),
-        run_hooks: Sequence[RunHooks] = (),
-        event_sink: EventSink | None = None,
-        model: Model | None = None,
-        team_budget: TeamBudget | None = None,
-        label: str | None = None,
-    ) -> None:
+    def __init__(self, name: str = "agent", config: RunnerConfig | None = None) -> None:
+        config = config if config is not None else RunnerConfig()
         self.name = name
+        #: What it was built from; the attributes below are its parts, resolved.
+        self.config = config
         #: The name its pydantic-ai agents carry: runners of one shape and label share them.
-        self.agent_label = label or name
-        self.model_cfg = model_cfg or ModelConfig()
-        self.runtime_cfg = runtime_cfg or RuntimeConfig()
-        self.run_usage_limits = run_usage_limits or RunUsageLimits()
-        self.agent_usage_limits = agent_usage_limits or AgentUsageLimits()
-        self.compaction_cfg = compaction_cfg or CompactionConfig()
-        self.model = model if model is not None else get_model(self.model_cfg)
-        self.system_block = render_system_block(system_prompts)
-        self.event_sink = event_sink
+        self.agent_label = config.label or name
+        self.model_cfg = config.model_cfg
+        self.runtime_cfg = config.runtime_cfg
+        self.run_usage_limits = config.run_usage_limits
+        self.agent_usage_limits = config.agent_usage_limits
+        self.compaction_cfg = config.compaction_cfg
+        self.model = config.model if config.model is not None else get_model(self.model_cfg)
+        self.system_block = render_system_block(config.system_prompts)
+        self.event_sink = config.event_sink
         #: The team's shared budget, asked before each run and charged with its usage.
-        self.team_budget = team_budget
+        self.team_budget = config.team_budget
         self._settings = model_settings(self.model_cfg, self.runtime_cfg)
         self._summary = SummaryWriter(
             self.model,
@@ -129,12 +114,12 @@ class ReactAgent:
             summariser=self._summary,
             instructions=self.system_block or None,
         )
-        self._tools = list(tools)
-        self._toolsets = list(toolsets)
-        self._run_hooks = tuple(run_hooks)
+        self._tools = list(config.tools)
+        self._toolsets = list(config.toolsets)
+        self._run_hooks = tuple(config.run_hooks)
         self._compaction = self.context if self.context.auto_compaction else None
         #: Capabilities or toolsets of its own make a runner's pydantic-ai agents its own.
-        self._own_capabilities: list[AgentCapability[Any]] = list(capabilities)
+        self._own_capabilities: list[AgentCapability[Any]] = list(config.capabilities)
         #: Whether its agents are shared ones: runs then carry its instructions and tools.
         self._shares = False
         self._binding_tools = member_tools(self._tools)
@@ -359,7 +344,7 @@ class ReactAgent:
                         timeout=self.runtime_cfg.run_timeout,
                         run_id=state.run_id,
                         instructions=self._run_instructions,
-                        capabilities=[WithoutFunctionTools()] if conclusion else None,
+                        capabilities=[WITHOUT_FUNCTION_TOOLS] if conclusion else None,
                         model=switched[1] if switched is not None else None,
                         event_stream_handler=output_stream(
                             self.name, state.run_id, switched[1] if switched else self.model

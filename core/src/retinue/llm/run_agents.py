@@ -25,11 +25,12 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, TypeGuard
 
-from pydantic_ai import Agent, AgentCapability, Tool
+from pydantic_ai import Agent, AgentCapability, RunContext, Tool
 from pydantic_ai.agent import AgentRetries
-from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.capabilities import AbstractCapability, PrepareTools
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
+from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset
 
 from retinue.llm.config import RuntimeConfig
@@ -78,6 +79,17 @@ def build_run_agent(
         name=name,
         defer_model_check=True,
     )
+
+
+def _no_function_tools(
+    ctx: RunContext[Any], tool_defs: list[ToolDefinition]
+) -> list[ToolDefinition]:
+    return []
+
+
+WITHOUT_FUNCTION_TOOLS: PrepareTools[Any] = PrepareTools(_no_function_tools)
+"""The capability a conclusion runs with: it offers the model no function tool at all, so
+the model answers with what it has (its output tools stay)."""
 
 
 # ---------------------------------------------------------------------- shared agents

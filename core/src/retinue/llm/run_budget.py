@@ -17,8 +17,8 @@ from pydantic_ai.messages import ModelResponse
 
 from retinue.llm.errors import RunUsageLimitError, TeamBudgetExhaustedError
 from retinue.llm.limits import RunUsageLimits
-from retinue.llm.run_hooks import RunHooks
-from retinue.llm.run_parts import RunState, response_charge
+from retinue.llm.response_usage import response_charge
+from retinue.llm.run_hooks import RunHooks, RunState
 from retinue.llm.usage import RunUsageSummary
 from retinue.team.budget import BudgetBreach, TeamBudget, TeamUsageLimits
 

@@ -1,4 +1,5 @@
-"""The runners' one pydantic-ai capability, and the hooks a runner's owner adds to its runs.
+"""The runners' one pydantic-ai capability, the hooks a runner's owner adds to its runs, and
+the state of a run they all share (`RunState`).
 
 pydantic-ai calls every hook of every capability of an agent on every step of a run, each
 with its own copy of the run context, so each capability costs a run even where it does
@@ -16,20 +17,49 @@ pydantic-ai agent built once serves every runner of the same shape (see `run_age
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from pydantic_ai import RunContext
+from pydantic_ai import CancellationToken, RunContext
 from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.messages import ModelResponse
+from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.output import OutputContext
 from pydantic_ai.tools import ToolDefinition
 
+from retinue.actors.address import new_id
 from retinue.llm.context import ContextManager
-from retinue.llm.run_parts import RunState
+
+RunKind = Literal["run", "conclusion"]
+
+
+def new_run_id() -> str:
+    """A fresh run id."""
+    return new_id()
+
+
+@dataclass
+class RunState:
+    """What the runner knows about the run in flight; shared with the loop thread and with
+    every hook of the run."""
+
+    run_id: str
+    kind: RunKind
+    token: CancellationToken = field(default_factory=CancellationToken)
+    #: Set when the run's future is done or the run is interrupted; the caller waits on it.
+    wake: threading.Event = field(default_factory=threading.Event)
+    interrupted: bool = False
+    compacted: bool = False
+    dropped: list[ModelMessage] = field(default_factory=list)
+    output_tools: set[str] = field(default_factory=set)
+    messages: list[ModelMessage] | None = None
+    #: What the runner's owner notes about this run (`RunHooks`), by the owner's key.
+    notes: dict[str, Any] = field(default_factory=dict)
+    #: The team's remaining requests when they cap this run more tightly than its own tier.
+    team_request_cap: int | None = None
 
 
 class RunHooks:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from pydantic_ai.exceptions import RunCancelled, RunTimedOut, UsageLimitExceeded
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
@@ -23,10 +25,20 @@ from retinue.llm.events import (
     RunFinishedEvent,
     ToolCallEvent,
 )
-from retinue.llm.run_parts import Outcome, RunState, status_of, usage_event
+from retinue.llm.response_usage import usage_event
+from retinue.llm.run_hooks import RunState
 from retinue.llm.usage import RunUsageSummary
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Outcome:
+    """How a run ended, as the model loop hands it back: what it did, and its answer or error."""
+
+    messages: list[ModelMessage]
+    output: Any = None
+    error: BaseException | None = None
 
 
 def committed(
@@ -110,6 +122,21 @@ def finished_event(agent_name: str, run_id: str, error: BaseException | None) ->
         status=status_of(error),
         error=None if error is None else f"{type(error).__name__}: {error}",
     )
+
+
+def status_of(
+    error: BaseException | None,
+) -> Literal["completed", "interrupted", "usage_limit", "timeout", "failed"]:
+    """The status a run's ending is reported with (`RunFinishedEvent.status`)."""
+    if error is None:
+        return "completed"
+    if isinstance(error, RunInterruptedError):
+        return "interrupted"
+    if isinstance(error, RunUsageLimitError):
+        return "usage_limit"
+    if isinstance(error, TimeoutError):
+        return "timeout"
+    return "failed"
 
 
 def describe_usage(usage: RunUsageSummary | None) -> str:

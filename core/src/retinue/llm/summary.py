@@ -19,7 +19,7 @@ from pydantic_ai.usage import UsageLimits
 
 from retinue.llm import history
 from retinue.llm.events import LlmUsageEvent
-from retinue.llm.run_parts import usage_event
+from retinue.llm.response_usage import usage_event
 
 SUMMARY_REQUEST_LIMIT = 2
 """Model requests one summary may take (one retry of a malformed answer)."""

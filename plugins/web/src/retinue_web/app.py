@@ -147,6 +147,10 @@ class _Api:
         feed = await run_in_threadpool(self.feed_of, request)
         if feed is None:
             return _error(404, "no such team")
+        try:  # fold what is committed now, not only what the feed's thread has come to
+            await run_in_threadpool(feed.pull)
+        except StoreError:  # the snapshot as far as the record could be read
+            logger.exception("the web view could not read team %s", feed.team_id)
         shot = feed.snapshot()
         shot["activity"] = self.view.activity(feed.team_id)
         return JSONResponse(shot)
