@@ -6,12 +6,13 @@
 - `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
 - `histories`: what each agent's model was shown, read back from the events it published.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
-- `connections`: `closed_within`, when a server closed the connections a test left open.
+- `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
+  server closed them.
 - `plugin`: the pytest plugin, opt-in: `pytest_plugins = ["retinue.testing.plugin"]`.
 """
 
 from retinue.testing.cards import PingTool, scripted_card
-from retinue.testing.connections import closed_within
+from retinue.testing.connections import closed_within, half_sent
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -51,6 +52,7 @@ __all__ = [
     "call_tool",
     "closed_within",
     "follow",
+    "half_sent",
     "incoming",
     "incoming_messages",
     "last_prompt",
