@@ -5,6 +5,7 @@
 - `cards`: `scripted_card`, a role on a scripted model in one line.
 - `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
 - `histories`: what each agent's model was shown, read back from the events it published.
+- `host`: `StubHost`, an agent with nothing behind it, to bind a card to in a unit test.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
@@ -21,6 +22,7 @@ from retinue.testing.directives import (
     read_directives,
     send_directive,
 )
+from retinue.testing.host import StubHost
 from retinue.testing.override import ModelLike, override_model
 from retinue.testing.scripted import (
     Incoming,
@@ -46,6 +48,7 @@ __all__ = [
     "ModelLike",
     "PingTool",
     "Recorder",
+    "StubHost",
     "TeamHarness",
     "agent_name",
     "call_directive",
