@@ -123,6 +123,26 @@ def test_a_lazy_layer_table_agrees_with_its_type_checking_imports() -> None:
         assert getattr(llm, name) is getattr(layer(module), name)
 
 
+@pytest.mark.parametrize("face", ["retinue.console", "retinue.kit", "retinue.record"])
+def test_a_lazy_face_lists_its_type_checking_imports(face: str) -> None:
+    """Such a face's `__all__` is its table, its typed face the imports: the two must agree."""
+    module = layer(face)
+    tree = ast.parse(Path(inspect.getfile(module)).read_text())
+    typed = {
+        alias.asname: node.module
+        for block in tree.body
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name  # `X as X`: re-exported for mypy --strict
+    }
+    assert typed == module._LAZY
+    assert module.__all__ == sorted(typed)
+    for name, home in typed.items():
+        assert getattr(module, name) is getattr(layer(home), name)
+
+
 @pytest.mark.parametrize(("name", "home"), KERNEL_ONLY)
 def test_kernel_names_are_off_the_face(name: str, home: str) -> None:
     assert name not in RETINUE.__all__

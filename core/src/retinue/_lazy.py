@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
+
+
+def by_name(modules: Mapping[str, Iterable[str]]) -> dict[str, str]:
+    """A `lazy_exports` table, name -> module, from names grouped by module.
+
+    A face writes its table as its `TYPE_CHECKING` imports read, each module once; the
+    names come out sorted, so the face's `__all__ = list(table)` is a sorted list.
+    """
+    return dict(sorted((name, module) for module, names in modules.items() for name in names))
 
 
 def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:

@@ -5,15 +5,12 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
 
 import pytest
 import retinue_mailbox.hooks
 from retinue import (
     ActorAddress,
     AgentMessage,
-    BaseConfig,
     BaseState,
     CancelMessage,
     Channel,
@@ -22,41 +19,11 @@ from retinue import (
 )
 from retinue.agent import NO_RUN_IN_PROGRESS
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue.testing import StubHost
 from retinue_mailbox import EMPTY_MAILBOX, MailboxTool, is_readable, render_mail
 
 HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
 PEER = ActorAddress(name="@Peer", role="Peer")
-
-
-class Desk:
-    """A host whose mailbox is a plain list, consumed the way the kernel's is."""
-
-    def __init__(self, pending: list[Message]) -> None:
-        self.myAddress = ActorAddress(name="@Reader", role="Reader")
-        self.config = BaseConfig(name="@Reader", role="Reader")
-        self.state = BaseState()
-        self.orchestrator: ActorAddress | None = None
-        self.pending = pending
-
-    def send(self, recipient: ActorAddress, message: Message) -> None:
-        raise AssertionError("a read sends nothing")
-
-    def createActor(self, actor_class: type[Any] | str, config: BaseConfig) -> ActorAddress:
-        raise AssertionError("a read hires nobody")
-
-    def notify_event(self, event: Any) -> None:
-        pass
-
-    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("a read asks nobody")
-
-    def peek_mailbox(self) -> Sequence[Message]:
-        return list(self.pending)
-
-    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
-        taken = [m for m in self.pending if predicate(m)]
-        self.pending = [m for m in self.pending if not predicate(m)]
-        return taken
 
 
 def _from(sender: ActorAddress | None, content: str, intent: str = "request") -> AgentMessage:
@@ -110,14 +77,15 @@ def test_a_read_takes_the_mail_and_leaves_cancels_and_commands() -> None:
     cancel = CancelMessage(sender=HUMAN)
     stop = _from(HUMAN, "/stop")
     command = _from(HUMAN, "/team_members")
-    desk = Desk(
-        [
+    desk = StubHost(
+        "@Reader",
+        pending=[
             _from(PEER, "First", "notification"),
             cancel,
             stop,
             command,
             _from(HUMAN, "Second"),
-        ]
+        ],
     )
     card = MailboxTool().bind(desk)
 
@@ -152,7 +120,7 @@ def test_mail_cannot_forge_its_sender() -> None:
 
 
 def test_stop_answers_that_no_run_is_in_progress() -> None:
-    card = MailboxTool().bind(Desk([]))
+    card = MailboxTool().bind(StubHost("@Reader"))
 
     assert [c.__name__ for c in card.get_commands()] == ["stop"]  # type: ignore[attr-defined]
     assert card.stop() == NO_RUN_IN_PROGRESS

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from retinue.store import open_store
 from retinue.teamfile import load_team_file
-from retinue.testing import closed_within
+from retinue.testing import closed_within, half_sent
 from retinue_mcp.endpoint import REFUSAL, endpoint_url, http_server, new_token
 from retinue_mcp.serve import TeamService, build_server, start
 from test_mcp_serve import TEAM, _lines_until
@@ -145,19 +145,11 @@ def test_400_half_sent_requests_are_closed_within_the_request_timeout(
 ) -> None:
     head = f"POST /mcp?token={endpoint.token} HTTP/1.1\r\nHost: 127.0.0.1:{endpoint.port}\r\n"
     body = f"{head}Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{{"
-    sockets = []
-    try:
-        for n in range(HALF_OPEN):
-            sock = socket.create_connection(("127.0.0.1", endpoint.port), timeout=60)
-            sock.sendall((head if n % 2 else body).encode())
-            sockets.append(sock)
+    with half_sent(endpoint.port, [body.encode(), head.encode()], HALF_OPEN) as sockets:
         closed, last = closed_within(sockets, SHORT + 10)
         status, _ = post(
             endpoint.port, f"/mcp?token={endpoint.token}", json.dumps(INITIALIZE).encode()
         )
-    finally:
-        for sock in sockets:
-            sock.close()
 
     assert closed == HALF_OPEN, f"{HALF_OPEN - closed} connections still open"
     # closed by their timeout (not at once), none much after it: measured 1.00-1.04 s

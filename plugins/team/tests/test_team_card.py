@@ -5,44 +5,14 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
 
 import pytest
 import retinue_team.hooks
-from retinue import ActorAddress, BaseConfig, BaseState, Channel, CommandRegistry, Message
+from retinue import ActorAddress, Channel, CommandRegistry
 from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue.testing import StubHost
 from retinue_team import MemberInfo, RoleInfo, TeamTool
 from retinue_team.card import DEFAULT_MAX_MEMBERS, ROLES_SECTION, ROSTER_SECTION
-
-
-class Loner:
-    """A host outside any team: no orchestrator to ask."""
-
-    def __init__(self) -> None:
-        self.myAddress = ActorAddress(name="@Loner", role="Loner")
-        self.config = BaseConfig(name="@Loner", role="Loner")
-        self.state = BaseState()
-        self.orchestrator: ActorAddress | None = None
-        self.team: Any = None  # outside any team
-
-    def send(self, recipient: ActorAddress, message: Message) -> None:
-        raise AssertionError("nothing is sent")
-
-    def createActor(self, actor_class: type[Any] | str, config: BaseConfig) -> ActorAddress:
-        raise AssertionError("nobody is hired")
-
-    def notify_event(self, event: Any) -> None:
-        pass
-
-    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("there is no orchestrator")
-
-    def peek_mailbox(self) -> Sequence[Message]:
-        return ()
-
-    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
-        return []
 
 
 def test_the_card_is_a_default_named_team() -> None:
@@ -76,7 +46,7 @@ def test_the_plugin_provides_the_default_team_card() -> None:
 
 
 def test_the_commands_are_announced_under_their_own_names() -> None:
-    card = TeamTool().bind(Loner())
+    card = TeamTool().bind(StubHost("@Loner"))
     registry = CommandRegistry()
     for command in card.get_commands():
         registry.register(command, owner=card.name)
@@ -92,21 +62,21 @@ def test_the_commands_are_announced_under_their_own_names() -> None:
 
 
 def test_the_model_tools_are_hire_members_and_fire_members() -> None:
-    card = TeamTool().bind(Loner())
+    card = TeamTool().bind(StubHost("@Loner"))
 
     assert [t.__name__ for t in card.get_tools()] == ["hire_members", "fire_members"]  # type: ignore[union-attr]
     assert list(card.get_context_states()) == [ROSTER_SECTION, ROLES_SECTION]
 
 
 def test_an_agent_outside_a_team_has_an_empty_team_context() -> None:
-    card = TeamTool().bind(Loner())
+    card = TeamTool().bind(StubHost("@Loner"))
 
     assert card.roster_state() == {}
     assert card.roles_state() == {}
 
 
 def test_an_agent_outside_a_team_cannot_hire_or_fire() -> None:
-    card = TeamTool().bind(Loner())
+    card = TeamTool().bind(StubHost("@Loner"))
 
     with pytest.raises(ValueError, match="@Loner is not part of a team"):
         card.hire_member("Developer")
@@ -121,14 +91,14 @@ def test_an_agent_outside_a_team_cannot_hire_or_fire() -> None:
 
 @pytest.mark.parametrize("name", ["", "  ", "@"])
 def test_a_fire_needs_a_name(name: str) -> None:
-    card = TeamTool().bind(Loner())
+    card = TeamTool().bind(StubHost("@Loner"))
 
     with pytest.raises(ValueError, match="a member name is needed"):
         card.fire_member(name)
 
 
 def test_a_hire_needs_a_role() -> None:
-    card = TeamTool().bind(Loner())
+    card = TeamTool().bind(StubHost("@Loner"))
 
     with pytest.raises(ValueError, match="a role is needed"):
         card.hire_member("  ")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import pytest
 import retinue_team.card
@@ -12,20 +11,17 @@ from pydantic import BaseModel
 from retinue import (
     ActorAddress,
     AgentCard,
-    BaseConfig,
-    BaseState,
     ChainLedger,
     EventMessage,
     FrozenMap,
     LocalTeamBudget,
-    Message,
     Team,
     TeamBudget,
     TeamDirectory,
     TeamMember,
     ToolHost,
 )
-from retinue.testing import scripted_card
+from retinue.testing import StubHost, scripted_card
 from retinue_team import TeamTool
 
 LEAD = ActorAddress(name="@Lead", role="Lead")
@@ -100,36 +96,6 @@ class PaperTeam:
         )
 
 
-class PaperHost:
-    """An agent that is only what `ToolHost` says, on a paper team."""
-
-    def __init__(self, team: PaperTeam) -> None:
-        self.myAddress = LEAD
-        self.config = BaseConfig(name="@Lead", role="Lead")
-        self.state = BaseState()
-        self.orchestrator: ActorAddress | None = None
-        self.system: Any = None
-        self.team = team
-
-    def send(self, recipient: ActorAddress, message: Message) -> None:
-        raise AssertionError("the card sends nothing itself")
-
-    def createActor(self, actor_class: type[Any] | str, config: BaseConfig) -> ActorAddress:
-        raise AssertionError("hires go through the team view")
-
-    def notify_event(self, event: Any) -> None:
-        pass
-
-    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        raise AssertionError(f"asked the orchestrator for {method!r} by name")
-
-    def peek_mailbox(self) -> Sequence[Message]:
-        return ()
-
-    def consume_mailbox(self, predicate: Callable[[Message], bool]) -> list[Message]:
-        return []
-
-
 @pytest.fixture
 def paper() -> PaperTeam:
     return PaperTeam(
@@ -143,11 +109,11 @@ def paper() -> PaperTeam:
 
 def test_the_paper_team_is_a_team_and_its_host_a_tool_host(paper: PaperTeam) -> None:
     assert isinstance(paper, Team)
-    assert isinstance(PaperHost(paper), ToolHost)
+    assert isinstance(StubHost(LEAD, team=paper), ToolHost)
 
 
 def test_every_channel_of_the_card_works_on_any_team(paper: PaperTeam) -> None:
-    card = TeamTool(max_members=2).bind(PaperHost(paper))
+    card = TeamTool(max_members=2).bind(StubHost(LEAD, team=paper))
 
     assert card.hire_member("Developer", name="Ada").name == "@Ada"
     assert "@Ada" in paper.members
@@ -178,8 +144,8 @@ def test_every_channel_of_the_card_works_on_any_team(paper: PaperTeam) -> None:
 
 
 def test_the_context_is_shared_until_the_team_changes(paper: PaperTeam) -> None:
-    one = TeamTool().bind(PaperHost(paper))
-    other = TeamTool().bind(PaperHost(paper))
+    one = TeamTool().bind(StubHost(LEAD, team=paper))
+    other = TeamTool().bind(StubHost(LEAD, team=paper))
 
     roster = one.roster_state()
     assert other.roster_state() is roster  # the same object for every agent

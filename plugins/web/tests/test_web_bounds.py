@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from retinue import SentMessage
 from retinue.store import open_store
-from retinue.testing import TeamHarness, closed_within
+from retinue.testing import TeamHarness, closed_within, half_sent
 from retinue_web import WebView
 from retinue_web.app import MAX_DEPTH
 from test_web_cli import SOLO, port_of, retinue
@@ -84,17 +83,10 @@ def test_400_half_sent_requests_are_closed_within_the_request_timeout(
         f"POST {path(short, 'say')} HTTP/1.1\r\nHost: 127.0.0.1:{short.port}\r\n"
         "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
     ).encode()
-    sockets = []
-    try:
-        for n in range(HALF_OPEN):
-            sock = socket.create_connection(("127.0.0.1", short.port), timeout=TIMEOUT)
-            sock.sendall(head if n % 2 else body)  # a head never ended, or a body cut short
-            sockets.append(sock)
+    # a body cut short, or a head never ended
+    with half_sent(short.port, [body, head], HALF_OPEN, timeout=TIMEOUT) as sockets:
         closed, last = closed_within(sockets, SHORT + 10)
         status, _ = request(short.port, "GET", "/api/teams")  # the view still answers
-    finally:
-        for sock in sockets:
-            sock.close()
 
     assert closed == HALF_OPEN, f"{HALF_OPEN - closed} connections still open"
     # closed by their timeout (not at once), none much after it: measured 1.00-1.04 s

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from retinue.cli.plugin_names import PluginNameError, PluginNames
-from retinue.cli.template_files import add_folder_arguments, folder_problem, write_folder
+from retinue.cli.template_files import add_folder_command, folder_problem, write_new_folder
 
 AGENT_COMMANDS = frozenset({"budget", "clear", "compact", "continue"})
 """The commands every agent has besides its cards' (`BaseAgent`'s own)."""
@@ -25,23 +25,23 @@ AGENT_COMMANDS = frozenset({"budget", "clear", "compact", "continue"})
 
 def register(commands: Any) -> None:
     """Add the `plugin` subcommand (with its action `new`) to the `retinue` command."""
-    plugin = commands.add_parser(
+    plugin = (
         "plugin",
-        help="start a new plugin from retinue's template",
-        description="Start a new plugin: `retinue plugin new NAME` writes a complete, "
-        "tested plugin distribution in the folder NAME.",
+        "start a new plugin from retinue's template",
+        "Start a new plugin: `retinue plugin new NAME` writes a complete, tested plugin "
+        "distribution in the folder NAME.",
     )
-    actions = plugin.add_subparsers(dest="action", metavar="ACTION", required=True)
-    new = actions.add_parser(
+    new = (
         "new",
-        help="write a new plugin distribution in the folder NAME",
-        description="Write a complete plugin distribution, retinue-NAME, in the folder NAME: "
-        "a card serving a tool, a command, a context section and a system prompt line, "
-        "its hooks, tests on retinue.testing and a README. Then: pip install -e "
-        "'./NAME[test]' && pytest NAME.",
+        "write a new plugin distribution in the folder NAME",
+        "Write a complete plugin distribution, retinue-NAME, in the folder NAME: a card "
+        "serving a tool, a command, a context section and a system prompt line, its hooks, "
+        "tests on retinue.testing and a README. Then: pip install -e './NAME[test]' && "
+        "pytest NAME.",
     )
-    add_folder_arguments(new, "the plugin's name, e.g. notes or web-search")
-    new.set_defaults(run=run_new)
+    add_folder_command(
+        commands, plugin, new, "the plugin's name, e.g. notes or web-search", run_new
+    )
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -56,18 +56,12 @@ def run_new(args: argparse.Namespace) -> int:
     except PluginNameError as exc:
         print(f"retinue plugin new: {exc}", file=sys.stderr)
         return 2
-    written = render(names, retinue.__version__)
-    try:
-        write_folder(folder, written)
-    except OSError as exc:
-        print(f"retinue plugin new: cannot write {folder}: {exc}", file=sys.stderr)
-        return 1
     shown = folder if folder.is_absolute() or str(folder).startswith(".") else f"./{folder}"
-    print(f"wrote {names.distribution} in {shown} ({len(written)} files); next:")
-    print(f"  pip install -e '{shown}[test]'")
-    print(f"  pytest {shown}")
-    print("  retinue plugins")
-    return 0
+    steps = [f"pip install -e '{shown}[test]'", f"pytest {shown}", "retinue plugins"]
+    written = render(names, retinue.__version__)
+    return write_new_folder(
+        "retinue plugin new", folder, written, f"{names.distribution} in {shown}", steps
+    )
 
 
 def _refuse_taken(names: PluginNames, folder: Path, kernel_version: str) -> None:

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from retinue.cli.template_files import add_folder_arguments, folder_problem
+from retinue.cli.template_files import add_folder_command, folder_problem
 
 MAX_NAME_CHARS = 40
 _NAME = re.compile(rf"[a-z][a-z0-9_-]{{0,{MAX_NAME_CHARS - 1}}}")
@@ -30,25 +30,25 @@ NAME_RULE = (
 
 def register(commands: Any) -> None:
     """Add the `new` subcommand (with its action `team`) to the `retinue` command."""
-    new = commands.add_parser(
+    new = (
         "new",
-        help="start a new team from retinue's template",
-        description="Start something new: `retinue new team NAME` writes a team file, its "
-        "scripted models and a test that runs it offline, in the folder NAME.",
+        "start a new team from retinue's template",
+        "Start something new: `retinue new team NAME` writes a team file, its scripted models "
+        "and a test that runs it offline, in the folder NAME.",
     )
-    actions = new.add_subparsers(dest="action", metavar="ACTION", required=True)
-    team = actions.add_parser(
+    team = (
         "team",
-        help="write a new team in the folder NAME",
-        description="Write a team in the folder NAME: team.toml, the scripted models it runs "
-        "on offline, a test and a README. Then: cd NAME && retinue check team.toml && pytest.",
+        "write a new team in the folder NAME",
+        "Write a team in the folder NAME: team.toml, the scripted models it runs on offline, a "
+        "test and a README. Then: cd NAME && retinue check team.toml && pytest.",
     )
-    add_folder_arguments(team, "the team's name, e.g. demo or release-crew")
-    team.set_defaults(run=run_new_team)
+    add_folder_command(
+        commands, new, team, "the team's name, e.g. demo or release-crew", run_new_team
+    )
 
 
 def run_new_team(args: argparse.Namespace) -> int:
-    from retinue.cli.template_files import render_template, write_folder
+    from retinue.cli.template_files import render_template, write_new_folder
 
     name: str = args.name
     folder: Path = args.dir / name
@@ -58,17 +58,15 @@ def run_new_team(args: argparse.Namespace) -> int:
         print(f"retinue new team: {problem}", file=sys.stderr)
         return 2
     written = render_template("team_template", {"name": name, "module": module}, {"SCRIPT": module})
-    try:
-        write_folder(folder, written)
-    except OSError as exc:
-        print(f"retinue new team: cannot write {folder}: {exc}", file=sys.stderr)
-        return 1
-    print(f"wrote the team {name} in {folder} ({len(written)} files); next:")
-    print(f"  cd {folder}")
-    print("  retinue check team.toml")
-    print('  retinue run team.toml --message "what should we build?"')
-    print("  pytest")
-    return 0
+    steps = [
+        f"cd {folder}",
+        "retinue check team.toml",
+        'retinue run team.toml --message "what should we build?"',
+        "pytest",
+    ]
+    return write_new_folder(
+        "retinue new team", folder, written, f"the team {name} in {folder}", steps
+    )
 
 
 def _refusal(name: str, folder: Path, module: str) -> str | None:

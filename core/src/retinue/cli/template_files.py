@@ -13,12 +13,33 @@ import argparse
 import secrets
 import shutil
 import string
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 SUFFIX = ".tmpl"
+
+
+def add_folder_command(
+    commands: Any,
+    command: tuple[str, str, str],
+    action: tuple[str, str, str],
+    name_help: str,
+    run: Callable[[argparse.Namespace], int],
+) -> None:
+    """`retinue COMMAND ACTION NAME [--dir PATH]`, a command writing a new folder, added to
+    the `retinue` command's subcommands; `command` and `action` are (word, help,
+    description) each, and `run` makes the folder."""
+    word, help_text, description = command
+    parser = commands.add_parser(word, help=help_text, description=description)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    word, help_text, description = action
+    writer = actions.add_parser(word, help=help_text, description=description)
+    add_folder_arguments(writer, name_help)
+    writer.set_defaults(run=run)
 
 
 def add_folder_arguments(parser: argparse.ArgumentParser, name_help: str) -> None:
@@ -74,6 +95,22 @@ def write_folder(folder: Path, texts: Mapping[str, str]) -> None:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def write_new_folder(
+    prog: str, folder: Path, texts: Mapping[str, str], made: str, steps: Sequence[str]
+) -> int:
+    """Write the new folder and say what was `made` and the next `steps`: exit status 0, or 1
+    (said on stderr after `prog`) when it cannot be written."""
+    try:
+        write_folder(folder, texts)
+    except OSError as exc:
+        print(f"{prog}: cannot write {folder}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {made} ({len(texts)} files); next:")
+    for step in steps:
+        print(f"  {step}")
+    return 0
 
 
 def _template_files(folder: Traversable, prefix: str) -> list[tuple[str, str]]:

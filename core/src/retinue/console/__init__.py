@@ -14,23 +14,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retinue._lazy import lazy_exports
+from retinue._lazy import by_name, lazy_exports
 
 if TYPE_CHECKING:
-    from retinue.console.flow import Console
-    from retinue.console.jsonl import JsonTranscript, record_to_json
-    from retinue.console.tracker import TeamTracker
-    from retinue.console.usage import usage_table
+    from retinue.console.flow import Console as Console
+    from retinue.console.jsonl import JsonTranscript as JsonTranscript
+    from retinue.console.jsonl import record_to_json as record_to_json
+    from retinue.console.tracker import TeamTracker as TeamTracker
+    from retinue.console.usage import usage_table as usage_table
 
-_LAZY = {
-    "Console": "retinue.console.flow",
-    "JsonTranscript": "retinue.console.jsonl",
-    "TeamTracker": "retinue.console.tracker",
-    "record_to_json": "retinue.console.jsonl",
-    "usage_table": "retinue.console.usage",
-}
+_LAZY = by_name(
+    {
+        "retinue.console.flow": ("Console",),
+        "retinue.console.jsonl": ("JsonTranscript", "record_to_json"),
+        "retinue.console.tracker": ("TeamTracker",),
+        "retinue.console.usage": ("usage_table",),
+    }
+)
 
-__all__ = ["Console", "JsonTranscript", "TeamTracker", "record_to_json", "usage_table"]
+__all__ = list(_LAZY)  # mypy reads the `X as X` imports above
 
 if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there
     __getattr__ = lazy_exports(__name__, _LAZY)

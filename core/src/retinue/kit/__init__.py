@@ -28,54 +28,40 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retinue._lazy import lazy_exports
+from retinue._lazy import by_name, lazy_exports
 
 if TYPE_CHECKING:
-    from retinue.actors.redaction import RedactingFilter, redact_address
-    from retinue.actors.services import TeamServices
-    from retinue.actors.validation import ConfigModel, shown
-    from retinue.agent.cancel import NO_RUN_IN_PROGRESS
-    from retinue.cli.serving import REQUEST_TIMEOUT, sigterm_as_interrupt, uvicorn_server
-    from retinue.llm.framing import neutralize
-    from retinue.plugins.collect import collect_panel_classes
-    from retinue.team.team_service import TeamService, TeamServiceConfig, service_key
-    from retinue.tools.answers import tool_answer
+    from retinue.actors.redaction import RedactingFilter as RedactingFilter
+    from retinue.actors.redaction import redact_address as redact_address
+    from retinue.actors.services import TeamServices as TeamServices
+    from retinue.actors.validation import ConfigModel as ConfigModel
+    from retinue.actors.validation import shown as shown
+    from retinue.agent.cancel import NO_RUN_IN_PROGRESS as NO_RUN_IN_PROGRESS
+    from retinue.cli.serving import REQUEST_TIMEOUT as REQUEST_TIMEOUT
+    from retinue.cli.serving import sigterm_as_interrupt as sigterm_as_interrupt
+    from retinue.cli.serving import uvicorn_server as uvicorn_server
+    from retinue.llm.framing import neutralize as neutralize
+    from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
+    from retinue.team.team_service import TeamService as TeamService
+    from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
+    from retinue.team.team_service import service_key as service_key
+    from retinue.tools.answers import tool_answer as tool_answer
 
-_LAZY = {
-    "ConfigModel": "retinue.actors.validation",
-    "NO_RUN_IN_PROGRESS": "retinue.agent.cancel",
-    "REQUEST_TIMEOUT": "retinue.cli.serving",
-    "RedactingFilter": "retinue.actors.redaction",
-    "TeamService": "retinue.team.team_service",
-    "TeamServiceConfig": "retinue.team.team_service",
-    "TeamServices": "retinue.actors.services",
-    "collect_panel_classes": "retinue.plugins.collect",
-    "neutralize": "retinue.llm.framing",
-    "redact_address": "retinue.actors.redaction",
-    "service_key": "retinue.team.team_service",
-    "shown": "retinue.actors.validation",
-    "sigterm_as_interrupt": "retinue.cli.serving",
-    "tool_answer": "retinue.tools.answers",
-    "uvicorn_server": "retinue.cli.serving",
-}
+_LAZY = by_name(
+    {
+        "retinue.actors.redaction": ("RedactingFilter", "redact_address"),
+        "retinue.actors.services": ("TeamServices",),
+        "retinue.actors.validation": ("ConfigModel", "shown"),
+        "retinue.agent.cancel": ("NO_RUN_IN_PROGRESS",),
+        "retinue.cli.serving": ("REQUEST_TIMEOUT", "sigterm_as_interrupt", "uvicorn_server"),
+        "retinue.llm.framing": ("neutralize",),
+        "retinue.plugins.collect": ("collect_panel_classes",),
+        "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
+        "retinue.tools.answers": ("tool_answer",),
+    }
+)
 
-__all__ = [
-    "NO_RUN_IN_PROGRESS",
-    "REQUEST_TIMEOUT",
-    "ConfigModel",
-    "RedactingFilter",
-    "TeamService",
-    "TeamServiceConfig",
-    "TeamServices",
-    "collect_panel_classes",
-    "neutralize",
-    "redact_address",
-    "service_key",
-    "shown",
-    "sigterm_as_interrupt",
-    "tool_answer",
-    "uvicorn_server",
-]
+__all__ = list(_LAZY)  # mypy reads the `X as X` imports above
 
 if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there
     __getattr__ = lazy_exports(__name__, _LAZY)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retinue._lazy import lazy_exports
+from retinue._lazy import by_name, lazy_exports
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.errors import (
     AgentUsageLimitError,
@@ -48,12 +48,14 @@ if TYPE_CHECKING:  # the names below load pydantic-ai, so they load on first use
     from retinue.llm.react_agent import ReactAgent
     from retinue.llm.run_agents import SharedCapability
 
-_LAZY = {
-    "ContextManager": "retinue.llm.context",
-    "ReactAgent": "retinue.llm.react_agent",
-    "SharedCapability": "retinue.llm.run_agents",
-    "get_model": "retinue.llm.models",
-}
+_LAZY = by_name(
+    {
+        "retinue.llm.context": ("ContextManager",),
+        "retinue.llm.models": ("get_model",),
+        "retinue.llm.react_agent": ("ReactAgent",),
+        "retinue.llm.run_agents": ("SharedCapability",),
+    }
+)
 
 __all__ = [
     "AgentUsageLimitError",

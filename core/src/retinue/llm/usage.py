@@ -40,12 +40,11 @@ def iter_llm_events(events: Iterable[object]) -> Iterator[LlmEvent]:
                 yield inner
 
 
-class RunUsageSummary(BaseModel):
-    """Usage of one run."""
+class UsageTally(BaseModel):
+    """What a run and an agent count alike: requests, tool calls, tokens, known cost."""
 
     model_config = ConfigDict(defer_build=True)
 
-    run_id: str
     requests: int = 0
     tool_calls: int = 0
     input_tokens: int = 0
@@ -53,20 +52,26 @@ class RunUsageSummary(BaseModel):
     total_tokens: int = 0
     cost_usd: float | None = None
 
+    def add_usage(self, event: LlmUsageEvent) -> None:
+        """Fold one model response's usage in (its cost only when known)."""
+        self.requests += event.requests
+        self.input_tokens += event.input_tokens
+        self.output_tokens += event.output_tokens
+        self.total_tokens += event.total_tokens
+        self.cost_usd = _add_cost(self.cost_usd, event.cost_usd)
 
-class AgentUsageSummary(BaseModel):
+
+class RunUsageSummary(UsageTally):
+    """Usage of one run."""
+
+    run_id: str
+
+
+class AgentUsageSummary(UsageTally):
     """Usage of an agent over the events given; `cost_usd` sums the known costs (None if none
     was known). `by_run` is filled only when asked for, in order of first appearance."""
 
-    model_config = ConfigDict(defer_build=True)
-
     runs: int = 0
-    requests: int = 0
-    tool_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    total_tokens: int = 0
-    cost_usd: float | None = None
     by_run: dict[str, RunUsageSummary] | None = None
 
 
@@ -150,14 +155,9 @@ class UsageLedger:
                 if run is not None:
                     run.tool_calls += 1
             elif isinstance(event, LlmUsageEvent):
-                for tally in (totals, run):
-                    if tally is None:
-                        continue
-                    tally.requests += event.requests
-                    tally.input_tokens += event.input_tokens
-                    tally.output_tokens += event.output_tokens
-                    tally.total_tokens += event.total_tokens
-                    tally.cost_usd = _add_cost(tally.cost_usd, event.cost_usd)
+                totals.add_usage(event)
+                if run is not None:
+                    run.add_usage(event)
 
     def run_summary(self, run_id: str) -> RunUsageSummary | None:
         """The usage of one run, while its breakdown is kept."""

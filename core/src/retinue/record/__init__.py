@@ -22,56 +22,46 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retinue._lazy import lazy_exports
+from retinue._lazy import by_name, lazy_exports
 
 if TYPE_CHECKING:
-    from retinue.llm.team_usage import charge_event, team_limits_from_events, team_usage_from_events
-    from retinue.store import MemberInfo, Record, Store, TeamInfo, open_store
-    from retinue.team.record_codec import (
-        RecordDecodeError,
-        UnknownMessage,
-        UnknownPayload,
-        decode,
-        encode,
-        registry,
-    )
-    from retinue.team.recorder import Recorder
+    from retinue.llm.team_usage import charge_event as charge_event
+    from retinue.llm.team_usage import team_limits_from_events as team_limits_from_events
+    from retinue.llm.team_usage import team_usage_from_events as team_usage_from_events
+    from retinue.store import MemberInfo as MemberInfo
+    from retinue.store import Record as Record
+    from retinue.store import Store as Store
+    from retinue.store import TeamInfo as TeamInfo
+    from retinue.store import open_store as open_store
+    from retinue.team.record_codec import RecordDecodeError as RecordDecodeError
+    from retinue.team.record_codec import UnknownMessage as UnknownMessage
+    from retinue.team.record_codec import UnknownPayload as UnknownPayload
+    from retinue.team.record_codec import decode as decode
+    from retinue.team.record_codec import encode as encode
+    from retinue.team.record_codec import registry as registry
+    from retinue.team.recorder import Recorder as Recorder
 
-_LAZY = {
-    "MemberInfo": "retinue.store",
-    "Record": "retinue.store",
-    "RecordDecodeError": "retinue.team.record_codec",
-    "Recorder": "retinue.team.recorder",
-    "Store": "retinue.store",
-    "TeamInfo": "retinue.store",
-    "UnknownMessage": "retinue.team.record_codec",
-    "UnknownPayload": "retinue.team.record_codec",
-    "charge_event": "retinue.llm.team_usage",
-    "decode": "retinue.team.record_codec",
-    "encode": "retinue.team.record_codec",
-    "open_store": "retinue.store",
-    "registry": "retinue.team.record_codec",
-    "team_limits_from_events": "retinue.llm.team_usage",
-    "team_usage_from_events": "retinue.llm.team_usage",
-}
+_LAZY = by_name(
+    {
+        "retinue.llm.team_usage": (
+            "charge_event",
+            "team_limits_from_events",
+            "team_usage_from_events",
+        ),
+        "retinue.store": ("MemberInfo", "Record", "Store", "TeamInfo", "open_store"),
+        "retinue.team.record_codec": (
+            "RecordDecodeError",
+            "UnknownMessage",
+            "UnknownPayload",
+            "decode",
+            "encode",
+            "registry",
+        ),
+        "retinue.team.recorder": ("Recorder",),
+    }
+)
 
-__all__ = [
-    "MemberInfo",
-    "Record",
-    "RecordDecodeError",
-    "Recorder",
-    "Store",
-    "TeamInfo",
-    "UnknownMessage",
-    "UnknownPayload",
-    "charge_event",
-    "decode",
-    "encode",
-    "open_store",
-    "registry",
-    "team_limits_from_events",
-    "team_usage_from_events",
-]
+__all__ = list(_LAZY)  # mypy reads the `X as X` imports above
 
 if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there
     __getattr__ = lazy_exports(__name__, _LAZY)

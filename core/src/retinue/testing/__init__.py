@@ -5,13 +5,15 @@
 - `cards`: `scripted_card`, a role on a scripted model in one line.
 - `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
 - `histories`: what each agent's model was shown, read back from the events it published.
+- `host`: `StubHost`, an agent with nothing behind it, to bind a card to in a unit test.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
-- `connections`: `closed_within`, when a server closed the connections a test left open.
+- `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
+  server closed them.
 - `plugin`: the pytest plugin, opt-in: `pytest_plugins = ["retinue.testing.plugin"]`.
 """
 
 from retinue.testing.cards import PingTool, scripted_card
-from retinue.testing.connections import closed_within
+from retinue.testing.connections import closed_within, half_sent
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -20,6 +22,7 @@ from retinue.testing.directives import (
     read_directives,
     send_directive,
 )
+from retinue.testing.host import StubHost
 from retinue.testing.override import ModelLike, override_model
 from retinue.testing.scripted import (
     Incoming,
@@ -45,12 +48,14 @@ __all__ = [
     "ModelLike",
     "PingTool",
     "Recorder",
+    "StubHost",
     "TeamHarness",
     "agent_name",
     "call_directive",
     "call_tool",
     "closed_within",
     "follow",
+    "half_sent",
     "incoming",
     "incoming_messages",
     "last_prompt",

@@ -6,6 +6,29 @@ import resource
 import selectors
 import socket
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+
+@contextmanager
+def half_sent(
+    port: int, texts: Sequence[bytes], count: int, timeout: float = 60.0
+) -> Iterator[list[socket.socket]]:
+    """`count` connections to 127.0.0.1:`port`, the n-th sent `texts[n % len(texts)]` and
+    nothing more (a request the server waits on the rest of); all closed on exit.
+
+    `timeout` bounds each connect and send, so a server that stops accepting fails the test
+    rather than hanging it."""
+    sockets: list[socket.socket] = []
+    try:
+        for n in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+            sockets.append(sock)
+            sock.sendall(texts[n % len(texts)])
+        yield sockets
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def closed_within(sockets: list[socket.socket], timeout: float) -> tuple[int, float]:

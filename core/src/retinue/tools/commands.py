@@ -317,10 +317,9 @@ def render_result(value: Any) -> str:
     name) use it; pydantic models, dataclasses and mappings become `field: value` lines;
     lists, tuples and sets one item per line; an empty collection reads `(none)`.
     """
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, str) or _has_own_str(value):
-        return str(value)
+    scalar = _scalar_text(value)
+    if scalar is not None:
+        return scalar
     fields = _fields_of(value)
     if fields is not None:
         lines = [f"{key}: {_render_inline(item)}" for key, item in fields.items()]
@@ -332,14 +331,22 @@ def render_result(value: Any) -> str:
     return "\n".join(lines) if lines else _NOTHING
 
 
-def _render_inline(value: Any) -> str:
-    """One value inside a line of a larger rendering."""
-    if value is None:
-        return "-"
+def _scalar_text(value: Any) -> str | None:
+    """An enum's value, a string, or an object's own `__str__`; None for a value with parts."""
     if isinstance(value, enum.Enum):
         return str(value.value)
     if isinstance(value, str) or _has_own_str(value):
         return str(value)
+    return None
+
+
+def _render_inline(value: Any) -> str:
+    """One value inside a line of a larger rendering."""
+    if value is None:
+        return "-"
+    scalar = _scalar_text(value)
+    if scalar is not None:
+        return scalar
     fields = _fields_of(value)
     if fields is not None:
         return ", ".join(f"{key}: {_render_inline(item)}" for key, item in fields.items())
