@@ -53,9 +53,6 @@ class StubHost:
     def notify_event(self, event: Any) -> None:
         self.events.append(event)
 
-    def ask_orchestrator(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        raise AssertionError(f"the card asked the orchestrator for {method!r} by name")
-
     def peek_mailbox(self) -> Sequence[Message]:
         return list(self.pending)
 
