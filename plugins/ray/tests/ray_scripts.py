@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue import Actor, ActorAddress, BaseConfig, BaseState, Message
+from retinue import Actor, ActorAddress, BaseConfig, BaseState, Message, remote
 from retinue.testing import incoming, send
 
 
@@ -42,20 +42,25 @@ class Counter(Actor[BaseConfig, BaseState]):
         if message.left > 0 and sender is not None:
             self.send(sender, Hop(left=message.left - 1))
 
+    @remote
     def burst(self, target: ActorAddress, count: int) -> None:
         """Send `count` numbered messages to `target`, as fast as they go."""
         for n in range(count):
             self.send(target, Numbered(n=n))
 
+    @remote
     def relay(self, target: ActorAddress, hops: int) -> None:
         self.send(target, Hop(left=hops - 1))
 
+    @remote
     def received(self) -> list[int]:
         return list(self.seen)
 
+    @remote
     def hop_count(self) -> int:
         return self.hops
 
+    @remote
     def host_name(self) -> Any:
         return self.myAddress.host
 
