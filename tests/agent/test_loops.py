@@ -67,13 +67,9 @@ def test_two_agents_thanking_each_other_forever_are_stopped_with_the_path_report
 
     hops = agent_to_agent(team)
     assert len(hops) == LoopLimits().max_repeats + 1  # the next one was refused
-    assert [(s, r) for s, r, _ in hops] == [
-        ("@Alpha", "@Beta"),
-        ("@Beta", "@Alpha"),
-        ("@Alpha", "@Beta"),
-        ("@Beta", "@Alpha"),
-        ("@Alpha", "@Beta"),
-    ]
+    # The record's order is the order the orchestrator heard of each hop: members on two
+    # Ray hosts may report out of turn. The path below, from the chain itself, is causal.
+    assert Counter((s, r) for s, r, _ in hops) == {("@Alpha", "@Beta"): 3, ("@Beta", "@Alpha"): 2}
     (notice,) = to_human(team)
     assert notice.startswith(
         "Loop stopped: @Alpha → @Beta → @Alpha → @Beta → @Alpha → @Beta → @Alpha: 6 "
