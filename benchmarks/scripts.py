@@ -124,3 +124,24 @@ async def held_reader(messages: list[ModelMessage], info: AgentInfo) -> ModelRes
     CALLS.append(time.perf_counter())
     CPU_CALLS.append(time.process_time())
     return send(info)
+
+
+#: Closed while the shutdown case's team is busy; `blocked_sync` calls wait on it.
+GATE = threading.Event()
+#: Released once by every `blocked_sync` or `parked` call that is in its model request.
+BUSY = threading.Semaphore(0)
+
+
+def blocked_sync(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Sync on purpose (the one exception here): pydantic-ai runs it in a worker thread,
+    where no cancellation reaches it, so the request stays in until `GATE` opens."""
+    BUSY.release()
+    GATE.wait(600)
+    return send(info)
+
+
+async def parked(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """A request that never answers: only the run's cancellation ends it."""
+    BUSY.release()
+    await asyncio.Event().wait()
+    return send(info)

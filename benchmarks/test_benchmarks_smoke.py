@@ -27,6 +27,7 @@ EXPECTED = {
     "planning",
     "record",
     "otel",
+    "shutdown",
 }
 CASES = discover()
 
