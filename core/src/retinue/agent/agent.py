@@ -14,7 +14,6 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.surface import remote
-from retinue.agent import cascade, routing
 from retinue.agent.budget import (
     BudgetAction,
     HeldMessages,
@@ -24,14 +23,8 @@ from retinue.agent.budget import (
     exhausted_event,
     exhausted_notice,
 )
-from retinue.agent.cancel import (
-    STOP_COMMAND,
-    Cancellation,
-    chain_target,
-    from_operator,
-    is_cancel,
-    is_cascading,
-)
+from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
+from retinue.agent.chain_guard import ChainGuard
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
 from retinue.agent.failure_handling import FailureHandling
@@ -40,6 +33,7 @@ from retinue.agent.incoming import TEAM_PROTOCOL, render_incoming
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
+from retinue.agent.routing import Router
 from retinue.agent.routing_check import RecipientCheck
 from retinue.agent.tool_offer import ToolOffer
 from retinue.agent.usage_guard import guard_usage_limits
@@ -65,7 +59,8 @@ OutputT = TypeVar("OutputT", bound=BaseModel)
 class BaseAgent(FailureHandling):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send.
 
-    Its failure hooks come from `FailureHandling`; where its messages go is `routing`'s.
+    Its failure hooks come from `FailureHandling`; where its messages go is its `Router`'s,
+    what its task chains let through its `ChainGuard`'s, stopping runs its `Cancellation`'s.
     """
 
     config_class = AgentConfig
@@ -93,10 +88,12 @@ class BaseAgent(FailureHandling):
         self._context_updater: ContextUpdater | None = None
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
         self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
+        #: Admits turns and outputs to their task chains; holds a loop's mail for /continue.
+        self.chains = ChainGuard(self)
+        #: Delivers a turn's output through this agent's hooks, so an override of one wins.
+        self.router = Router(self, self.chains, locate=self._locate, skip=self._skip)
         #: Messages the team's budget refused, handled after the person raises it.
         self._held = HeldMessages()
-        #: Function tools the model called in the current turn: progress, to the loop detector.
-        self._turn_tool_calls = 0
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -110,7 +107,7 @@ class BaseAgent(FailureHandling):
             extra_commands=[self.compact, self.clear, self.budget]
         )
         if not self._command_registry.has("continue"):  # a keyword: registered by name
-            self._command_registry.register(self.continue_chain, name="continue")
+            self._command_registry.register(self.chains.continue_chain, name="continue")
         self._context_updater = factory.get_context_updater()
         plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
         self._react = self._build_react_agent([*plugin_capabilities, *self.extra_capabilities()])
@@ -241,16 +238,15 @@ class BaseAgent(FailureHandling):
 
     def chain_stopped(self, chain_id: str | None) -> bool:
         """Whether a cascading stop closed that chain for this agent."""
-        ledger = cascade.ledger_of(self)
-        return ledger is not None and ledger.is_stopped(chain_id, self.myAddress.name)
+        return self.chains.is_stopped(chain_id)
 
     def stop_downstream(self, cancel: Message, chain_id: str | None) -> bool:
         """Stop what this agent handed on in `chain_id` (None: its latest), telling the person."""
-        return cascade.stop_downstream(self, cancel, chain_id, interrupted=False)
+        return self.chains.stop_downstream(cancel, chain_id)
 
     def drop_chain_mail(self, chain_id: str) -> None:
         """Drop this agent's queued mail of a chain a cascade stopped for it."""
-        cascade.drop_chain_mail(self, chain_id)
+        self.chains.drop_chain_mail(chain_id)
 
     def receiveMsg_CancelMessage(self, message: CancelMessage, sender: ActorAddress | None) -> None:
         if message.stop_chain is not None:  # a cascade reached this idle member
@@ -260,31 +256,14 @@ class BaseAgent(FailureHandling):
             return
         logger.info("%s: cancel received with no run in progress", self.myAddress.name)
 
-    def continue_chain(self, extra: int = 0) -> str:
-        """Let a task stopped as a loop (or by /stop) go on; extra: messages let through first.
-
-        Opens every stopped task chain this agent took part in with fresh loop counts, and
-        delivers the messages the loop held back. With `extra`, that many more messages pass
-        before loops are checked again.
-        """
-        return cascade.resume_chains(self, extra)
-
     # ------------------------------------------------------------------ the turn
     def _route_output(self, output: StructuredOutput) -> bool:
-        """Deliver each outbound request; True when at least one went out (`route_output`)."""
-        return routing.route_output(self, output)
-
-    def _chain_refusal(self) -> str | None:
-        """Why this turn may route nothing (its chain was stopped for this agent), or None."""
-        return cascade.sender_refusal(self)
-
-    def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None:
-        """Why the team's task chains refuse this outbound message (a stop, a loop), or None."""
-        return cascade.admit_output(self, recipient, message, progress=self._turn_tool_calls > 0)
+        """Deliver each outbound request; True when at least one went out (`Router`)."""
+        return self.router.route_output(output)
 
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
-        if not cascade.admit_turn(self, message):  # mail of a chain stopped for this agent
+        if not self.chains.admit_turn(message):  # mail of a chain stopped for this agent
             return
         if isinstance(message, FailureNotice) and self._absorbs(message):
             return
@@ -318,7 +297,7 @@ class BaseAgent(FailureHandling):
             )
 
         taken = self.take_into_turn(joins, limit)
-        return [m for m in taken if isinstance(m, AgentMessage) and cascade.admit_turn(self, m)]
+        return [m for m in taken if isinstance(m, AgentMessage) and self.chains.admit_turn(m)]
 
     def render_prompt(self, message: AgentMessage) -> str:
         """The reply protocol for the message's intent, then its content fenced as its sender's.
@@ -333,7 +312,7 @@ class BaseAgent(FailureHandling):
     def act(self, prompt: str, output_type: type[OutputT]) -> OutputT:
         """One model run: context update, media expansion, then the loop; cancels absorbed."""
         react = self.react_agent
-        self._turn_tool_calls = 0
+        self.chains.turn_started()
         self._deliver_context_update()
         content = self._expand_media(prompt)
         try:
@@ -343,7 +322,7 @@ class BaseAgent(FailureHandling):
             self.cancellation.purge(interruption.run_id, self.current_turn_id())
             cancel = self.cancellation.take_interrupter()
             if not self.system.shutting_down:  # a shutdown is not news to the one who asked
-                self._report_interruption(cancel)
+                self.chains.report_interruption(cancel)
             try:
                 return output_type()
             except Exception:  # noqa: BLE001 - any output_type() failure re-raises the interruption
@@ -353,19 +332,6 @@ class BaseAgent(FailureHandling):
             if blamed is None:
                 raise
             raise blamed from exc
-
-    def _report_interruption(self, cancel: Message | None) -> None:
-        """Tell the person a run was stopped, once: a cascade's origin tells for everyone."""
-        chain_id = self.current_chain_id()
-        target = chain_target(cancel)
-        if target is not None or (cancel is None and self.chain_stopped(chain_id)):
-            logger.info("%s: run stopped by a cascade in its chain", self.myAddress.name)
-            self.drop_chain_mail(target or chain_id or "")  # its queued mail of it, now
-            return
-        if cancel is not None and is_cascading(cancel):
-            cascade.stop_downstream(self, cancel, chain_id, interrupted=True)
-            return
-        self.notify_human(cascade.RUN_INTERRUPTED)
 
     def _plugin_failure(self, exc: Exception) -> PluginError | None:
         """The error naming the plugin whose capability raised `exc` in a run, if one did."""
@@ -398,10 +364,14 @@ class BaseAgent(FailureHandling):
         self._recipient_check.stand_down()  # one request: no budget to correct recipients
         return self.react_agent.conclude_without_tools(prompt, output_type, deps=self)
 
-    # ------------------------------------------------------------------ routing (see `routing`)
+    # ------------------------------------------------------------------ routing (see `Router`)
     def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
         """The recipient's address, or None and why (this agent's `routes_to` included)."""
-        return routing.locate_recipient(self, recipient)
+        return self.router.locate(recipient)
+
+    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
+        """A message to `recipient` did not go out: logged, published, and told."""
+        self.router.report_skipped(recipient, reason, person_told=person_told)
 
     def _hireable_roles(self) -> list[str]:
         """The `routes_to` of the card this agent's role was registered with (empty: any)."""
@@ -418,18 +388,11 @@ class BaseAgent(FailureHandling):
     @remote
     def hire_member(self, role: str) -> ActorAddress:
         """Hire a new member for `role` (within `routes_to`) through a card's `hire_member`."""
-        return routing.hire_for(self, role)
-
-    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
-        """A message to `recipient` did not go out: logged, published, and told (`routing`)."""
-        routing.report_skipped(self, recipient, reason, person_told=person_told)
+        return self.router.hire_for(role)
 
     async def routing_problems(self, output: StructuredOutput) -> str | None:
         """Which recipients cannot be reached, and what could be; runs on the model loop."""
-        team = self.team
-        if team is None:
-            return None
-        return routing.recipient_problems(team.directory, self.myAddress, output)
+        return self.router.problems(output)
 
     # ------------------------------------------------------------------ people, commands, history
     def notify_human(self, text: str) -> None:
@@ -573,7 +536,7 @@ class BaseAgent(FailureHandling):
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
         if isinstance(event, ToolCallEvent):
-            self._turn_tool_calls += 1
+            self.chains.tool_called()
         # A run's start is news while it runs (a console shows who is working), so it does
         # not wait in the run's batch of reports.
         if isinstance(event, RunStartedEvent):
