@@ -14,15 +14,7 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.surface import remote
-from retinue.agent.budget import (
-    BudgetAction,
-    HeldMessages,
-    IntLimit,
-    UsdLimit,
-    budget_command,
-    exhausted_event,
-    exhausted_notice,
-)
+from retinue.agent.budget import BudgetHold
 from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
 from retinue.agent.chain_guard import ChainGuard
 from retinue.agent.config import AgentConfig, AgentState
@@ -45,7 +37,7 @@ from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import PluginError
-from retinue.team.budget import BudgetRaisedMessage, BudgetSpentMessage, TeamBudget
+from retinue.team.budget import BudgetRaisedMessage, BudgetSpentMessage
 from retinue.tools.card import ToolCard
 from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater
@@ -92,8 +84,8 @@ class BaseAgent(FailureHandling):
         self.chains = ChainGuard(self)
         #: Delivers a turn's output through this agent's hooks, so an override of one wins.
         self.router = Router(self, self.chains, locate=self._locate, skip=self._skip)
-        #: Messages the team's budget refused, handled after the person raises it.
-        self._held = HeldMessages()
+        #: Holds the messages the team's budget refused; answers `/budget`.
+        self.budget_hold = BudgetHold(self)
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -104,7 +96,7 @@ class BaseAgent(FailureHandling):
         self._tool_factory = factory
         self.state.backstory = self._backstory
         self._command_registry = factory.get_command_registry(
-            extra_commands=[self.compact, self.clear, self.budget]
+            extra_commands=[self.compact, self.clear, self.budget_hold.budget]
         )
         if not self._command_registry.has("continue"):  # a keyword: registered by name
             self._command_registry.register(self.chains.continue_chain, name="continue")
@@ -136,7 +128,7 @@ class BaseAgent(FailureHandling):
             run_hooks=[self.cancellation, self._recipient_check, *_offer(factory)],
             event_sink=self._on_llm_event,
             model=self._model,
-            team_budget=self._team_budget(),
+            team_budget=self.budget_hold.team_budget(),
             label=self.myAddress.role,
         )
         return ReactAgent(self.myAddress.name, runner)
@@ -185,15 +177,7 @@ class BaseAgent(FailureHandling):
     def on_stop(self) -> None:
         if self._tool_factory is not None:
             self._tool_factory.close()
-        if len(self._held):  # news when it is fired; a shutdown stops every holder anyway
-            logger.log(
-                logging.INFO if self.system.shutting_down else logging.WARNING,
-                "%s stopped holding %d message(s) the team's budget refused; they stay in "
-                "the record (ids %s)",
-                self.myAddress.name,
-                len(self._held),
-                ", ".join(self._held.ids),
-            )
+        self.budget_hold.stopped()
 
     def on_system_shutdown(self) -> None:
         react = self._react
@@ -270,34 +254,10 @@ class BaseAgent(FailureHandling):
         is_command = message.content.startswith("/") and from_operator(message)
         if is_command and self._dispatch_command(message):
             return
-        joined = self._join_waiting_answers(message)
+        joined = self.chains.join_answers(message, self.config.answers_per_turn - 1)
         prompt = "\n\n".join(self.render_prompt(m) for m in (message, *joined))
         output = self.act(prompt, StructuredOutput)
         self._route_output(output)
-
-    def _join_waiting_answers(self, message: AgentMessage) -> list[AgentMessage]:
-        """The answers of this message's chain waiting right behind it, for the same run.
-
-        Only answers join an answer's turn (a request needs its own), only from the head of
-        the mailbox (nothing overtakes other mail), at most `answers_per_turn`. Each is
-        admitted to its chain as its own turn would be, and reported handled with this one.
-        """
-        limit = self.config.answers_per_turn - 1
-        if limit < 1 or message.type != "response" or message.chain_id is None:
-            return []
-        chain = message.chain_id
-
-        def joins(waiting: Message) -> bool:
-            return (
-                isinstance(waiting, AgentMessage)
-                and not isinstance(waiting, FailureNotice)
-                and waiting.type == "response"
-                and waiting.chain_id == chain
-                and not (waiting.content.startswith("/") and from_operator(waiting))
-            )
-
-        taken = self.take_into_turn(joins, limit)
-        return [m for m in taken if isinstance(m, AgentMessage) and self.chains.admit_turn(m)]
 
     def render_prompt(self, message: AgentMessage) -> str:
         """The reply protocol for the message's intent, then its content fenced as its sender's.
@@ -467,30 +427,15 @@ class BaseAgent(FailureHandling):
         return render_transcript(self.react_agent.messages)
 
     # ------------------------------------------------------------------ the team's budget
-    def _team_budget(self) -> TeamBudget | None:
-        team = self.team
-        return team.budget if team is not None else None
-
     def hold_for_budget(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
         """Keep a message the team's budget refused (the budget has the person told)."""
-        self._held.add(message)
-        self.state.budget_held = self._held.ids
-        budget = self._team_budget()
-        if budget is None:
-            return
-        if not budget.hold(self.myAddress):  # room again since the refusal: go on at once
-            self.send(self.myAddress, BudgetRaisedMessage())
-            return
-        logger.info("%s holds %s: %s", self.myAddress.name, type(message).__name__, refusal)
+        self.budget_hold.hold(message, refusal)
 
     def receiveMsg_BudgetSpentMessage(
         self, message: BudgetSpentMessage, sender: ActorAddress | None
     ) -> None:
         """This member's run reached a limit of the team's budget first: tell the person."""
-        budget = self._team_budget()
-        if budget is not None:
-            self.notify_event(exhausted_event(message.breaches, self.myAddress.name))
-            self.notify_human(exhausted_notice(message.breaches, budget))
+        self.budget_hold.spent(message.breaches)
 
     def receiveMsg_BudgetRaisedMessage(
         self, message: BudgetRaisedMessage, sender: ActorAddress | None
@@ -499,39 +444,8 @@ class BaseAgent(FailureHandling):
 
         A message refused again (the raise was not enough) is held again.
         """
-        held = self._held.take()
-        self.state.budget_held = []
-        for waiting in held:
+        for waiting in self.budget_hold.release():
             self._handle(waiting)
-
-    def budget(
-        self,
-        action: BudgetAction = "show",
-        *,
-        requests: IntLimit = None,
-        tokens: IntLimit = None,
-        usd: UsdLimit = None,
-        input_tokens: IntLimit = None,
-        output_tokens: IntLimit = None,
-    ) -> str:
-        """The team's budget: used / limit, by member; `raise` adds to limits, `set` sets them.
-
-        `/budget raise tokens=100000 usd=2` adds to the limits; `/budget set requests=500`
-        sets one, `/budget set usd=off` switches one off. A raise lets held messages run.
-        """
-        budget = self._team_budget()
-        if budget is None:
-            return "/budget: this agent is not in a team, so there is no team budget."
-        current = self.current_message
-        who = current.sender.name if current is not None and current.sender else "code"
-        amounts = {
-            "requests": requests,
-            "tokens": tokens,
-            "usd": usd,
-            "input_tokens": input_tokens,
-            "output_tokens": output_tokens,
-        }
-        return budget_command(budget, who, action, amounts)
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:

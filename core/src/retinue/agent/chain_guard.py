@@ -1,10 +1,10 @@
 """`ChainGuard`: one agent's side of the team's task chains, owned by one object per agent.
 
 As `Cancellation` owns stopping runs, the guard owns what the team's task chains let this
-agent do: whether a message gets its turn, whether a turn's output may go and each of its
-messages (counting the turn's progress for the loop detector), the mail a stop closes or a
-loop holds, and `/continue`. The rules are `stops`' and `loops`'; the guard needs of its
-agent only the public `ChainHost`.
+agent do: whether a message gets its turn (and which waiting answers join it), whether a
+turn's output may go and each of its messages (counting the turn's progress for the loop
+detector), the mail a stop closes or a loop holds, and `/continue`. The rules are `stops`'
+and `loops`'; the guard needs of its agent only the public `ChainHost`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import logging
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
 from retinue.agent import loops, stops
-from retinue.agent.cancel import chain_target, is_cascading
+from retinue.agent.cancel import chain_target, from_operator, is_cascading
 from retinue.agent.chain_host import ChainHost, current_chain
+from retinue.agent.failures import FailureNotice
 from retinue.agent.messages import AgentMessage
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,30 @@ class ChainGuard:
         """Why the team's task chains refuse this outbound message (a stop, a loop), or None."""
         progress = self._tool_calls > 0
         return loops.admit_output(self._host, recipient, message, progress=progress)
+
+    def join_answers(self, message: AgentMessage, limit: int) -> list[AgentMessage]:
+        """The answers of this message's chain waiting right behind it, for the same run.
+
+        Only answers join an answer's turn (a request needs its own), only from the head of
+        the mailbox (nothing overtakes other mail), at most `limit` (`answers_per_turn` less
+        the message itself). Each is admitted to its chain as its own turn would be, and
+        reported handled with this one.
+        """
+        if limit < 1 or message.type != "response" or message.chain_id is None:
+            return []
+        chain = message.chain_id
+
+        def joins(waiting: Message) -> bool:
+            return (
+                isinstance(waiting, AgentMessage)
+                and not isinstance(waiting, FailureNotice)
+                and waiting.type == "response"
+                and waiting.chain_id == chain
+                and not (waiting.content.startswith("/") and from_operator(waiting))
+            )
+
+        taken = self._host.take_into_turn(joins, limit)
+        return [m for m in taken if isinstance(m, AgentMessage) and self.admit_turn(m)]
 
     # ------------------------------------------------------------------ stops
     def is_stopped(self, chain_id: str | None) -> bool:

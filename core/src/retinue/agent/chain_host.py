@@ -7,6 +7,7 @@ all public: a second agent class can host them as `BaseAgent` does.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from retinue.actors.address import ActorAddress
@@ -50,6 +51,8 @@ class ChainHost(TeamHolder, Protocol):
     def notify_human(self, text: str) -> None: ...
 
     def consume_mailbox(self, predicate: Any) -> list[Message]: ...
+
+    def take_into_turn(self, predicate: Callable[[Message], bool], limit: int) -> list[Message]: ...
 
 
 def ledger_of(agent: TeamHolder) -> TeamChains | None:
