@@ -14,24 +14,9 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.surface import remote
-from retinue.agent import cascade, routing
-from retinue.agent.budget import (
-    BudgetAction,
-    HeldMessages,
-    IntLimit,
-    UsdLimit,
-    budget_command,
-    exhausted_event,
-    exhausted_notice,
-)
-from retinue.agent.cancel import (
-    STOP_COMMAND,
-    Cancellation,
-    chain_target,
-    from_operator,
-    is_cancel,
-    is_cascading,
-)
+from retinue.agent.budget import BudgetHold
+from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
+from retinue.agent.chain_guard import ChainGuard
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
 from retinue.agent.failure_handling import FailureHandling
@@ -40,6 +25,7 @@ from retinue.agent.incoming import TEAM_PROTOCOL, render_incoming
 from retinue.agent.messages import AgentMessage
 from retinue.agent.output import StructuredOutput
 from retinue.agent.plugin_access import plugin_catalog_for
+from retinue.agent.routing import Router
 from retinue.agent.routing_check import RecipientCheck
 from retinue.agent.tool_offer import ToolOffer
 from retinue.agent.usage_guard import guard_usage_limits
@@ -51,7 +37,7 @@ from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.usage import AgentUsageSummary
 from retinue.plugins.blame import raised_by
 from retinue.plugins.manager import PluginError
-from retinue.team.budget import BudgetRaisedMessage, BudgetSpentMessage, TeamBudget
+from retinue.team.budget import BudgetRaisedMessage, BudgetSpentMessage
 from retinue.tools.card import ToolCard
 from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
 from retinue.tools.context_updates import ContextUpdater
@@ -65,7 +51,8 @@ OutputT = TypeVar("OutputT", bound=BaseModel)
 class BaseAgent(FailureHandling):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send.
 
-    Its failure hooks come from `FailureHandling`; where its messages go is `routing`'s.
+    Its failure hooks come from `FailureHandling`; where its messages go is its `Router`'s,
+    what its task chains let through its `ChainGuard`'s, stopping runs its `Cancellation`'s.
     """
 
     config_class = AgentConfig
@@ -93,10 +80,12 @@ class BaseAgent(FailureHandling):
         self._context_updater: ContextUpdater | None = None
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
         self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
-        #: Messages the team's budget refused, handled after the person raises it.
-        self._held = HeldMessages()
-        #: Function tools the model called in the current turn: progress, to the loop detector.
-        self._turn_tool_calls = 0
+        #: Admits turns and outputs to their task chains; holds a loop's mail for /continue.
+        self.chains = ChainGuard(self)
+        #: Delivers a turn's output through this agent's hooks, so an override of one wins.
+        self.router = Router(self, self.chains, locate=self._locate, skip=self._skip)
+        #: Holds the messages the team's budget refused; answers `/budget`.
+        self.budget_hold = BudgetHold(self)
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -107,10 +96,10 @@ class BaseAgent(FailureHandling):
         self._tool_factory = factory
         self.state.backstory = self._backstory
         self._command_registry = factory.get_command_registry(
-            extra_commands=[self.compact, self.clear, self.budget]
+            extra_commands=[self.compact, self.clear, self.budget_hold.budget]
         )
         if not self._command_registry.has("continue"):  # a keyword: registered by name
-            self._command_registry.register(self.continue_chain, name="continue")
+            self._command_registry.register(self.chains.continue_chain, name="continue")
         self._context_updater = factory.get_context_updater()
         plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
         self._react = self._build_react_agent([*plugin_capabilities, *self.extra_capabilities()])
@@ -139,7 +128,7 @@ class BaseAgent(FailureHandling):
             run_hooks=[self.cancellation, self._recipient_check, *_offer(factory)],
             event_sink=self._on_llm_event,
             model=self._model,
-            team_budget=self._team_budget(),
+            team_budget=self.budget_hold.team_budget(),
             label=self.myAddress.role,
         )
         return ReactAgent(self.myAddress.name, runner)
@@ -188,15 +177,7 @@ class BaseAgent(FailureHandling):
     def on_stop(self) -> None:
         if self._tool_factory is not None:
             self._tool_factory.close()
-        if len(self._held):  # news when it is fired; a shutdown stops every holder anyway
-            logger.log(
-                logging.INFO if self.system.shutting_down else logging.WARNING,
-                "%s stopped holding %d message(s) the team's budget refused; they stay in "
-                "the record (ids %s)",
-                self.myAddress.name,
-                len(self._held),
-                ", ".join(self._held.ids),
-            )
+        self.budget_hold.stopped()
 
     def on_system_shutdown(self) -> None:
         react = self._react
@@ -241,16 +222,15 @@ class BaseAgent(FailureHandling):
 
     def chain_stopped(self, chain_id: str | None) -> bool:
         """Whether a cascading stop closed that chain for this agent."""
-        ledger = cascade.ledger_of(self)
-        return ledger is not None and ledger.is_stopped(chain_id, self.myAddress.name)
+        return self.chains.is_stopped(chain_id)
 
     def stop_downstream(self, cancel: Message, chain_id: str | None) -> bool:
         """Stop what this agent handed on in `chain_id` (None: its latest), telling the person."""
-        return cascade.stop_downstream(self, cancel, chain_id, interrupted=False)
+        return self.chains.stop_downstream(cancel, chain_id)
 
     def drop_chain_mail(self, chain_id: str) -> None:
         """Drop this agent's queued mail of a chain a cascade stopped for it."""
-        cascade.drop_chain_mail(self, chain_id)
+        self.chains.drop_chain_mail(chain_id)
 
     def receiveMsg_CancelMessage(self, message: CancelMessage, sender: ActorAddress | None) -> None:
         if message.stop_chain is not None:  # a cascade reached this idle member
@@ -260,65 +240,24 @@ class BaseAgent(FailureHandling):
             return
         logger.info("%s: cancel received with no run in progress", self.myAddress.name)
 
-    def continue_chain(self, extra: int = 0) -> str:
-        """Let a task stopped as a loop (or by /stop) go on; extra: messages let through first.
-
-        Opens every stopped task chain this agent took part in with fresh loop counts, and
-        delivers the messages the loop held back. With `extra`, that many more messages pass
-        before loops are checked again.
-        """
-        return cascade.resume_chains(self, extra)
-
     # ------------------------------------------------------------------ the turn
     def _route_output(self, output: StructuredOutput) -> bool:
-        """Deliver each outbound request; True when at least one went out (`route_output`)."""
-        return routing.route_output(self, output)
-
-    def _chain_refusal(self) -> str | None:
-        """Why this turn may route nothing (its chain was stopped for this agent), or None."""
-        return cascade.sender_refusal(self)
-
-    def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None:
-        """Why the team's task chains refuse this outbound message (a stop, a loop), or None."""
-        return cascade.admit_output(self, recipient, message, progress=self._turn_tool_calls > 0)
+        """Deliver each outbound request; True when at least one went out (`Router`)."""
+        return self.router.route_output(output)
 
     @guard_usage_limits(output_type=StructuredOutput, route=_route_output)
     def receiveMsg_AgentMessage(self, message: AgentMessage, sender: ActorAddress | None) -> None:
-        if not cascade.admit_turn(self, message):  # mail of a chain stopped for this agent
+        if not self.chains.admit_turn(message):  # mail of a chain stopped for this agent
             return
         if isinstance(message, FailureNotice) and self._absorbs(message):
             return
         is_command = message.content.startswith("/") and from_operator(message)
         if is_command and self._dispatch_command(message):
             return
-        joined = self._join_waiting_answers(message)
+        joined = self.chains.join_answers(message, self.config.answers_per_turn - 1)
         prompt = "\n\n".join(self.render_prompt(m) for m in (message, *joined))
         output = self.act(prompt, StructuredOutput)
         self._route_output(output)
-
-    def _join_waiting_answers(self, message: AgentMessage) -> list[AgentMessage]:
-        """The answers of this message's chain waiting right behind it, for the same run.
-
-        Only answers join an answer's turn (a request needs its own), only from the head of
-        the mailbox (nothing overtakes other mail), at most `answers_per_turn`. Each is
-        admitted to its chain as its own turn would be, and reported handled with this one.
-        """
-        limit = self.config.answers_per_turn - 1
-        if limit < 1 or message.type != "response" or message.chain_id is None:
-            return []
-        chain = message.chain_id
-
-        def joins(waiting: Message) -> bool:
-            return (
-                isinstance(waiting, AgentMessage)
-                and not isinstance(waiting, FailureNotice)
-                and waiting.type == "response"
-                and waiting.chain_id == chain
-                and not (waiting.content.startswith("/") and from_operator(waiting))
-            )
-
-        taken = self.take_into_turn(joins, limit)
-        return [m for m in taken if isinstance(m, AgentMessage) and cascade.admit_turn(self, m)]
 
     def render_prompt(self, message: AgentMessage) -> str:
         """The reply protocol for the message's intent, then its content fenced as its sender's.
@@ -333,7 +272,7 @@ class BaseAgent(FailureHandling):
     def act(self, prompt: str, output_type: type[OutputT]) -> OutputT:
         """One model run: context update, media expansion, then the loop; cancels absorbed."""
         react = self.react_agent
-        self._turn_tool_calls = 0
+        self.chains.turn_started()
         self._deliver_context_update()
         content = self._expand_media(prompt)
         try:
@@ -343,7 +282,7 @@ class BaseAgent(FailureHandling):
             self.cancellation.purge(interruption.run_id, self.current_turn_id())
             cancel = self.cancellation.take_interrupter()
             if not self.system.shutting_down:  # a shutdown is not news to the one who asked
-                self._report_interruption(cancel)
+                self.chains.report_interruption(cancel)
             try:
                 return output_type()
             except Exception:  # noqa: BLE001 - any output_type() failure re-raises the interruption
@@ -353,19 +292,6 @@ class BaseAgent(FailureHandling):
             if blamed is None:
                 raise
             raise blamed from exc
-
-    def _report_interruption(self, cancel: Message | None) -> None:
-        """Tell the person a run was stopped, once: a cascade's origin tells for everyone."""
-        chain_id = self.current_chain_id()
-        target = chain_target(cancel)
-        if target is not None or (cancel is None and self.chain_stopped(chain_id)):
-            logger.info("%s: run stopped by a cascade in its chain", self.myAddress.name)
-            self.drop_chain_mail(target or chain_id or "")  # its queued mail of it, now
-            return
-        if cancel is not None and is_cascading(cancel):
-            cascade.stop_downstream(self, cancel, chain_id, interrupted=True)
-            return
-        self.notify_human(cascade.RUN_INTERRUPTED)
 
     def _plugin_failure(self, exc: Exception) -> PluginError | None:
         """The error naming the plugin whose capability raised `exc` in a run, if one did."""
@@ -398,10 +324,14 @@ class BaseAgent(FailureHandling):
         self._recipient_check.stand_down()  # one request: no budget to correct recipients
         return self.react_agent.conclude_without_tools(prompt, output_type, deps=self)
 
-    # ------------------------------------------------------------------ routing (see `routing`)
+    # ------------------------------------------------------------------ routing (see `Router`)
     def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
         """The recipient's address, or None and why (this agent's `routes_to` included)."""
-        return routing.locate_recipient(self, recipient)
+        return self.router.locate(recipient)
+
+    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
+        """A message to `recipient` did not go out: logged, published, and told."""
+        self.router.report_skipped(recipient, reason, person_told=person_told)
 
     def _hireable_roles(self) -> list[str]:
         """The `routes_to` of the card this agent's role was registered with (empty: any)."""
@@ -418,18 +348,11 @@ class BaseAgent(FailureHandling):
     @remote
     def hire_member(self, role: str) -> ActorAddress:
         """Hire a new member for `role` (within `routes_to`) through a card's `hire_member`."""
-        return routing.hire_for(self, role)
-
-    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
-        """A message to `recipient` did not go out: logged, published, and told (`routing`)."""
-        routing.report_skipped(self, recipient, reason, person_told=person_told)
+        return self.router.hire_for(role)
 
     async def routing_problems(self, output: StructuredOutput) -> str | None:
         """Which recipients cannot be reached, and what could be; runs on the model loop."""
-        team = self.team
-        if team is None:
-            return None
-        return routing.recipient_problems(team.directory, self.myAddress, output)
+        return self.router.problems(output)
 
     # ------------------------------------------------------------------ people, commands, history
     def notify_human(self, text: str) -> None:
@@ -504,30 +427,15 @@ class BaseAgent(FailureHandling):
         return render_transcript(self.react_agent.messages)
 
     # ------------------------------------------------------------------ the team's budget
-    def _team_budget(self) -> TeamBudget | None:
-        team = self.team
-        return team.budget if team is not None else None
-
     def hold_for_budget(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
         """Keep a message the team's budget refused (the budget has the person told)."""
-        self._held.add(message)
-        self.state.budget_held = self._held.ids
-        budget = self._team_budget()
-        if budget is None:
-            return
-        if not budget.hold(self.myAddress):  # room again since the refusal: go on at once
-            self.send(self.myAddress, BudgetRaisedMessage())
-            return
-        logger.info("%s holds %s: %s", self.myAddress.name, type(message).__name__, refusal)
+        self.budget_hold.hold(message, refusal)
 
     def receiveMsg_BudgetSpentMessage(
         self, message: BudgetSpentMessage, sender: ActorAddress | None
     ) -> None:
         """This member's run reached a limit of the team's budget first: tell the person."""
-        budget = self._team_budget()
-        if budget is not None:
-            self.notify_event(exhausted_event(message.breaches, self.myAddress.name))
-            self.notify_human(exhausted_notice(message.breaches, budget))
+        self.budget_hold.spent(message.breaches)
 
     def receiveMsg_BudgetRaisedMessage(
         self, message: BudgetRaisedMessage, sender: ActorAddress | None
@@ -536,44 +444,13 @@ class BaseAgent(FailureHandling):
 
         A message refused again (the raise was not enough) is held again.
         """
-        held = self._held.take()
-        self.state.budget_held = []
-        for waiting in held:
+        for waiting in self.budget_hold.release():
             self._handle(waiting)
-
-    def budget(
-        self,
-        action: BudgetAction = "show",
-        *,
-        requests: IntLimit = None,
-        tokens: IntLimit = None,
-        usd: UsdLimit = None,
-        input_tokens: IntLimit = None,
-        output_tokens: IntLimit = None,
-    ) -> str:
-        """The team's budget: used / limit, by member; `raise` adds to limits, `set` sets them.
-
-        `/budget raise tokens=100000 usd=2` adds to the limits; `/budget set requests=500`
-        sets one, `/budget set usd=off` switches one off. A raise lets held messages run.
-        """
-        budget = self._team_budget()
-        if budget is None:
-            return "/budget: this agent is not in a team, so there is no team budget."
-        current = self.current_message
-        who = current.sender.name if current is not None and current.sender else "code"
-        amounts = {
-            "requests": requests,
-            "tokens": tokens,
-            "usd": usd,
-            "input_tokens": input_tokens,
-            "output_tokens": output_tokens,
-        }
-        return budget_command(budget, who, action, amounts)
 
     # ------------------------------------------------------------------ usage
     def _on_llm_event(self, event: Any) -> None:
         if isinstance(event, ToolCallEvent):
-            self._turn_tool_calls += 1
+            self.chains.tool_called()
         # A run's start is news while it runs (a console shows who is working), so it does
         # not wait in the run's batch of reports.
         if isinstance(event, RunStartedEvent):

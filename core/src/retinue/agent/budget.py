@@ -10,20 +10,31 @@ command of every agent, so it works sent to any of them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
+from retinue.agent.config import AgentState
 from retinue.team.budget import (
     LABELS,
     METRICS,
     BudgetBreach,
     BudgetExhaustedEvent,
+    BudgetRaisedMessage,
     LimitsChange,
     TeamBudget,
     render_figure,
     render_status,
 )
+
+if TYPE_CHECKING:
+    from retinue.actors.runtime_api import Runtime
+    from retinue.llm.errors import TeamBudgetExhaustedError
+    from retinue.team.view import Team
+
+logger = logging.getLogger(__name__)
 
 BudgetAction = Literal["show", "raise", "set"]
 IntLimit = int | Literal["off"] | None
@@ -58,6 +69,115 @@ class HeldMessages:
 
     def __len__(self) -> int:
         return len(self._messages)
+
+
+class BudgetHost(Protocol):
+    """What `BudgetHold` needs of its agent; `BaseAgent` is one."""
+
+    myAddress: ActorAddress
+    state: AgentState
+
+    @property
+    def team(self) -> Team | None: ...
+
+    @property
+    def system(self) -> Runtime: ...
+
+    @property
+    def current_message(self) -> Message | None: ...
+
+    def send(self, recipient: ActorAddress, message: Message) -> None: ...
+
+    def notify_event(self, event: Any) -> None: ...
+
+    def notify_human(self, text: str) -> None: ...
+
+
+class BudgetHold:
+    """One agent's side of the team's budget: the messages it refused held, the person told
+    when this agent's run reached a limit first, and the `/budget` command."""
+
+    def __init__(self, host: BudgetHost) -> None:
+        self._host = host
+        #: Messages the team's budget refused, handled after the person raises it.
+        self._held = HeldMessages()
+
+    def team_budget(self) -> TeamBudget | None:
+        """The team's budget; None outside any team."""
+        team = self._host.team
+        return team.budget if team is not None else None
+
+    def hold(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
+        """Keep a message the team's budget refused (the budget has the person told)."""
+        host = self._host
+        self._held.add(message)
+        host.state.budget_held = self._held.ids
+        budget = self.team_budget()
+        if budget is None:
+            return
+        if not budget.hold(host.myAddress):  # room again since the refusal: go on at once
+            host.send(host.myAddress, BudgetRaisedMessage())
+            return
+        logger.info("%s holds %s: %s", host.myAddress.name, type(message).__name__, refusal)
+
+    def spent(self, breaches: Sequence[BudgetBreach]) -> None:
+        """This member's run reached a limit of the team's budget first: tell the person."""
+        host = self._host
+        budget = self.team_budget()
+        if budget is not None:
+            host.notify_event(exhausted_event(breaches, host.myAddress.name))
+            host.notify_human(exhausted_notice(breaches, budget))
+
+    def release(self) -> list[Message]:
+        """The budget was raised: every held message, oldest first, for its turn again."""
+        held = self._held.take()
+        self._host.state.budget_held = []
+        return held
+
+    def stopped(self) -> None:
+        """The agent stops: what it still holds is news when it is fired (a shutdown stops
+        every holder anyway); the messages stay in the record."""
+        held = self._held
+        if not len(held):
+            return
+        host = self._host
+        logger.log(
+            logging.INFO if host.system.shutting_down else logging.WARNING,
+            "%s stopped holding %d message(s) the team's budget refused; they stay in "
+            "the record (ids %s)",
+            host.myAddress.name,
+            len(held),
+            ", ".join(held.ids),
+        )
+
+    def budget(
+        self,
+        action: BudgetAction = "show",
+        *,
+        requests: IntLimit = None,
+        tokens: IntLimit = None,
+        usd: UsdLimit = None,
+        input_tokens: IntLimit = None,
+        output_tokens: IntLimit = None,
+    ) -> str:
+        """The team's budget: used / limit, by member; `raise` adds to limits, `set` sets them.
+
+        `/budget raise tokens=100000 usd=2` adds to the limits; `/budget set requests=500`
+        sets one, `/budget set usd=off` switches one off. A raise lets held messages run.
+        """
+        budget = self.team_budget()
+        if budget is None:
+            return "/budget: this agent is not in a team, so there is no team budget."
+        current = self._host.current_message
+        who = current.sender.name if current is not None and current.sender else "code"
+        amounts = {
+            "requests": requests,
+            "tokens": tokens,
+            "usd": usd,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+        }
+        return budget_command(budget, who, action, amounts)
 
 
 def exhausted_notice(breaches: Sequence[BudgetBreach], budget: TeamBudget) -> str:

@@ -7,7 +7,7 @@ turn was in flight, the turn's next run), the purge, the answers to idle and sta
 and the hook that checks the mailbox before every model request (the agent's `RunHooks`,
 which its runner calls from its one capability; per-run marks live in the run's state). What a
 cascading cancel does beyond this agent (the sub-team, the chain's mail) is the host's
-(`stop_downstream`, `drop_chain_mail`; see `retinue.agent.cascade`); the hook also ends a
+(`stop_downstream`, `drop_chain_mail`; see `retinue.agent.stops`); the hook also ends a
 run whose task chain was closed for this agent meanwhile.
 
 The kernel builds it for every agent, never a card, so an agent with no cards can still be

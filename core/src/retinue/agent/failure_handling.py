@@ -21,7 +21,7 @@ from retinue.actors.config import BaseConfig
 from retinue.actors.errors import WarningError, describe_error, one_line
 from retinue.actors.messages import Message, StartFailedMessage
 from retinue.agent.cancel import from_operator
-from retinue.agent.cascade import ledger_of
+from retinue.agent.chain_host import ledger_of
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.failures import (
     FailureMemory,

@@ -5,25 +5,28 @@ member for that role. Every rule of it lives here:
 
 * resolving a recipient string to an address (`locate_recipient`, `resolve_recipient`),
   which never raises: one bad recipient cannot cost a turn its other messages;
-* hiring for a recipient (`hire_for`): within the hirer's `routes_to`, then through the
-  `hire_member` command of a card. The `routes_to` rule itself is `may_hire`, stated once
-  beside the team directory it reads (`retinue.team.view`), so the team card applies
-  the same rule, in the same words, without loading the model stack;
 * what the in-run recipient check tells a model about recipients it cannot reach
   (`recipient_problems`);
-* the report of a recipient that was skipped: one log line, a `RoutingSkippedEvent`, a
-  line in the model's history so it learns of it on its next turn, and the person's line,
-  once per task chain (`report_skipped`);
-* delivering a `StructuredOutput` (`route_output`).
+* `Router`, one per agent, as `Cancellation` is: it delivers a `StructuredOutput`
+  (`route_output`), asking the agent's task chains to admit each message; it hires for a
+  recipient (`hire_for`: within the hirer's `routes_to`, then through the `hire_member`
+  command of a card; the `routes_to` rule itself is `may_hire`, stated once beside the
+  team directory it reads, `retinue.team.view`, so the team card applies the same rule,
+  in the same words, without loading the model stack); and it reports a recipient that
+  was skipped (`report_skipped`): one log line, a `RoutingSkippedEvent`, a line in the
+  model's history so it learns of it on its next turn, and the person's line, once per
+  task chain.
 
-`BaseAgent` keeps the spec's names (`_route_output`, `get_team_member`, `hire_member`,
-`routing_problems`) as thin methods over these functions. Nothing here imports the agent
-class: a second agent class needs `resolve_recipient` as much as `BaseAgent` does.
+`BaseAgent` keeps the spec's names (`_route_output`, `_locate`, `_skip`, `get_team_member`,
+`hire_member`, `routing_problems`) as one-line methods over its `Router`. Nothing here
+imports the agent class, and the router needs of an agent only public members: a second
+agent class needs `resolve_recipient` as much as `BaseAgent` does.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from retinue.actors.address import ActorAddress
@@ -62,18 +65,8 @@ class TeamResolver(Protocol):
         ...
 
 
-@runtime_checkable
-class SkipReporter(Protocol):
-    """An agent that reports a skipped recipient itself (`BaseAgent` does: `_skip`).
-
-    `person_told`: the person knows already why (a chain they stopped, a loop they heard of).
-    """
-
-    def _skip(self, recipient: str, reason: str, *, person_told: bool = False) -> None: ...
-
-
-class RoutingAgent(TeamResolver, SkipReporter, Protocol):
-    """The agent a route is made for, as this module uses it; `BaseAgent` is one."""
+class RouterHost(TeamResolver, Protocol):
+    """The agent a `Router` routes for, as it uses it; `BaseAgent` is one."""
 
     myAddress: ActorAddress
 
@@ -94,11 +87,35 @@ class RoutingAgent(TeamResolver, SkipReporter, Protocol):
         self, recipient: str, reason: str, *, person_told: bool = False
     ) -> None: ...
 
-    def _locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]: ...
 
-    def _admit(self, recipient: ActorAddress, message: AgentMessage) -> str | None: ...
+class ChainAdmission(Protocol):
+    """What a `Router` asks of the team's task chains (`ChainGuard` answers)."""
 
-    def _chain_refusal(self) -> str | None: ...
+    def refusal(self) -> str | None:
+        """Why this turn may route nothing, or None."""
+        ...
+
+    def admit_output(self, recipient: ActorAddress, message: AgentMessage) -> str | None:
+        """Why this outbound message may not go, or None."""
+        ...
+
+
+@runtime_checkable
+class Routed(Protocol):
+    """An agent with a `Router` (every `BaseAgent`): it reports a skipped recipient itself."""
+
+    @property
+    def router(self) -> Router: ...
+
+
+Locate = Callable[[str], tuple[ActorAddress | None, str | None]]
+"""Find a recipient's address, or None and why (`Router.locate`, `BaseAgent._locate`)."""
+
+
+class Skip(Protocol):
+    """Report a recipient skipped (`Router.report_skipped`, `BaseAgent._skip`)."""
+
+    def __call__(self, recipient: str, reason: str, *, person_told: bool = False) -> None: ...
 
 
 def is_member_name(recipient: str) -> bool:
@@ -134,81 +151,11 @@ def resolve_recipient(agent: TeamResolver, recipient: str) -> ActorAddress | Non
     address, reason = locate_recipient(agent, recipient)
     if address is None:
         reason = reason or NO_SUCH_MEMBER
-        if isinstance(agent, SkipReporter):
-            agent._skip(recipient.strip(), reason)
+        if isinstance(agent, Routed):
+            agent.router.skip(recipient.strip(), reason)
         else:
             logger.warning("cannot reach %s: %s", recipient.strip(), reason)
     return address
-
-
-def hire_for(agent: RoutingAgent, role: str) -> ActorAddress:
-    """Hire a member for `role` as `agent`: within its `routes_to`, by a card's command.
-
-    Raises `ValueError` when the rule refuses the hire and `RuntimeError` naming the team
-    plugin when no card provides `hire_member`; whatever the card refuses, it raises.
-    """
-    role = role.strip()
-    team = agent.team
-    if team is not None:
-        refusal = may_hire(team.directory, agent.myAddress, role)
-        if refusal is not None:
-            raise ValueError(refusal)
-    registry = agent.command_registry
-    if not registry.has("hire_member"):
-        raise RuntimeError(HIRE_NEEDS_TEAM_PLUGIN.format(role=role))
-    address: ActorAddress = registry.callable("hire_member")(role)
-    return address
-
-
-def report_skipped(
-    agent: RoutingAgent, recipient: str, reason: str, *, person_told: bool = False
-) -> None:
-    """A message to `recipient` did not go out: one log line, an event, and the news.
-
-    The news is `agent.report_undelivered`: a line its model reads on its next turn, and the
-    person's, once per task chain. An answer to the member whose message the turn handles,
-    gone from the team, is work dropped because its requester left, and says so.
-    """
-    current = agent.current_message
-    requester = current.sender if current is not None else None
-    if reason == NO_SUCH_MEMBER and requester is not None and requester.name == recipient.strip():
-        reason = REQUESTER_LEFT
-    shown = shown_recipient(recipient)  # a model wrote it: one line in the log too
-    logger.warning("%s: cannot reach %s: %s", agent.myAddress.name, shown, one_line(reason))
-    agent.notify_event(
-        RoutingSkippedEvent(agent=agent.myAddress, recipient=recipient, reason=reason)
-    )
-    agent.report_undelivered(recipient, reason, person_told=person_told)
-
-
-def route_output(agent: RoutingAgent, output: StructuredOutput) -> bool:
-    """Deliver each outbound request of a turn; True when at least one went out.
-
-    The raw text goes out as an `AgentMessage` with the intent the model chose; the
-    receiver adds its own reply-protocol line. A recipient that cannot be reached is
-    skipped and reported (`agent._skip`), and the others still go out. So is a message
-    the team's task chains refuse (`agent._admit`: its chain was stopped, or it makes a
-    loop; see `retinue.agent.cascade`), though the person, who stopped the chain or was
-    told of the loop, hears nothing more of it.
-    """
-    delivered = False
-    closed = agent._chain_refusal() if output.messages else None
-    for request in output.messages:
-        if closed is not None:  # the turn's chain was stopped for this agent: hire nobody
-            agent._skip(request.recipient, closed, person_told=True)
-            continue
-        recipient, reason = agent._locate(request.recipient)
-        if recipient is None:
-            agent._skip(request.recipient, reason or NO_SUCH_MEMBER)
-            continue
-        message = AgentMessage(content=request.message, type=request.message_type)
-        refusal = agent._admit(recipient, message)
-        if refusal is not None:
-            agent._skip(request.recipient, refusal, person_told=True)
-            continue
-        agent.send(recipient, message)
-        delivered = True
-    return delivered
 
 
 def recipient_problems(
@@ -238,3 +185,113 @@ def recipient_problems(
         + f" Roles you can hire: {', '.join(roles) or 'none'}."
         + " Send your messages again with valid recipients."
     )
+
+
+class Router:
+    """One agent's routing: where its turn's messages go, and what of those that cannot go.
+
+    It needs of its agent only the public `RouterHost`, and of the task chains only
+    `ChainAdmission`. The agent may give it hooks to find a recipient (`locate`) and to
+    report a skipped one (`skip`); `BaseAgent` gives its `_locate` and `_skip`, so a
+    subclass overriding either still decides while this object does the routing.
+    """
+
+    def __init__(
+        self,
+        host: RouterHost,
+        chains: ChainAdmission,
+        *,
+        locate: Locate | None = None,
+        skip: Skip | None = None,
+    ) -> None:
+        self._host = host
+        self._chains = chains
+        self._locate: Locate = locate if locate is not None else self.locate
+        #: Reports a skipped recipient: the agent's hook when it gave one, else `report_skipped`.
+        self.skip: Skip = skip if skip is not None else self.report_skipped
+
+    def route_output(self, output: StructuredOutput) -> bool:
+        """Deliver each outbound request of a turn; True when at least one went out.
+
+        The raw text goes out as an `AgentMessage` with the intent the model chose; the
+        receiver adds its own reply-protocol line. A recipient that cannot be reached is
+        skipped and reported (`skip`), and the others still go out. So is a message the
+        team's task chains refuse (its chain was stopped, or it makes a loop; see
+        `retinue.agent.loops`), though the person, who stopped the chain or was told of
+        the loop, hears nothing more of it.
+        """
+        host, chains = self._host, self._chains
+        delivered = False
+        closed = chains.refusal() if output.messages else None
+        for request in output.messages:
+            if closed is not None:  # the turn's chain was stopped for this agent: hire nobody
+                self.skip(request.recipient, closed, person_told=True)
+                continue
+            recipient, reason = self._locate(request.recipient)
+            if recipient is None:
+                self.skip(request.recipient, reason or NO_SUCH_MEMBER)
+                continue
+            message = AgentMessage(content=request.message, type=request.message_type)
+            refusal = chains.admit_output(recipient, message)
+            if refusal is not None:
+                self.skip(request.recipient, refusal, person_told=True)
+                continue
+            host.send(recipient, message)
+            delivered = True
+        return delivered
+
+    def locate(self, recipient: str) -> tuple[ActorAddress | None, str | None]:
+        """The recipient's address, or None and why (the agent's `routes_to` included)."""
+        return locate_recipient(self._host, recipient)
+
+    def hire_for(self, role: str) -> ActorAddress:
+        """Hire a member for `role` as the agent: within its `routes_to`, by a card's command.
+
+        Raises `ValueError` when the rule refuses the hire and `RuntimeError` naming the team
+        plugin when no card provides `hire_member`; whatever the card refuses, it raises.
+        """
+        host = self._host
+        role = role.strip()
+        team = host.team
+        if team is not None:
+            refusal = may_hire(team.directory, host.myAddress, role)
+            if refusal is not None:
+                raise ValueError(refusal)
+        registry = host.command_registry
+        if not registry.has("hire_member"):
+            raise RuntimeError(HIRE_NEEDS_TEAM_PLUGIN.format(role=role))
+        address: ActorAddress = registry.callable("hire_member")(role)
+        return address
+
+    def report_skipped(self, recipient: str, reason: str, *, person_told: bool = False) -> None:
+        """A message to `recipient` did not go out: one log line, an event, and the news.
+
+        The news is the agent's `report_undelivered`: a line its model reads on its next
+        turn, and the person's, once per task chain (`person_told`: they know already why,
+        a chain they stopped, a loop they heard of). An answer to the member whose message
+        the turn handles, gone from the team, is work dropped because its requester left,
+        and says so.
+        """
+        host = self._host
+        current = host.current_message
+        requester = current.sender if current is not None else None
+        if (
+            reason == NO_SUCH_MEMBER
+            and requester is not None
+            and requester.name == recipient.strip()
+        ):
+            reason = REQUESTER_LEFT
+        shown = shown_recipient(recipient)  # a model wrote it: one line in the log too
+        logger.warning("%s: cannot reach %s: %s", host.myAddress.name, shown, one_line(reason))
+        host.notify_event(
+            RoutingSkippedEvent(agent=host.myAddress, recipient=recipient, reason=reason)
+        )
+        host.report_undelivered(recipient, reason, person_told=person_told)
+
+    def problems(self, output: StructuredOutput) -> str | None:
+        """Which recipients of `output` cannot be reached, and what could be (see
+        `recipient_problems`); None outside a team."""
+        team = self._host.team
+        if team is None:
+            return None
+        return recipient_problems(team.directory, self._host.myAddress, output)
