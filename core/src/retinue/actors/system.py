@@ -3,9 +3,9 @@
 It starts actors, carries their messages, asks and tells, waits for quiet and shuts down;
 the steps of a start (`spawning`), asks and tells to an actor here (`asks`), the list of
 actors running here (`local_actors`), the proxies (`proxies`), dead letters
-(`dead_letters`) and the shutdown procedure (`shutdown`) live in modules of their own. Given a `Cluster`, it is one host of several:
-what its own process cannot answer (an address whose `host` is another) goes to the
-cluster, and nothing else changes.
+(`dead_letters`) and the shutdown procedure (`shutdown`) live in modules of their own.
+Given a `Cluster`, it is one host of several: what its own process cannot answer (an
+address whose `host` is another) goes to the cluster, and nothing else changes.
 """
 
 from __future__ import annotations
