@@ -97,7 +97,7 @@ def run(scale: Scale) -> CaseResult:
                 team.say(ping, f"hop {done}/{checkpoint}")
                 team.wait_idle()
                 done = checkpoint
-                pending = sum(getattr(s, "pending", 0) for s in orchestrator._sinks)
+                pending = sum(getattr(s, "pending", 0) for s in orchestrator._observers.sinks)
                 rows.append(
                     (
                         checkpoint,

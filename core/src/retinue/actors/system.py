@@ -1,18 +1,17 @@
 """`ActorSystem`: the in-process, pykka-threaded implementation of the `Runtime` protocol.
 
 It starts actors, carries their messages, asks and tells, waits for quiet and shuts down;
-the proxies (`proxies`), dead letters (`dead_letters`) and the shutdown procedure
-(`shutdown`) live in modules of their own. Given a `Cluster`, it is one host of several:
-what its own process cannot answer (an address whose `host` is another) goes to the
-cluster, and nothing else changes.
+the steps of a start (`spawning`), asks and tells to an actor here (`asks`), the list of
+actors running here (`local_actors`), the proxies (`proxies`), dead letters
+(`dead_letters`) and the shutdown procedure (`shutdown`) live in modules of their own.
+Given a `Cluster`, it is one host of several: what its own process cannot answer (an
+address whose `host` is another) goes to the cluster, and nothing else changes.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import logging
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -20,71 +19,44 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import pykka
 
 from retinue.actors import runtime
-from retinue.actors.actor import Actor, member_at
 from retinue.actors.address import ActorAddress, new_id
+from retinue.actors.asks import ask_future_here, ask_here, target, tell_here
 from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig
 from retinue.actors.dead_letters import report_dead_letter
-from retinue.actors.errors import (
-    ActorClassError,
-    ActorNotFoundError,
-    AskTimeoutError,
-    IdleTimeoutError,
-    SelfAskError,
-)
-from retinue.actors.loader import import_object, qualified_name
-from retinue.actors.messages import (
-    EventMessage,
-    Message,
-    ProxyCall,
-    SentMessage,
-    StartMessage,
-    StopMessage,
-)
+from retinue.actors.errors import AskTimeoutError, IdleTimeoutError
+from retinue.actors.local_actors import LocalActors
+from retinue.actors.messages import EventMessage, Message, SentMessage, StartMessage
 from retinue.actors.proxies import AskProxy, TellProxy
-from retinue.actors.redaction import redact_credentials
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime, TeamOwner, TeamViews, team_owner
 from retinue.actors.services import TeamServices
 from retinue.actors.shutdown import stop_all
-from retinue.actors.surface import remote_surface
+from retinue.actors.spawning import (
+    admit,
+    name_and_id,
+    new_address,
+    resolve_actor_class,
+    start_here,
+    start_message,
+)
 from retinue.actors.turns import observe
-from retinue.actors.validation import check_timeout, shown
+from retinue.actors.validation import check_timeout
 
 if TYPE_CHECKING:
+    from retinue.actors.actor import Actor
     from retinue.store import Store
     from retinue.team.view import Team
 
 T = TypeVar("T")
 
+#: `resolve_actor_class` lives with the other steps of a start and still reads from here.
+__all__ = ["ActorSystem", "resolve_actor_class"]
+
 logger = logging.getLogger(__name__)
 
 #: Messages that report to the orchestrator rather than converse; they get no `SentMessage`.
 _REPORTS = (SentMessage, EventMessage, StartMessage)
-
-
-def resolve_actor_class(actor_class: type[Any] | str) -> type[Actor[Any, Any]]:
-    """A class, or a dotted path to one, checked to be an `Actor`."""
-    obj = import_object(actor_class) if isinstance(actor_class, str) else actor_class
-    if not (isinstance(obj, type) and issubclass(obj, Actor)):
-        given = qualified_name(obj) if isinstance(obj, type) else shown(actor_class)
-        raise ActorClassError(f"{given} is not a retinue Actor class (subclass retinue.Actor)")
-    return obj
-
-
-class _ReplyBridge:
-    """A pykka reply slot that resolves a `concurrent.futures.Future` (for non-blocking asks)."""
-
-    def __init__(self) -> None:
-        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-
-    def set(self, value: Any = None) -> None:
-        if not self.future.done():
-            self.future.set_result(value)
-
-    def set_exception(self, exc_info: Any = None) -> None:
-        if not self.future.done():
-            self.future.set_exception((exc_info or sys.exc_info())[1])
 
 
 class ActorSystem(Runtime):
@@ -118,10 +90,8 @@ class ActorSystem(Runtime):
         #: How each team started here shows itself to its members, by the team's id.
         self._team_views: dict[str, TeamViews] = {}
         self.tracker = runtime.WorkTracker()
-        self._actors: dict[str, Actor[Any, Any]] = {}
-        self._lock = threading.Lock()
+        self._local = LocalActors()
         self._shutting_down = False
-        self._all_stopped = threading.Event()  # set by the last actor to stop in a shutdown
         #: The hosts beyond this process (None: every actor runs here), and this host's name.
         self.cluster = cluster
         self.host: str | None = cluster.attach(self) if cluster is not None else None
@@ -150,45 +120,21 @@ class ActorSystem(Runtime):
         if self._shutting_down:
             raise RuntimeError("the actor system is shutting down")
         cls = resolve_actor_class(actor_class)
-        if config is None:
-            config = BaseConfig(name=f"@{cls.__name__}", role=cls.__name__)
-        name = config.name or f"@{config.role or cls.__name__}"
-        agent_id = new_id()
-        if resumption is not None:
-            name, agent_id = resumption.address.name, resumption.address.agent_id
-            if runtime.lookup(agent_id) is not None:
-                raise RuntimeError(f"{name} ({agent_id[:8]}) is already running; not resumed")
-        cluster = self.cluster
-        host = self.host
-        if cluster is not None:  # where it runs is part of its address
-            host = cluster.place(cls, config, orchestrator=orchestrator, parent=parent)
-        team_id = orchestrator.team_id if orchestrator is not None else None
-        if orchestrator is None and getattr(cls, "starts_team", False):
-            team_id = agent_id
-            self._team_views[agent_id] = cast("type[TeamOwner]", cls).team_views
-        address = ActorAddress(
-            name=name,
-            role=config.role,
-            agent_id=agent_id,
-            team_id=team_id,
-            is_user_proxy=cls.is_user_proxy,
-            host=host,
+        config, name, agent_id = name_and_id(cls, config, resumption)
+        address = new_address(
+            self, cls, config, name, agent_id, orchestrator=orchestrator, parent=parent
         )
+        if address.team_id == agent_id:  # it starts a team: how its members see it
+            self._team_views[agent_id] = cast("type[TeamOwner]", cls).team_views
         if orchestrator is not None:
-            address = self._admit(orchestrator, address, parent, resumed=resumption is not None)
+            address = admit(self, orchestrator, address, parent, resumed=resumption is not None)
         if address.name != config.name:
             config = config.model_copy(update={"name": address.name})
         if orchestrator is not None:  # announced first, so the record reads in causal order
-            start = StartMessage(
-                config=redact_credentials(config),  # the record never holds a secret
-                actor_class=qualified_name(cls),
-                parent=parent,
-                sender=address,
-                recipient=orchestrator,
-                team_id=address.team_id,
-            )
+            start = start_message(cls, config, address, orchestrator, parent)
             self.post(orchestrator, start)
             observe(start)  # a hire, to the turn that made it (if observed)
+        cluster = self.cluster
         starter = cluster.start if cluster is not None else self.start_actor  # on its host
         starter(
             cls, config, address, orchestrator=orchestrator, parent=parent, resumption=resumption
@@ -211,48 +157,17 @@ class ActorSystem(Runtime):
         When its start fails, it leaves its team again and the error is raised.
         """
         cls = resolve_actor_class(actor_class)
-        self.tracker.add()  # the start itself is owed work until on_start returns
-        try:
-            cls.start(
-                config,
-                system=self,
-                address=address,
-                orchestrator=orchestrator,
-                parent=parent,
-                resumption=resumption,
-            )
-        except BaseException:
-            self.tracker.done()
-            runtime.unregister(address.agent_id)
-            if orchestrator is not None:
-                stop = StopMessage(  # a resumed member that cannot come back did not leave
-                    sender=address, recipient=orchestrator, shutdown=resumption is not None
-                )
-                self.post(orchestrator, stop)
-            raise
-        actor = runtime.lookup(address.agent_id)
+        actor = start_here(
+            self,
+            cls,
+            config,
+            address,
+            orchestrator=orchestrator,
+            parent=parent,
+            resumption=resumption,
+        )
         if actor is not None:
-            with self._lock:
-                self._actors[address.agent_id] = actor
-
-    def _admit(
-        self,
-        orchestrator: ActorAddress,
-        address: ActorAddress,
-        parent: ActorAddress | None,
-        *,
-        resumed: bool,
-    ) -> ActorAddress:
-        """The orchestrator's admission of a new member, made in this thread.
-
-        `Orchestrator.admit` is safe from any thread, so a start never waits for the
-        orchestrator's own thread; any other team owner is asked as before.
-        """
-        owner = team_owner(runtime.lookup(orchestrator.agent_id))
-        if owner is not None:
-            return owner.admit(address, parent, resumed=resumed)
-        admitted: ActorAddress = self.ask(orchestrator, "admit", address, parent, resumed=resumed)
-        return admitted
+            self._local.add(actor)
 
     @property
     def shutting_down(self) -> bool:
@@ -261,10 +176,8 @@ class ActorSystem(Runtime):
         return self._shutting_down
 
     def forget(self, actor: Actor[Any, Any]) -> None:
-        with self._lock:
-            self._actors.pop(actor.myAddress.agent_id, None)
-            if self._shutting_down and not self._actors:
-                self._all_stopped.set()
+        """`actor` has stopped: it is no longer listed (called from its own thread)."""
+        self._local.forget(actor)
 
     def elsewhere(self, address: ActorAddress) -> bool:
         """Whether `address` names an actor on another host of this system's cluster."""
@@ -351,29 +264,6 @@ class ActorSystem(Runtime):
         report_dead_letter(self, sender, recipient, message)
 
     # ------------------------------------------------------------------ asks and tells
-    def _target(self, address: ActorAddress, method: str) -> Actor[Any, Any]:
-        """The running actor at `address`, once `method` is on its remote surface."""
-        actor = runtime.lookup(address.agent_id)
-        if actor is None:
-            raise ActorNotFoundError(f"{address.name} is not running")
-        cls = type(actor)
-        head, dot, rest = method.partition(".")
-        member = getattr(cls, head, None)
-        if dot:  # a method of what the actor holds: reached through a public property
-            reachable = (callable(member) or isinstance(member, property)) and not any(
-                part.startswith("_") for part in rest.split(".")
-            )
-        else:
-            reachable = callable(member)
-        if not reachable or head.startswith("_"):
-            raise AttributeError(f"{cls.__name__} has no public method {method!r}")
-        if head not in remote_surface(cls):
-            raise AttributeError(
-                f"{cls.__name__}.{head} is not offered to other actors: a method called by "
-                "name is marked @remote (retinue.remote)"
-            )
-        return actor
-
     def ask(
         self,
         address: ActorAddress,
@@ -396,23 +286,7 @@ class ActorSystem(Runtime):
                 raise AskTimeoutError(
                     f"{address.name}.{method}() gave no answer within {wait:g}s"
                 ) from None
-        actor = self._target(address, method)
-        if actor.intake.in_own_thread():
-            return member_at(actor, method)(*args, **kwargs)
-        _refuse_self_ask(actor, method)
-        future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
-        if not actor.intake.offer(ProxyCall(method=method, args=args, kwargs=kwargs), future):
-            raise ActorNotFoundError(f"{address.name} is not running")
-        try:
-            return future.get(timeout=wait)
-        except pykka.Timeout:
-            raise AskTimeoutError(
-                f"{address.name}.{method}() gave no answer within {wait:g}s"
-            ) from None
-        except pykka.ActorDeadError:
-            raise ActorNotFoundError(
-                f"{address.name} stopped before answering {method}()"
-            ) from None
+        return ask_here(target(address, method), address, method, args, kwargs, wait=wait)
 
     def ask_future(
         self, address: ActorAddress, method: str, *args: Any, **kwargs: Any
@@ -420,24 +294,14 @@ class ActorSystem(Runtime):
         """Ask without blocking: await `asyncio.wrap_future(...)` from async code."""
         if self.cluster is not None and self.elsewhere(address):
             return self.cluster.call(address, method, args, kwargs)
-        actor = self._target(address, method)
-        if actor.intake.in_own_thread():
-            raise RuntimeError(f"{address.name} cannot wait on an ask to itself")
-        _refuse_self_ask(actor, method)
-        bridge = _ReplyBridge()
-        if not actor.intake.offer(ProxyCall(method=method, args=args, kwargs=kwargs), bridge):
-            raise ActorNotFoundError(f"{address.name} is not running")
-        return bridge.future
+        return ask_future_here(target(address, method), address, method, args, kwargs)
 
     def tell(self, address: ActorAddress, method: str, *args: Any, **kwargs: Any) -> None:
         """Call `method` on the actor without waiting; errors go to its orchestrator."""
         if self.cluster is not None and self.elsewhere(address):
             self.cluster.tell(address, method, args, kwargs)
             return
-        actor = self._target(address, method)
-        call = ProxyCall(method=method, args=args, kwargs=kwargs, reply=False)
-        if not actor.intake.offer(call):
-            raise ActorNotFoundError(f"{address.name} is not running")
+        tell_here(target(address, method), address, method, args, kwargs)
 
     def proxy_ask(
         self,
@@ -467,32 +331,20 @@ class ActorSystem(Runtime):
     # ------------------------------------------------------------------ quiet and stop
     def actors(self) -> list[ActorAddress]:
         """Addresses of the running actors of this system (on every host it can list)."""
-        with self._lock:
-            here = [a.myAddress for a in self._actors.values()]
+        here = self._local.addresses()
         return here + self.cluster.actors() if self.cluster is not None else here
 
     def wait_idle(self, timeout: float = 30.0) -> None:
         """Return once every mailbox is empty and no handler runs; raise on timeout."""
-        if any(a.intake.in_own_thread() for a in self._snapshot()):
+        if any(a.intake.in_own_thread() for a in self._local.snapshot()):
             raise RuntimeError("wait_idle() called from an actor's own thread would never return")
         if self.cluster is not None:
             if self.cluster.wait_idle(timeout):
                 return
         elif self.tracker.wait(timeout):
             return
-        busy = []
-        for actor in self._snapshot():
-            queued = actor.mailbox.qsize()
-            doing = actor.describe_busy()
-            if doing or queued:
-                detail = f"handling {doing}" if doing else "starting"
-                busy.append(f"{actor.myAddress.name} ({detail}, {queued} queued)")
-        names = ", ".join(busy) or f"{self.tracker.pending} unit(s) of work in flight"
+        names = ", ".join(self._local.busy()) or f"{self.tracker.pending} unit(s) of work in flight"
         raise IdleTimeoutError(f"not idle after {timeout:g}s: {names}")
-
-    def _snapshot(self) -> list[Actor[Any, Any]]:
-        with self._lock:
-            return list(self._actors.values())
 
     def stop_actor(self, address: ActorAddress, timeout: float | None = None) -> bool:
         """Stop one actor after its queued messages; never waits on itself."""
@@ -519,27 +371,13 @@ class ActorSystem(Runtime):
         thread gets one more bounded wait when the interpreter exits.
         """
         deadline = time.monotonic() + timeout
-        with self._lock:
-            self._shutting_down = True
+        self._shutting_down = True
+        self._local.close()
         elsewhere = True
         if self.cluster is not None:  # first: their members' last reports still come here
             elsewhere = self.cluster.shutdown(max(0.0, deadline - time.monotonic()))
-        with self._lock:
-            actors = list(self._actors.values())
-            if not actors:
-                self._all_stopped.set()
-        stopped = stop_all(actors, self.tracker, self._all_stopped, deadline) and elsewhere
+        actors = self._local.remaining()
+        stopped = stop_all(actors, self.tracker, self._local.all_stopped, deadline) and elsewhere
         if self._owns_store and self.store is not None and stopped:
             self.store.close()  # one still running may yet record: left open then
         return stopped
-
-
-def _refuse_self_ask(actor: Actor[Any, Any], method: str) -> None:
-    """Refuse an ask that the asked actor could only answer after the asker is done."""
-    if runtime.acting_for() != actor.myAddress.agent_id:
-        return
-    name = actor.myAddress.name
-    raise SelfAskError(
-        f"{name}.{method}() was asked by work running for {name} itself (a tool of its run); "
-        f"{name} cannot answer until that work is done, so the ask was refused"
-    )

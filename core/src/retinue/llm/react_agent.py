@@ -4,48 +4,32 @@ A run is submitted to the shared model loop and the caller blocks on its result.
 run the runner keeps the usage tiers (the team's budget and the agent tier checked and
 charged before the run, the run tier enforced by pydantic-ai inside it), keeps the history
 valid whatever way the run ends, reports what happened as serializable events, and can be
-interrupted from any thread.
+interrupted from any thread. The run itself and the wait for it are in `run_drive`, the
+runner's pydantic-ai agents in `runner_agents`.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
 import threading
 from collections.abc import Iterable
 from typing import Any, TypeVar, cast
 
-from pydantic_ai import Agent, AgentCapability, capture_run_messages
+from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage
-from pydantic_ai.models import Model
 from pydantic_ai.output import OutputSpec
-from pydantic_ai.settings import ModelSettings
 
 from retinue.llm.config import ModelConfig
 from retinue.llm.context import ContextManager, OperatorAction, emit_safely
-from retinue.llm.errors import RunInterruptedError, RunTimeoutError
 from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.history import SentHistory
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
 from retinue.llm.prompt import UserPrompt, render_system_block
-from retinue.llm.run_agents import (
-    WITHOUT_FUNCTION_TOOLS,
-    build_run_agent,
-    member_tools,
-    output_key,
-    shared_run_agent,
-    shares_agents,
-)
+from retinue.llm.run_agents import member_tools
 from retinue.llm.run_budget import admit_run, request_cap, team_cut, with_budget
-from retinue.llm.run_hooks import (
-    RunBinding,
-    RunKind,
-    RunState,
-    bind_run,
-    new_run_id,
-    unbind_run,
-)
+from retinue.llm.run_drive import RUN_TIMEOUT_GRACE, Switched, drive, wait_for_outcome
+from retinue.llm.run_hooks import RunBinding, RunKind, RunState, new_run_id
 from retinue.llm.run_report import (
     Outcome,
     committed,
@@ -55,18 +39,15 @@ from retinue.llm.run_report import (
     message_events,
     run_error,
 )
+from retinue.llm.runner_agents import RunnerAgents
 from retinue.llm.runner_config import RunnerConfig
-from retinue.llm.streaming import output_stream
 from retinue.llm.summary import SummaryWriter
 from retinue.llm.team_usage import charge_event
 from retinue.llm.usage import AgentUsageSummary, UsageLedger, iter_llm_events
 
-__all__ = ["ReactAgent", "render_system_block"]
+__all__ = ["RUN_TIMEOUT_GRACE", "ReactAgent", "render_system_block"]
 
 T = TypeVar("T")
-
-RUN_TIMEOUT_GRACE = 10.0
-"""Extra seconds the caller waits past pydantic-ai's own run timeout before giving up."""
 
 logger = logging.getLogger(__name__)
 
@@ -114,23 +95,29 @@ class ReactAgent:
             summariser=self._summary,
             instructions=self.system_block or None,
         )
-        self._tools = list(config.tools)
-        self._toolsets = list(config.toolsets)
         self._run_hooks = tuple(config.run_hooks)
         self._compaction = self.context if self.context.auto_compaction else None
-        #: Capabilities or toolsets of its own make a runner's pydantic-ai agents its own.
-        self._own_capabilities: list[AgentCapability[Any]] = list(config.capabilities)
-        #: Whether its agents are shared ones: runs then carry its instructions and tools.
-        self._shares = False
-        self._binding_tools = member_tools(self._tools)
+        self._binding_tools = member_tools(list(config.tools))
+        #: Its pydantic-ai agents by output type (`runner_agents`); `_agents` is their dict.
+        self._run_agents = RunnerAgents(
+            self.model,
+            name=name,
+            label=self.agent_label,
+            system_block=self.system_block,
+            tools=config.tools,
+            toolsets=config.toolsets,
+            capabilities=config.capabilities,
+            runtime=self.runtime_cfg,
+            settings=self._settings,
+        )
+        self._agents = self._run_agents.by_output
         #: The history as pydantic-ai sends it, kept from run to run (see `SentHistory`).
         self._sent = SentHistory()
-        self._agents: dict[object, Agent[Any, Any]] = {}
         self._lock = threading.Lock()
         self._current: RunState | None = None
         self._usage = UsageLedger()
         #: The model switched to (`use_model`): its config, model and request settings.
-        self._switched: tuple[ModelConfig, Model, ModelSettings] | None = None
+        self._switched: Switched | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -184,7 +171,7 @@ class ReactAgent:
         )
 
     def _switch(self, model_cfg: ModelConfig | None) -> None:
-        switched: tuple[ModelConfig, Model, ModelSettings] | None = None
+        switched: Switched | None = None
         if model_cfg is not None and model_cfg != self.model_cfg:
             model = get_model(model_cfg)
             switched = (model_cfg, model, model_settings(model_cfg, self.runtime_cfg))
@@ -264,9 +251,16 @@ class ReactAgent:
             run_prompt = self.context.take_prompt(prompt)
             try:
                 sent = self._sent.of(before)  # pydantic-ai's own merging, done once
-                future = loop.submit(
-                    self._drive(agent, binding, run_prompt, sent, deps, switched=switched)
+                run = self._drive(
+                    agent,
+                    binding,
+                    run_prompt,
+                    sent,
+                    deps,
+                    instructions=self._run_agents.run_instructions,
+                    switched=switched,
                 )
+                future = loop.submit(run)
             except Exception as exc:  # noqa: BLE001 - the loop is gone: this run fails, uncommitted
                 outcome = Outcome(before, error=exc)
             else:
@@ -278,84 +272,9 @@ class ReactAgent:
             if self.team_budget is not None:
                 self.team_budget.release(self.name)
 
-    def _wait(
-        self,
-        state: RunState,
-        future: concurrent.futures.Future[Outcome],
-        before: list[ModelMessage],
-    ) -> Outcome:
-        """The run's outcome; or, once it is interrupted or past its time, what it did so far.
-
-        The caller stops waiting as soon as the run is interrupted, even when the run cannot
-        end yet because a sync model function or tool blocks its worker thread. The run is
-        then abandoned: its cancellation token fires, its task is cancelled, whatever it
-        produces later is discarded, and the history keeps what had been captured by then.
-        """
-        future.add_done_callback(lambda _: state.wake.set())
-        try:
-            state.wake.wait(self.runtime_cfg.run_timeout + RUN_TIMEOUT_GRACE)
-        except BaseException:
-            future.cancel()  # the caller gave up (e.g. KeyboardInterrupt): do not leak the run
-            raise
-        # An interrupt wins over a result that came in after it: the cancel was stamped with
-        # this run while it was in flight, so its output is not delivered.
-        if not state.interrupted and future.done() and not future.cancelled():
-            try:
-                return future.result()
-            except Exception as exc:  # noqa: BLE001 - the loop aborted the task
-                return Outcome(list(state.messages or before), error=exc)
-        captured = list(state.messages or before)
-        error: Exception
-        if state.interrupted:
-            state.token.cancel()
-            error = RunInterruptedError(state.run_id)
-        elif future.cancelled():
-            error = RuntimeError(f"run {state.run_id} was cancelled on the model loop")
-        else:
-            error = RunTimeoutError(state.run_id, self.runtime_cfg.run_timeout)
-        future.cancel()
-        return Outcome(captured, error=error)
-
-    async def _drive(
-        self,
-        agent: Agent[Any, Any],
-        binding: RunBinding,
-        prompt: UserPrompt,
-        message_history: list[ModelMessage],
-        deps: Any,
-        *,
-        switched: tuple[ModelConfig, Model, ModelSettings] | None = None,
-    ) -> Outcome:
-        state = binding.state
-        conclusion = state.kind == "conclusion"
-        cap = 1 if conclusion else state.team_request_cap  # None: the run tier's own
-        limits = self.run_usage_limits.to_usage_limits(request_limit=cap)
-        token = bind_run(binding)  # in this run's own task: its steps and workers see it
-        try:
-            with capture_run_messages() as captured:
-                state.messages = captured
-                try:
-                    result = await agent.run(
-                        prompt,
-                        message_history=message_history,
-                        deps=deps,
-                        usage_limits=limits,
-                        cancellation_token=state.token,
-                        timeout=self.runtime_cfg.run_timeout,
-                        run_id=state.run_id,
-                        instructions=self._run_instructions,
-                        capabilities=[WITHOUT_FUNCTION_TOOLS] if conclusion else None,
-                        model=switched[1] if switched is not None else None,
-                        event_stream_handler=output_stream(
-                            self.name, state.run_id, switched[1] if switched else self.model
-                        ),
-                        model_settings=switched[2] if switched is not None else None,
-                    )
-                except Exception as exc:  # noqa: BLE001 - any model/tool error is the run's outcome
-                    return Outcome(list(captured), error=exc)
-        finally:
-            unbind_run(token)
-        return Outcome(result.all_messages(), output=result.output)
+    #: The run on the model loop and the wait for it (`run_drive`), as this runner's methods.
+    _drive = drive
+    _wait = wait_for_outcome
 
     def _finish(self, state: RunState, before: list[ModelMessage], outcome: Outcome) -> Any:
         """Commit the run to the history, report it, and return its output or raise."""
@@ -377,48 +296,9 @@ class ReactAgent:
             raise error
         return outcome.output
 
-    # ------------------------------------------------------------------ pydantic-ai agents
-
     def _agent_for(self, output_type: Any) -> Agent[Any, Any]:
-        """The pydantic-ai agent for this output type: the shared one for this runner's
-        shape, or (with toolsets or capabilities of its own that are not `SharedCapability`)
-        one built for it once."""
-        key = output_key(output_type)
-        agent = self._agents.get(key)
-        if agent is not None:
-            return agent
-        own = self._own_capabilities
-        if not self._toolsets and shares_agents(own):
-            agent = shared_run_agent(
-                self.model,
-                output_type,
-                label=self.agent_label,
-                tools=self._tools,
-                runtime=self.runtime_cfg,
-                settings=self._settings,
-                capabilities=own,
-            )
-        if agent is None:
-            agent = build_run_agent(
-                self.model,
-                output_type,
-                name=self.name,
-                instructions=self.system_block or None,
-                tools=self._tools,
-                toolsets=self._toolsets,
-                capabilities=self._own_capabilities,
-                runtime=self.runtime_cfg,
-                settings=self._settings,
-            )
-        else:
-            self._shares = True
-        self._agents[key] = agent
-        return agent
-
-    @property
-    def _run_instructions(self) -> str | None:
-        """What a run passes as its instructions: the system block, when the agent is shared."""
-        return (self.system_block or None) if self._shares else None
+        """The pydantic-ai agent for this output type (see `RunnerAgents.agent_for`)."""
+        return self._run_agents.agent_for(output_type)
 
     # ------------------------------------------------------------------ context
 

@@ -10,7 +10,8 @@ response per run in flight. A member whose run is refused holds the message (`ho
 a raise of the limits wakes every holder (`BudgetRaisedMessage`); the person is told once
 when a limit is reached, by the member whose run reached it (`BudgetSpentMessage`).
 
-This layer knows nothing of models: the counter takes plain numbers, and the fold of the
+This layer knows nothing of models: the counter takes plain numbers (the tally's own module,
+`retinue.team.tally`; `retinue.team.budget_report` renders it), and the fold of the
 record's usage events into a `TeamUsage` lives with those events (`retinue.llm.team_usage`).
 `LocalTeamBudget` (`retinue.team.local_budget`) is the in-process counter an
 `Orchestrator` owns; a runtime on other hosts implements the `TeamBudget` protocol instead.
@@ -19,7 +20,6 @@ record's usage events into a `TeamUsage` lives with those events (`retinue.llm.t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,25 +27,31 @@ from pydantic import BaseModel, ConfigDict, Field
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
 from retinue.actors.validation import ConfigModel
+from retinue.team.budget_report import LABELS, render_figure, render_status
+from retinue.team.tally import METRICS, Charge, MemberUsage, Metric, TeamUsage
 
-Metric = Literal["requests", "input_tokens", "output_tokens", "total_tokens", "cost_usd"]
-
-
-@dataclass(frozen=True, slots=True)
-class Charge:
-    """One model request's usage as the budget counts it: plain numbers, no model objects.
-
-    `cost_usd` is None when no price is known for `model_name`; its requests and tokens
-    still count. `scripted`: a scripted model answered, whose lack of a price is no news.
-    """
-
-    model_name: str | None
-    requests: int
-    input_tokens: int
-    output_tokens: int
-    total_tokens: int
-    cost_usd: float | None
-    scripted: bool = False
+#: The tally (`tally`) and how it reads (`budget_report`) live apart; their names read from here.
+__all__ = [
+    "LABELS",
+    "METRICS",
+    "Admission",
+    "BudgetBreach",
+    "BudgetExhaustedEvent",
+    "BudgetLimitsChangedEvent",
+    "BudgetRaisedMessage",
+    "BudgetSpentMessage",
+    "BudgetStatus",
+    "Charge",
+    "LimitsChange",
+    "MemberUsage",
+    "Metric",
+    "TeamBudget",
+    "TeamUsage",
+    "TeamUsageLimits",
+    "breaches",
+    "render_figure",
+    "render_status",
+]
 
 
 class TeamUsageLimits(ConfigModel):
@@ -78,91 +84,6 @@ class TeamUsageLimits(ConfigModel):
     def is_set(self) -> bool:
         """Whether any limit is on."""
         return any(value is not None for value in self.model_dump().values())
-
-
-METRICS: tuple[Metric, ...] = (
-    "requests",
-    "total_tokens",
-    "input_tokens",
-    "output_tokens",
-    "cost_usd",
-)
-LABELS: dict[Metric, str] = {
-    "requests": "requests",
-    "input_tokens": "input tokens",
-    "output_tokens": "output tokens",
-    "total_tokens": "tokens",
-    "cost_usd": "USD",
-}
-
-
-def render_figure(metric: Metric, value: float) -> str:
-    """`12,300` or `$0.0123`: a figure as a person reads it."""
-    return f"${value:,.4f}" if metric == "cost_usd" else f"{int(value):,}"
-
-
-class MemberUsage(BaseModel):
-    """What one member has spent: runs admitted, requests, tokens, known cost."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    runs: int = 0
-    requests: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    total_tokens: int = 0
-    cost_usd: float = 0.0
-    unpriced_requests: int = 0
-
-    def figure(self, metric: Metric) -> float:
-        return float(getattr(self, metric))
-
-
-class TeamUsage(MemberUsage):
-    """The team's tally: the sum over its members, their breakdown, the models not priced.
-
-    A pure fold of the record (`retinue.llm.team_usage.team_usage_from_events`), so a resumed
-    team recomputes it from what was recorded. `cost_usd` sums the costs `genai-prices`
-    knows; `unpriced_models` names the models whose requests count in tokens only.
-    """
-
-    by_member: dict[str, MemberUsage] = Field(default_factory=dict)
-    unpriced_models: list[str] = Field(default_factory=list)
-
-    def _member(self, name: str) -> MemberUsage:
-        member = self.by_member.get(name)
-        if member is None:
-            member = self.by_member[name] = MemberUsage()
-        return member
-
-    def count_run(self, member: str) -> None:
-        """A run admitted (counted before it runs: a failing run counts too)."""
-        for tally in (self, self._member(member)):
-            tally.runs += 1
-
-    def charge(
-        self,
-        member: str,
-        usage: Charge,
-    ) -> bool:
-        """Add one model request's usage; True when it names a model newly found unpriced."""
-        requests, cost_usd = usage.requests, usage.cost_usd
-        for tally in (self, self._member(member)):
-            tally.requests += requests
-            tally.input_tokens += usage.input_tokens
-            tally.output_tokens += usage.output_tokens
-            tally.total_tokens += usage.total_tokens
-            if cost_usd is None:
-                tally.unpriced_requests += requests
-            else:
-                tally.cost_usd += cost_usd
-        if cost_usd is not None:
-            return False
-        model = usage.model_name or "(unnamed model)"
-        if model in self.unpriced_models:
-            return False
-        self.unpriced_models.append(model)
-        return True
 
 
 class BudgetBreach(BaseModel):
@@ -371,38 +292,3 @@ class LimitsChange(BaseModel):
         for name in self.off:
             values[name] = None
         return TeamUsageLimits.model_validate(values)
-
-
-def render_status(status: BudgetStatus) -> str:
-    """What `/budget` shows: used / limit per metric, the breakdown by member, what is left out."""
-    usage, limits = status.usage, status.limits
-    lines = ["Team budget:" if limits.is_set else "Team budget: no limits set."]
-    for metric in METRICS:
-        limit = limits.limit_of(metric)
-        if limit is None and metric in ("input_tokens", "output_tokens"):
-            continue
-        used = render_figure(metric, usage.figure(metric))
-        allowed = "no limit" if limit is None else render_figure(metric, limit)
-        mark = "  (spent)" if limit is not None and usage.figure(metric) >= limit else ""
-        lines.append(f"  {LABELS[metric]}: {used} / {allowed}{mark}")
-    if usage.unpriced_models:
-        lines.append(
-            "  The USD figure leaves out models genai-prices has no price for: "
-            + ", ".join(usage.unpriced_models)
-            + f" ({usage.unpriced_requests:,} requests, counted in tokens only)."
-        )
-    reserved = status.reserved_requests
-    held = f", {reserved:,} requests reserved" if reserved else ""
-    lines.append(f"  runs: {usage.runs:,} ({status.in_flight} in flight{held})")
-    if status.holders:
-        lines.append(
-            f"  Waiting for a raise: {', '.join(status.holders)} hold messages the budget refused."
-        )
-    if usage.by_member:
-        lines.append("By member:")
-        for name, member in usage.by_member.items():
-            lines.append(
-                f"  {name}: {member.runs:,} runs, {member.requests:,} requests, "
-                f"{member.total_tokens:,} tokens, {render_figure('cost_usd', member.cost_usd)}"
-            )
-    return "\n".join(lines)
