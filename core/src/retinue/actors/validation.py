@@ -16,9 +16,10 @@ import math
 import reprlib
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 MAX_TIMEOUT_SECONDS = 30 * 24 * 3600.0
 """The longest timeout any setting accepts: 30 days, safely below every platform's limit
@@ -30,6 +31,7 @@ _TYPE_TAGS = frozenset(
     {"str", "int", "float", "bool", "bytes", "list", "dict", "set", "tuple", "frozenset", "none"}
 )
 _INPUT_SHOWN = 60
+_CONFIG_ERROR = "config_error"  # the type of a `ConfigValidationError`'s line errors
 MAX_SHOWN_CHARS = 200
 """The most of a value a problem echoes: a 30 MB name is a problem to name, not to print."""
 MAX_LINE_CHARS = 1000
@@ -97,6 +99,45 @@ def _rebuild(
     return error
 
 
+class _BuiltTitle(str):
+    """The title `from_exception_data` hands back to the class it builds: not a message."""
+
+
+class ConfigValidationError(ConfigError, ValidationError):
+    """A `ConfigError` that is also pydantic's `ValidationError`, one line error per problem.
+
+    For models that were plain pydantic models before they were `ConfigModel`s (tool cards):
+    code that catches their `ValidationError` still does, and reads one line per problem.
+    """
+
+    def __new__(
+        cls, message: str | None = None, problems: Sequence[ConfigProblem] = (), *built: Any
+    ) -> Self:
+        if isinstance(message, _BuiltTitle):  # pydantic-core calling back to build it
+            return super().__new__(cls, message, problems, *built)
+        details: list[InitErrorDetails] = [
+            {
+                "type": PydanticCustomError(_CONFIG_ERROR, "{problem}", {"problem": p.message}),
+                "loc": p.path,
+                "input": None,
+            }
+            for p in problems or [ConfigProblem((), message or "")]
+        ]
+        return cls.from_exception_data(_BuiltTitle(cls.__name__), details)
+
+    def __init__(
+        self, message: str | None = None, problems: Sequence[ConfigProblem] = (), *built: Any
+    ) -> None:
+        if not isinstance(message, _BuiltTitle):
+            super().__init__(message, problems)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+
 def shorten(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     """`text`, or its first `limit` characters, an ellipsis and its full length."""
     if len(text) <= limit:
@@ -142,6 +183,8 @@ def validation_problems(
 
     `model` (the class validated) lets an unknown field suggest the closest known one.
     """
+    if isinstance(exc, ConfigError):  # a `ConfigValidationError`: its problems as they are
+        return list(exc.problems)
     merged: dict[tuple[str | int, ...], list[str]] = {}
     for error in exc.errors(include_url=False):
         path = _field_path(error)
@@ -187,6 +230,8 @@ def _message(error: Any, path: tuple[str | int, ...], model: type[BaseModel] | N
     for prefix in _PREFIXES:
         if text.startswith(prefix):
             return text[len(prefix) :]
+    if kind == _CONFIG_ERROR:  # a problem a `ConfigValidationError` found, met again
+        return text
     if kind == "missing":
         return "required, but not given"
     if kind == "extra_forbidden":
@@ -245,11 +290,15 @@ class ConfigModel(BaseModel):
 
     model_config = ConfigDict(defer_build=True)
 
+    config_error: ClassVar[type[ConfigError]] = ConfigError
+    """What its errors are raised as: `ConfigValidationError` where callers catch pydantic's."""
+
     def __init__(self, /, **data: Any) -> None:
         try:
             super().__init__(**data)
         except ValidationError as exc:
-            raise ConfigError.from_validation_error(type(self).__name__, exc, type(self)) from None
+            cls = type(self)
+            raise cls.config_error.from_validation_error(cls.__name__, exc, cls) from None
 
     @classmethod
     def model_validate(cls, obj: Any, **kwargs: Any) -> Self:
@@ -257,7 +306,7 @@ class ConfigModel(BaseModel):
         try:
             return super().model_validate(obj, **kwargs)
         except ValidationError as exc:
-            raise ConfigError.from_validation_error(cls.__name__, exc, cls) from None
+            raise cls.config_error.from_validation_error(cls.__name__, exc, cls) from None
 
     @classmethod
     def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> Self:
@@ -265,7 +314,7 @@ class ConfigModel(BaseModel):
         try:
             return super().model_validate_json(json_data, **kwargs)
         except ValidationError as exc:
-            raise ConfigError.from_validation_error(cls.__name__, exc, cls) from None
+            raise cls.config_error.from_validation_error(cls.__name__, exc, cls) from None
 
 
 def warn_at_caller(message: str, category: type[Warning] = DeprecationWarning) -> None:
