@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
-from retinue.actors.validation import ConfigModel, ConfigValidationError
 from retinue.tools.channels import Channel, ContextProvider
 from retinue.tools.errors import CardNotBoundError, CardStateError
 from retinue.tools.state import tool_state_of
+from retinue.validation import ConfigModel, ConfigValidationError
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
