@@ -155,7 +155,7 @@ def test_card_config_rejects_unknown_fields() -> None:
 
 def test_bad_settings_are_one_line_each_as_config_and_validation_error() -> None:
     with pytest.raises(ConfigError) as caught:
-        NotesCard(notes="one", nots=[])  # type: ignore[arg-type, call-arg]
+        NotesCard(notes="one", nots=[])  # type: ignore[call-arg]
     error = caught.value
     assert isinstance(error, ValidationError)  # what code written for pydantic cards catches
     assert str(error).splitlines() == [
