@@ -69,7 +69,7 @@ def test_several_problems_are_one_line_each() -> None:
 
 
 def test_a_config_error_is_a_value_error_and_survives_pickling() -> None:
-    from retinue.actors.validation import ConfigProblem
+    from retinue.validation import ConfigProblem
 
     with pytest.raises(ValueError) as exc:
         BaseConfig(nmae="@A")  # type: ignore[call-arg]

@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import pytest
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
+from retinue import ConfigError
 from retinue.actors.address import ActorAddress
 from retinue.tools import (
     CardNotBoundError,
@@ -150,6 +151,21 @@ def test_channels_are_empty_by_default_and_reported_by_override() -> None:
 def test_card_config_rejects_unknown_fields() -> None:
     with pytest.raises(ValueError, match="nots"):
         NotesCard.model_validate({"nots": []})
+
+
+def test_bad_settings_are_one_line_each_as_config_and_validation_error() -> None:
+    with pytest.raises(ConfigError) as caught:
+        NotesCard(notes="one", nots=[])  # type: ignore[call-arg]
+    error = caught.value
+    assert isinstance(error, ValidationError)  # what code written for pydantic cards catches
+    assert str(error).splitlines() == [
+        "NotesCard: notes: input should be a valid list (got 'one')",
+        "NotesCard: nots: unknown field; did you mean 'notes'?",
+    ]
+    assert [e["loc"] for e in error.errors()] == [("notes",), ("nots",)]
+    copy = pickle.loads(pickle.dumps(error))
+    assert isinstance(copy, ValidationError) and str(copy) == str(error)
+    assert copy.errors() == error.errors()
 
 
 def test_card_name_requires_the_class_attribute() -> None:

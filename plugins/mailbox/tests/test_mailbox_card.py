@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 
@@ -18,8 +17,7 @@ from retinue import (
     StateChangedMessage,
 )
 from retinue.agent import NO_RUN_IN_PROGRESS
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue.testing import StubHost
+from retinue.testing import StubHost, provided_by
 from retinue_mailbox import EMPTY_MAILBOX, MailboxTool, is_readable, render_mail
 
 HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
@@ -40,18 +38,15 @@ def test_the_card_serves_a_tool_and_a_command_and_no_context() -> None:
 
 
 def test_the_hook_module_holds_only_hook_implementations() -> None:
-    functions = inspect.getmembers(retinue_mailbox.hooks, inspect.isfunction)
-    own = [f for _, f in functions if f.__module__ == retinue_mailbox.hooks.__name__]
-
-    assert [f.__name__ for f in own] == ["retinue_tool_cards"]
+    assert provided_by(retinue_mailbox.hooks).hooks == ["retinue_tool_cards"]
     assert retinue_mailbox.hooks.retinue_tool_cards() == [MailboxTool]
 
 
 def test_the_plugin_provides_the_default_mailbox_card() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_mailbox.hooks])
+    provided = provided_by(retinue_mailbox.hooks)
 
-    assert collect_card_classes(pm) == {"mailbox": MailboxTool}
-    assert default_card_classes(pm) == [MailboxTool]
+    assert provided.cards == {"mailbox": MailboxTool}
+    assert provided.defaults == [MailboxTool]
 
 
 @pytest.mark.parametrize(

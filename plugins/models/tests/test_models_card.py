@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 import retinue_models.hooks
 from model_scripts import TERSE
@@ -11,8 +9,15 @@ from pydantic_ai.messages import ModelRequest
 from retinue import AgentConfig, BaseAgent, Channel, ConfigError, ModelSwitchedEvent
 from retinue.actors import runtime
 from retinue.llm.events import parse_llm_event
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue.testing import FOLLOW, TeamHarness, call_directive, scripted_card, send_directive
+from retinue.plugins import get_plugin_manager
+from retinue.testing import (
+    FOLLOW,
+    TeamHarness,
+    call_directive,
+    provided_by,
+    scripted_card,
+    send_directive,
+)
 from retinue_models import ModelTool, RosterModel
 
 FOLLOWER = f"function:{FOLLOW}"
@@ -27,15 +32,10 @@ def switcher(role: str = "Ada") -> object:
 
 
 def test_the_card_is_named_models_round_trips_and_is_no_default() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_models.hooks])
-    assert collect_card_classes(pm) == {"models": ModelTool}
-    assert default_card_classes(pm) == []
-    own = [
-        f.__name__
-        for _, f in inspect.getmembers(retinue_models.hooks, inspect.isfunction)
-        if f.__module__ == retinue_models.hooks.__name__
-    ]
-    assert own == ["retinue_tool_cards"]
+    provided = provided_by(retinue_models.hooks)
+    assert provided.cards == {"models": ModelTool}
+    assert provided.defaults == []
+    assert provided.hooks == ["retinue_tool_cards"]
     assert ModelTool.channels() == {
         Channel.TOOL_CALL,
         Channel.SYSTEM_PROMPT,

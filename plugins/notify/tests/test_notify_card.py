@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import threading
 import time
 from pathlib import Path
@@ -17,11 +16,17 @@ from retinue import (
     SentMessage,
     StateChangedMessage,
 )
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
+from retinue.plugins import get_plugin_manager
 from retinue.resume import resume_team
 from retinue.store import SQLiteStore
 from retinue.team.record_codec import decode
-from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
+from retinue.testing import (
+    TeamHarness,
+    call_directive,
+    provided_by,
+    scripted_card,
+    send_directive,
+)
 from retinue_notify import (
     ManualClock,
     NotificationEvent,
@@ -55,15 +60,10 @@ def events(team: TeamHarness, kind: str) -> list[NotificationEvent]:
 
 
 def test_the_card_is_named_notify_round_trips_and_is_no_default() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_notify.hooks])
-    assert collect_card_classes(pm) == {"notify": NotificationTool}
-    assert default_card_classes(pm) == []
-    own = [
-        f.__name__
-        for _, f in inspect.getmembers(retinue_notify.hooks, inspect.isfunction)
-        if f.__module__ == retinue_notify.hooks.__name__
-    ]
-    assert own == ["retinue_tool_cards"]
+    provided = provided_by(retinue_notify.hooks)
+    assert provided.cards == {"notify": NotificationTool}
+    assert provided.defaults == []
+    assert provided.hooks == ["retinue_tool_cards"]
     assert NotificationTool.channels() == {
         Channel.TOOL_CALL,
         Channel.SYSTEM_PROMPT,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 import threading
@@ -13,8 +12,7 @@ from planning_helpers import board_of, planner
 from pydantic import ValidationError
 from retinue import ActorSystem, BaseAgent, CardNotBoundError, Channel
 from retinue.actors import runtime
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue.testing import TeamHarness, call_directive, scripted_card
+from retinue.testing import TeamHarness, call_directive, provided_by, scripted_card
 from retinue_planning import SYSTEM_PROMPT, PlanningError, PlanningTool, open_board, team_board
 from retinue_planning.board import BOARD_ROLE
 
@@ -35,18 +33,15 @@ def test_the_card_serves_all_four_channels() -> None:
 
 
 def test_the_hook_module_holds_only_hook_implementations() -> None:
-    functions = inspect.getmembers(retinue_planning.hooks, inspect.isfunction)
-    own = [f for _, f in functions if f.__module__ == retinue_planning.hooks.__name__]
-
-    assert [f.__name__ for f in own] == ["retinue_panels", "retinue_tool_cards"]
+    assert provided_by(retinue_planning.hooks).hooks == ["retinue_panels", "retinue_tool_cards"]
     assert retinue_planning.hooks.retinue_tool_cards() == [PlanningTool]
 
 
 def test_the_plugin_provides_the_card_by_name_and_adds_no_default() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_planning.hooks])
+    provided = provided_by(retinue_planning.hooks)
 
-    assert collect_card_classes(pm) == {"planning": PlanningTool}
-    assert default_card_classes(pm) == []
+    assert provided.cards == {"planning": PlanningTool}
+    assert provided.defaults == []
 
 
 def test_the_card_is_plain_data_that_round_trips() -> None:

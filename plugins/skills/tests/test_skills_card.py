@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import inspect
-
 import retinue_skills.hooks
 from pydantic_ai.messages import ModelRequest
 from retinue import Channel
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
 from retinue.testing import (
     TeamHarness,
     call_directive,
+    provided_by,
     scripted_card,
     send_directive,
     tool_returns,
@@ -29,13 +27,10 @@ def skilled(role: str = "Lead") -> object:
 
 
 def test_the_card_is_a_named_plugin_card_and_no_default() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_skills.hooks])
-    assert collect_card_classes(pm) == {"skills": SkillTool}
-    assert default_card_classes(pm) == []
-    functions = inspect.getmembers(retinue_skills.hooks, inspect.isfunction)
-    assert [f.__name__ for _, f in functions if f.__module__ == retinue_skills.hooks.__name__] == [
-        "retinue_tool_cards"
-    ]
+    provided = provided_by(retinue_skills.hooks)
+    assert provided.cards == {"skills": SkillTool}
+    assert provided.defaults == []
+    assert provided.hooks == ["retinue_tool_cards"]
     assert SkillTool.channels() == {Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND}
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 
 import pytest
 import retinue_team.hooks
 from retinue import ActorAddress, Channel, CommandRegistry
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue.testing import StubHost
+from retinue.testing import StubHost, provided_by
 from retinue_team import MemberInfo, RoleInfo, TeamTool
 from retinue_team.card import DEFAULT_MAX_MEMBERS, ROLES_SECTION, ROSTER_SECTION
 
@@ -31,18 +29,15 @@ def test_the_card_serves_tools_context_and_commands_but_no_system_prompt() -> No
 
 
 def test_the_hook_module_holds_only_hook_implementations() -> None:
-    functions = inspect.getmembers(retinue_team.hooks, inspect.isfunction)
-    own = [f for name, f in functions if f.__module__ == retinue_team.hooks.__name__]
-
-    assert [f.__name__ for f in own] == ["retinue_tool_cards"]
+    assert provided_by(retinue_team.hooks).hooks == ["retinue_tool_cards"]
     assert retinue_team.hooks.retinue_tool_cards() == [TeamTool]
 
 
 def test_the_plugin_provides_the_default_team_card() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_team.hooks])
+    provided = provided_by(retinue_team.hooks)
 
-    assert collect_card_classes(pm) == {"team": TeamTool}
-    assert default_card_classes(pm) == [TeamTool]
+    assert provided.cards == {"team": TeamTool}
+    assert provided.defaults == [TeamTool]
 
 
 def test_the_commands_are_announced_under_their_own_names() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import subprocess
 import sys
@@ -12,8 +11,7 @@ import pytest
 import retinue_workspace.hooks
 from pydantic import ValidationError
 from retinue import ActorAddress, CardNotBoundError, Channel
-from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
-from retinue.testing import TeamHarness, call_directive, scripted_card
+from retinue.testing import TeamHarness, call_directive, provided_by, scripted_card
 from retinue_workspace import SYSTEM_PROMPT, WorkspaceTool
 from workspace_scripts import workspace_card
 
@@ -33,18 +31,15 @@ def test_the_card_serves_tools_a_system_prompt_and_commands() -> None:
 
 
 def test_the_hook_module_holds_only_hook_implementations() -> None:
-    functions = inspect.getmembers(retinue_workspace.hooks, inspect.isfunction)
-    own = [f for _, f in functions if f.__module__ == retinue_workspace.hooks.__name__]
-
-    assert [f.__name__ for f in own] == ["retinue_panels", "retinue_tool_cards"]
+    assert provided_by(retinue_workspace.hooks).hooks == ["retinue_panels", "retinue_tool_cards"]
     assert retinue_workspace.hooks.retinue_tool_cards() == [WorkspaceTool]
 
 
 def test_the_plugin_provides_the_card_by_name_and_adds_no_default() -> None:
-    pm = get_plugin_manager(autoload=False, plugins=[retinue_workspace.hooks])
+    provided = provided_by(retinue_workspace.hooks)
 
-    assert collect_card_classes(pm) == {"workspace": WorkspaceTool}
-    assert default_card_classes(pm) == []
+    assert provided.cards == {"workspace": WorkspaceTool}
+    assert provided.defaults == []
 
 
 def test_the_card_is_plain_data_that_round_trips(tmp_path: Path) -> None:

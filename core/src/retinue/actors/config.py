@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from retinue.actors.validation import ConfigModel
+from retinue.validation import ConfigModel
 
 
 class BaseConfig(ConfigModel):

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from retinue.actors.errors import ActorClassError
-from retinue.actors.validation import shorten, shown
+from retinue.validation import shorten, shown
 
 _READING: ContextVar[bool] = ContextVar("retinue_reading_record", default=False)
 

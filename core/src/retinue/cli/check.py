@@ -31,10 +31,10 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from retinue.actors.validation import MAX_LINE_CHARS, shorten
     from retinue.llm.config import ModelConfig
     from retinue.llm.errors import ConfigError
     from retinue.teamfile import TeamFileError, load_team_file
+    from retinue.validation import MAX_LINE_CHARS, shorten
 
     model: ModelConfig | None = None
     try:
@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
 def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
     """What a person checks at a glance: the team, each role's model and cards, the keys."""
-    from retinue.actors.validation import MAX_LINE_CHARS, shorten, shown
     from retinue.llm.models import key_env
     from retinue.plugins import default_card_classes, get_plugin_manager
+    from retinue.validation import MAX_LINE_CHARS, shorten, shown
 
     entry = spec.entry_role
     defaults = [card.name for card in default_card_classes(get_plugin_manager())]

@@ -217,7 +217,7 @@ def _one_line(exc: Exception) -> str:
     """A card's refusal of its defaults as one line: each field refused and why."""
     from pydantic import ValidationError
 
-    from retinue.actors.validation import ConfigError, validation_problems
+    from retinue.validation import ConfigError, validation_problems
 
     if isinstance(exc, ValidationError):
         return "; ".join(problem.render() for problem in validation_problems(exc))

@@ -3,9 +3,9 @@
 `retinue` holds every name a team, a card and a hook are written with. These are the pieces
 plugins build on beyond that, which a user writing a team never needs:
 
-- `ConfigModel`: a pydantic model whose mistakes are one `ConfigError` line each; a card
-  lists it before `ToolCard` (`class MyTool(ConfigModel, ToolCard)`) to report its
-  settings so.
+- `ConfigModel`: a pydantic model whose mistakes are one `ConfigError` line each; every
+  `ToolCard` is one, its errors a `ConfigValidationError` (also pydantic's
+  `ValidationError`).
 - `tool_answer`: a tool's action run so that a refusal the model can correct is a
   `ModelRetry` while the run's retries remain, then the tool's answer.
 - `TeamService`, `TeamServiceConfig`, `TeamServices`, `service_key`: an actor a team has one
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from retinue.actors.redaction import RedactingFilter as RedactingFilter
     from retinue.actors.redaction import redact_address as redact_address
     from retinue.actors.services import TeamServices as TeamServices
-    from retinue.actors.validation import ConfigModel as ConfigModel
-    from retinue.actors.validation import shown as shown
     from retinue.agent.cancel import NO_RUN_IN_PROGRESS as NO_RUN_IN_PROGRESS
     from retinue.cli.serving import REQUEST_TIMEOUT as REQUEST_TIMEOUT
     from retinue.cli.serving import sigterm_as_interrupt as sigterm_as_interrupt
@@ -46,12 +44,15 @@ if TYPE_CHECKING:
     from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
     from retinue.team.team_service import service_key as service_key
     from retinue.tools.answers import tool_answer as tool_answer
+    from retinue.validation import ConfigModel as ConfigModel
+    from retinue.validation import ConfigValidationError as ConfigValidationError
+    from retinue.validation import shown as shown
 
 _LAZY = by_name(
     {
         "retinue.actors.redaction": ("RedactingFilter", "redact_address"),
         "retinue.actors.services": ("TeamServices",),
-        "retinue.actors.validation": ("ConfigModel", "shown"),
+        "retinue.validation": ("ConfigModel", "ConfigValidationError", "shown"),
         "retinue.agent.cancel": ("NO_RUN_IN_PROGRESS",),
         "retinue.cli.serving": ("REQUEST_TIMEOUT", "sigterm_as_interrupt", "uvicorn_server"),
         "retinue.llm.framing": ("neutralize",),

@@ -2,7 +2,7 @@
 
 Configuration is written to team files and resumed from stores, so it is plain, frozen,
 serializable data. A mistake in it reads as one line per problem naming the field (see
-`retinue.actors.validation`), and a number must be finite: an infinite timeout or budget is
+`retinue.validation`), and a number must be finite: an infinite timeout or budget is
 a mistake, never a way of saying "none" (`None` says that).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import ConfigDict
 
-from retinue.actors.validation import ConfigModel
+from retinue.validation import ConfigModel
 
 
 class PlainData(ConfigModel):

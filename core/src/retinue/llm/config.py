@@ -14,8 +14,8 @@ from typing import Any, Literal, get_args
 from pydantic import Field, field_validator, model_validator
 
 from retinue.actors.redaction import redact_address
-from retinue.actors.validation import MAX_TIMEOUT_SECONDS, ConfigError, shorten, shown
 from retinue.llm._data import PlainData
+from retinue.validation import MAX_TIMEOUT_SECONDS, ConfigError, shorten, shown
 
 Provider = Literal["openai", "openai-chat", "anthropic", "ollama", "test", "function"]
 PROVIDERS: tuple[str, ...] = get_args(Provider)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from retinue.actors.validation import ConfigError
 from retinue.team.budget import BudgetBreach
+from retinue.validation import ConfigError
 
 __all__ = [
     "AgentUsageLimitError",

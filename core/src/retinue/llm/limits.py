@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from retinue.actors.validation import ConfigError, ConfigProblem, warn_at_caller
 from retinue.llm._data import PlainData
+from retinue.validation import ConfigError, ConfigProblem, warn_at_caller
 
 if TYPE_CHECKING:
     from pydantic_ai.usage import UsageLimits as PydanticAIUsageLimits

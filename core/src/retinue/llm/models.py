@@ -14,10 +14,10 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from retinue.actors.validation import shorten, shown
 from retinue.llm.config import ModelConfig, RuntimeConfig, parse_function_path
 from retinue.llm.errors import ConfigError
 from retinue.llm.model_overrides import overriding_model
+from retinue.validation import shorten, shown
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model

@@ -24,7 +24,6 @@ from retinue.actors.loader import add_import_folders
 from retinue.actors.messages import EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.system import ActorSystem, resolve_actor_class
-from retinue.actors.validation import ConfigError
 from retinue.agent.messages import AgentMessage
 from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
 from retinue.resume.chains import replay_chains
@@ -33,6 +32,7 @@ from retinue.store import Store
 from retinue.team.card import AgentCard
 from retinue.team.config import TeamConfig
 from retinue.team.orchestrator import IMPORT_PATH, Orchestrator
+from retinue.validation import ConfigError
 
 logger = logging.getLogger(__name__)
 

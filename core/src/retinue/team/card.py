@@ -19,7 +19,7 @@ from pydantic import (
 from retinue.actors.config import BaseConfig
 from retinue.actors.errors import ActorClassError
 from retinue.actors.loader import imported_object, is_reading_record, public_name
-from retinue.actors.validation import ConfigError, ConfigModel
+from retinue.validation import ConfigError, ConfigModel
 
 
 class AgentCard(ConfigModel):

@@ -20,7 +20,7 @@ from typing import Self
 
 from pydantic import ConfigDict, Field, model_validator
 
-from retinue.actors.validation import ConfigModel, shown
+from retinue.validation import ConfigModel, shown
 
 MAX_VALUE_CHARS = 4_000
 MAX_TEMPLATE_CHARS = 8_000

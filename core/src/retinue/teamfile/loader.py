@@ -24,14 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from retinue.actors.loader import add_import_folders, qualified_name
-from retinue.actors.validation import (
-    MAX_LINE_CHARS,
-    ConfigError,
-    ConfigProblem,
-    dotted_path,
-    shorten,
-    shown,
-)
 from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
@@ -39,6 +31,14 @@ from retinue.team.card import AgentCard
 from retinue.teamfile.card_sources import missing_card_hint
 from retinue.teamfile.locate import KeyLocator
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
+from retinue.validation import (
+    MAX_LINE_CHARS,
+    ConfigError,
+    ConfigProblem,
+    dotted_path,
+    shorten,
+    shown,
+)
 
 ALIASES: Mapping[str, str] = {
     "model": "model_cfg",

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from retinue.actors.validation import ConfigError, ConfigModel, ConfigProblem, shown
 from retinue.llm.config import ModelConfig
 from retinue.team.budget import TeamUsageLimits
 from retinue.team.card import AgentCard
@@ -22,6 +21,7 @@ from retinue.team.chains import LoopLimits
 from retinue.team.config import TeamConfig
 from retinue.team.metadata import TeamMetadata
 from retinue.team.names import check_member_name
+from retinue.validation import ConfigError, ConfigModel, ConfigProblem, shown
 
 if TYPE_CHECKING:
     from retinue.teamfile.running import RunningTeam

@@ -7,6 +7,7 @@
 - `histories`: what each agent's model was shown, read back from the events it published.
 - `host`: `StubHost`, an agent with nothing behind it, to bind a card to in a unit test.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
+- `provided`: `provided_by`, what a plugin's hook module provides, as discovery sees it.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
 - `plugin`: the pytest plugin, opt-in: `pytest_plugins = ["retinue.testing.plugin"]`.
@@ -24,6 +25,7 @@ from retinue.testing.directives import (
 )
 from retinue.testing.host import StubHost
 from retinue.testing.override import ModelLike, override_model
+from retinue.testing.provided import Provided, provided_by
 from retinue.testing.scripted import (
     Incoming,
     agent_name,
@@ -47,6 +49,7 @@ __all__ = [
     "Incoming",
     "ModelLike",
     "PingTool",
+    "Provided",
     "Recorder",
     "StubHost",
     "TeamHarness",
@@ -61,6 +64,7 @@ __all__ = [
     "last_prompt",
     "output",
     "override_model",
+    "provided_by",
     "read_directives",
     "received",
     "run_messages",

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 from retinue.tools.channels import Channel, ContextProvider
 from retinue.tools.errors import CardNotBoundError, CardStateError
 from retinue.tools.state import tool_state_of
+from retinue.validation import ConfigModel, ConfigValidationError
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -64,16 +65,18 @@ _CHANNEL_METHODS: Mapping[Channel, tuple[str, ...]] = {
 }
 
 
-class ToolCard(BaseModel):
+class ToolCard(ConfigModel):
     """Base class of every tool card.
 
     Subclasses set `name` (how team files refer to the card: `tools = ["planning"]`), declare
     their configuration as pydantic fields, and override the channel methods they serve;
     every channel is empty by default. Runtime resources (clients, caches) belong in
-    `on_bind`, not in fields: fields are deep-copied for every agent.
+    `on_bind`, not in fields: fields are deep-copied for every agent. Bad settings are one
+    line each, raised as a `ConfigError` that is also pydantic's `ValidationError`.
     """
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
+    config_error = ConfigValidationError
 
     name: ClassVar[str]
     """The card's name in team files and command descriptors; unique among installed cards."""

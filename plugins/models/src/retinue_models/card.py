@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from retinue import AgentConfig, BaseAgent, ConfigError, ModelConfig, ReactAgent, ToolCard
-from retinue.kit import ConfigModel
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -76,7 +75,7 @@ class RosterModel(BaseModel):
         return f"- {what}: {self.note}" if self.note else f"- {what}"
 
 
-class ModelTool(ConfigModel, ToolCard):
+class ModelTool(ToolCard):
     """A roster of models; the agent or its person switches between them."""
 
     name: ClassVar[str] = "models"

@@ -22,7 +22,7 @@ from retinue import ActorAddress, ActorSystem, Orchestrator
 
 from retinue_ray.host import Host, HostSettings, call_host, pusher
 from retinue_ray.links import HostLostError, PushLink
-from retinue_ray.node import Node
+from retinue_ray.node import Node, Placement
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -202,13 +202,8 @@ class RayCluster(Node):
         return name in self._closed or name in self._lost
 
     # ------------------------------------------------------------------ placement
-    def choose(
-        self,
-        actor_class: type[Any],
-        config: BaseConfig,
-        orchestrator: ActorAddress | None,
-        parent: ActorAddress | None,
-    ) -> tuple[str, Model | None]:
+    def choose(self, placement: Placement) -> tuple[str, Model | None]:
+        actor_class, config, orchestrator, _ = placement
         if orchestrator is None and getattr(actor_class, "starts_team", False):
             host = self._orchestrator_host
         elif getattr(actor_class, "is_user_proxy", False):

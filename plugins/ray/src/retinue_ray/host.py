@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 from retinue import ActorAddress, ActorSystem
 
 from retinue_ray.links import HostLostError, Item, PullLink, PushLink
-from retinue_ray.node import Node, wait_answer
+from retinue_ray.node import Node, Placement, wait_answer
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
-    from retinue import BaseConfig
 
 logger = logging.getLogger(__name__)
 
@@ -67,14 +66,8 @@ class HostNode(Node):
         assert self._pull is not None, "a host is attached before it is pulled from"
         return self._pull
 
-    def choose(
-        self,
-        actor_class: type[Any],
-        config: BaseConfig,
-        orchestrator: ActorAddress | None,
-        parent: ActorAddress | None,
-    ) -> tuple[str, Model | None]:
-        future = self.request(self.driver, "place", (actor_class, config, orchestrator, parent))
+    def choose(self, placement: Placement) -> tuple[str, Model | None]:
+        future = self.request(self.driver, "place", tuple(placement))
         placed: tuple[str, Model | None] = wait_answer(future, self.timeout, "placing an actor")
         return placed
 

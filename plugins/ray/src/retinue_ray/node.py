@@ -52,6 +52,15 @@ TEAM_PARTS = frozenset({"team_budget", "chain_ledger"})
 WAITING_CALLS = frozenset({"start", "stop"})
 
 
+class Placement(NamedTuple):
+    """What deciding where a new actor starts takes; sent to the driver as a plain tuple."""
+
+    actor_class: type[Any]
+    config: BaseConfig
+    orchestrator: ActorAddress | None
+    parent: ActorAddress | None
+
+
 class StartSpec(NamedTuple):
     """What starting an admitted actor takes, here or on another host."""
 
@@ -88,13 +97,7 @@ class Node:
         self._moved: dict[str, str] = {}
 
     # ------------------------------------------------------------------ to override
-    def choose(
-        self,
-        actor_class: type[Any],
-        config: BaseConfig,
-        orchestrator: ActorAddress | None,
-        parent: ActorAddress | None,
-    ) -> tuple[str, Model | None]:
+    def choose(self, placement: Placement) -> tuple[str, Model | None]:
         """The host a new actor starts on, and the model a test override gives it there."""
         raise NotImplementedError
 
@@ -168,7 +171,7 @@ class Node:
         orchestrator: ActorAddress | None,
         parent: ActorAddress | None,
     ) -> str:
-        host, model = self.choose(actor_class, config, orchestrator, parent)
+        host, model = self.choose(Placement(actor_class, config, orchestrator, parent))
         self._here.model = model  # for `start`, which follows in this thread
         return host
 
@@ -400,7 +403,7 @@ class Node:
         if kind == "directory":
             return self._orchestrator(args[0]).directory
         if kind == "place":
-            return self.choose(*args)
+            return self.choose(Placement(*args))
         raise ValueError(f"host {self.name} serves no call {kind!r}")
 
     def _stop_here(self, address: ActorAddress, timeout: float) -> bool:

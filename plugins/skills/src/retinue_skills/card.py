@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic import Field, PrivateAttr, model_validator
 from retinue import ToolCard
-from retinue.kit import ConfigModel
 
 from retinue_skills.skill import Skill, SkillError, check_unique, load_skill_folder
 
@@ -35,7 +34,7 @@ MENU_HEADING = (
 _SHOWN_NAMES = 30
 
 
-class SkillTool(ConfigModel, ToolCard):
+class SkillTool(ToolCard):
     """Skills from `skills=[...]` and/or a `folder` of `SKILL.md` files: a menu and bodies."""
 
     name: ClassVar[str] = "skills"
