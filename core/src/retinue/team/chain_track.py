@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 
 #: The intents that hand work to the recipient: a stop follows them downstream.
 DELEGATING_INTENTS = frozenset({"request", "instruction"})
-#: How many refused messages a loop-stopped chain keeps for `/continue`.
-MAX_HELD = 16
 #: How many of the latest hops a chain keeps for the path it reports.
 PATH_LENGTH = 8
 

@@ -31,12 +31,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from retinue.actors.address import ActorAddress
-from retinue.team.chain_track import MAX_HELD, PATH_LENGTH, ChainTrack
+from retinue.team.chain_track import PATH_LENGTH, ChainTrack
 from retinue.team.fingerprints import content_words, near_identical
 from retinue.team.loop_limits import LoopLimits
 from retinue.team.team_chains import TeamChains
 
 __all__ = [
+    "PATH_LENGTH",
     "ChainLedger",
     "ChainStop",
     "LoopLimits",
@@ -44,6 +45,9 @@ __all__ = [
     "content_words",
     "near_identical",
 ]
+
+#: How many refused messages a loop-stopped chain keeps for `/continue`.
+MAX_HELD = 16
 
 
 class ChainStop(BaseModel):
