@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date
 from typing import Any, TypeVar
 
@@ -15,33 +15,28 @@ from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.surface import remote
 from retinue.agent.budget import BudgetHold
-from retinue.agent.cancel import STOP_COMMAND, Cancellation, from_operator, is_cancel
+from retinue.agent.cancel import Cancellation, from_operator
 from retinue.agent.chain_guard import ChainGuard
 from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
 from retinue.agent.failure_handling import FailureHandling
 from retinue.agent.failures import FailureNotice, render_failure_notice
-from retinue.agent.incoming import TEAM_PROTOCOL, render_incoming
+from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage
+from retinue.agent.operator_commands import command_registry, dispatch_command
 from retinue.agent.output import StructuredOutput
-from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.routing import Router
 from retinue.agent.routing_check import RecipientCheck
-from retinue.agent.tool_offer import ToolOffer
+from retinue.agent.runner_setup import RunnerSetup, own_events
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
 from retinue.llm.events import RunStartedEvent, ToolCallEvent
-from retinue.llm.models import resolve_model
 from retinue.llm.react_agent import ReactAgent
-from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.usage import AgentUsageSummary
-from retinue.plugins.blame import raised_by
-from retinue.plugins.manager import PluginError
 from retinue.team.budget import BudgetRaisedMessage, BudgetSpentMessage
-from retinue.tools.card import ToolCard
-from retinue.tools.commands import CommandNotRecognized, CommandRegistry, shorten
+from retinue.tools.commands import CommandRegistry
 from retinue.tools.context_updates import ContextUpdater
-from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
+from retinue.tools.factory import ToolFactory
 
 logger = logging.getLogger(__name__)
 
@@ -59,27 +54,16 @@ class BaseAgent(FailureHandling):
 
     def __init__(self, config: AgentConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
-        # Checked in the creator's thread, so a bad card name, the same card twice, a model
-        # that cannot be built (missing SDK or key), a prompt parameter without a value or a
-        # plugin failing to give its capabilities fails `createActor` itself instead of a
-        # silent actor death.
-        plugins = plugin_catalog_for(self.system)  # collected once per actor system
-        configured = resolve_cards(config.tools, plugins.card_classes)
-        self._cards = with_default_cards(configured, plugins.default_cards)
-        address = self.myAddress
-        self._model = resolve_model(
-            config.model_cfg, agent=address.name, role=address.role, team=address.team_id
-        )
-        self._backstory = config.prompt.render()
-        self._plugin_capabilities = plugins.capabilities(config)
-        self._turn_observers = tuple(observer for _, observer in plugins.turn_observers(config))
+        #: Cards, model and plugin parts, resolved here so a bad one fails `createActor`.
+        self._setup = setup = RunnerSetup(self.system, config, self.myAddress)
+        self._turn_observers = setup.turn_observers
         self._recipient_check = RecipientCheck(self)
         self._react: ReactAgent | None = None
         self._tool_factory: ToolFactory | None = None
         self._command_registry: CommandRegistry | None = None
         self._context_updater: ContextUpdater | None = None
         #: Stops runs and announces mail; the mailbox flags cancels through it from now on.
-        self.cancellation = Cancellation(self, _how_to_read_mail(self._cards))
+        self.cancellation = Cancellation(self, setup.how_to_read_mail)
         #: Admits turns and outputs to their task chains; holds a loop's mail for /continue.
         self.chains = ChainGuard(self)
         #: Delivers a turn's output through this agent's hooks, so an override of one wins.
@@ -92,46 +76,25 @@ class BaseAgent(FailureHandling):
 
     # ------------------------------------------------------------------ start and stop
     def on_start(self) -> None:
-        factory = ToolFactory(self._cards, host=self)
+        factory = ToolFactory(self._setup.cards, host=self)
         self._tool_factory = factory
-        self.state.backstory = self._backstory
-        self._command_registry = factory.get_command_registry(
-            extra_commands=[self.compact, self.clear, self.budget_hold.budget]
-        )
-        if not self._command_registry.has("continue"):  # a keyword: registered by name
-            self._command_registry.register(self.chains.continue_chain, name="continue")
+        self.state.backstory = self._setup.backstory
+        builtins = [self.compact, self.clear, self.budget_hold.budget]
+        self._command_registry = command_registry(factory, builtins, self.chains.continue_chain)
         self._context_updater = factory.get_context_updater()
-        plugin_capabilities = [capability for _, capability in self._plugin_capabilities]
-        self._react = self._build_react_agent([*plugin_capabilities, *self.extra_capabilities()])
+        self._react = self._setup.build(
+            factory,
+            identity=self._identity,
+            capabilities=self.extra_capabilities(),
+            run_hooks=[self.cancellation, self._recipient_check],
+            event_sink=self._on_llm_event,
+            team_budget=self.budget_hold.team_budget,
+        )
         self.notify_event(
             CommandsAnnouncedEvent(
                 agent=self.myAddress, commands=self._command_registry.descriptors()
             )
         )
-
-    def _build_react_agent(self, capabilities: Sequence[AbstractCapability[Any]]) -> ReactAgent:
-        assert self._tool_factory is not None
-        factory = self._tool_factory
-        config = self.config
-        runner = RunnerConfig(
-            model_cfg=config.model_cfg,
-            runtime_cfg=config.runtime_cfg,
-            run_usage_limits=config.run_usage_limits,
-            agent_usage_limits=config.agent_usage_limits,
-            compaction_cfg=config.compaction_cfg,
-            # The shared part first, what differs between members and days last: providers
-            # cache only an unchanged prefix, and they share it across an account.
-            system_prompts=[TEAM_PROTOCOL, *factory.get_system_prompts(), self._identity],
-            tools=factory.get_tools(),
-            toolsets=factory.get_toolsets(),
-            capabilities=capabilities,
-            run_hooks=[self.cancellation, self._recipient_check, *_offer(factory)],
-            event_sink=self._on_llm_event,
-            model=self._model,
-            team_budget=self.budget_hold.team_budget(),
-            label=self.myAddress.role,
-        )
-        return ReactAgent(self.myAddress.name, runner)
 
     def _identity(self) -> str:
         """The member's own part of its instructions: its backstory, who it is, the date."""
@@ -162,17 +125,7 @@ class BaseAgent(FailureHandling):
         state (`init_state`), and are reconciled against this history before the next run:
         when its last block is still here, that run gets only what changed meanwhile.
         """
-        me = self.myAddress.agent_id
-        own = [
-            event
-            for event in events
-            if not (
-                isinstance(event, EventMessage)
-                and event.sender is not None
-                and event.sender.agent_id != me
-            )
-        ]
-        self.react_agent.restore_context(own)
+        self.react_agent.restore_context(own_events(events, self.myAddress.agent_id))
 
     def on_stop(self) -> None:
         if self._tool_factory is not None:
@@ -288,21 +241,10 @@ class BaseAgent(FailureHandling):
             except Exception:  # noqa: BLE001 - any output_type() failure re-raises the interruption
                 raise interruption from None
         except Exception as exc:
-            blamed = self._plugin_failure(exc)
+            blamed = self._setup.plugin_failure(exc)
             if blamed is None:
                 raise
             raise blamed from exc
-
-    def _plugin_failure(self, exc: Exception) -> PluginError | None:
-        """The error naming the plugin whose capability raised `exc` in a run, if one did."""
-        labels = {id(capability): label for label, capability in self._plugin_capabilities}
-        culprit = raised_by(exc, (capability for _, capability in self._plugin_capabilities))
-        if culprit is None:
-            return None
-        return PluginError(
-            f"{labels[id(culprit)]}: its capability {type(culprit).__name__} failed in a run "
-            f"of {self.myAddress.name}: {type(exc).__name__}: {exc}"
-        )
 
     def _deliver_context_update(self) -> None:
         updater = self._context_updater
@@ -371,28 +313,7 @@ class BaseAgent(FailureHandling):
 
     def _dispatch_command(self, message: AgentMessage) -> bool:
         """Run a slash command from an operator; False when no command has that name."""
-        registry = self.command_registry
-        text = message.content.strip()
-        command = text
-        if is_cancel(message):
-            if self.stop_downstream(message, None):  # idle: stop what it handed on
-                return True
-            if not registry.has("stop"):
-                self._reply(message, self.cancellation.idle_answer)
-                return True
-            command = STOP_COMMAND  # words after /stop are for people, not arguments
-        try:
-            result = registry.dispatch(command)
-        except CommandNotRecognized:
-            return False
-        if result is None:
-            return True
-        self._reply(message, result)
-        who = message.sender.name if message.sender is not None else "An operator"
-        # The command as typed is cut short: its record is in every later prompt.
-        ran = shorten(text)
-        self.react_agent.context.record_operator_action(f"[operator] {who} ran {ran}\n{result}")
-        return True
+        return dispatch_command(self, message, reply=self._reply)
 
     def _reply(self, message: AgentMessage, text: str) -> None:
         if message.sender is not None:
@@ -466,14 +387,3 @@ class BaseAgent(FailureHandling):
         """
         react = self._react
         return react.usage_summary(by_run=by_run) if react is not None else AgentUsageSummary()
-
-
-def _offer(factory: ToolFactory) -> list[ToolOffer]:
-    """The hook holding tools back while their cards say so (none when no card gates any)."""
-    gates = factory.get_tool_gates()
-    return [ToolOffer(gates)] if gates else []
-
-
-def _how_to_read_mail(cards: Sequence[ToolCard]) -> str | None:
-    """The first card that lets the model read its mailbox mid-run says how to (or None)."""
-    return next((card.how_to_read_mail for card in cards if card.how_to_read_mail), None)

@@ -15,24 +15,29 @@ chain only counts and bounded windows:
   (`first_drop`), so they are told once per chain, not once per message.
 
 A chain's record costs the same at hop 5 and hop 5,000: one count per pair of members, a
-window of fixed size, the last few hops for the reported path. The ledger keeps the
-`max_chains` chains most recently active and forgets the oldest, closed or not.
+window of fixed size, the last few hops for the reported path (see `ChainTrack`). The
+ledger keeps the `max_chains` chains most recently active and forgets the oldest, closed or
+not. Members reach it through `TeamChains` (`team_chains`), which a runtime spread over
+hosts implements away from the orchestrator.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from retinue.actors.address import ActorAddress
+from retinue.team.chain_track import PATH_LENGTH, ChainTrack
 from retinue.team.fingerprints import content_words, near_identical
 from retinue.team.loop_limits import LoopLimits
+from retinue.team.team_chains import TeamChains
 
 __all__ = [
+    "PATH_LENGTH",
     "ChainLedger",
     "ChainStop",
     "LoopLimits",
@@ -41,12 +46,8 @@ __all__ = [
     "near_identical",
 ]
 
-#: The intents that hand work to the recipient: a stop follows them downstream.
-DELEGATING_INTENTS = frozenset({"request", "instruction"})
 #: How many refused messages a loop-stopped chain keeps for `/continue`.
 MAX_HELD = 16
-#: How many of the latest hops a chain keeps for the path it reports.
-PATH_LENGTH = 8
 
 
 class ChainStop(BaseModel):
@@ -85,121 +86,6 @@ class Admission:
     hold: bool = False
 
 
-@runtime_checkable
-class TeamChains(Protocol):
-    """The team's chain ledger as members use it (through `Team.chains`), from any thread.
-
-    `ChainLedger` is the in-process one; a runtime spread over hosts gives members running
-    away from the orchestrator an implementation that reaches the ledger there.
-    """
-
-    def admit(
-        self,
-        chain_id: str,
-        sender: ActorAddress,
-        recipient: ActorAddress,
-        intent: str,
-        content: str,
-        *,
-        progress: bool = False,
-    ) -> Admission:
-        """Record a message an agent is about to route, and say whether it may go."""
-        ...
-
-    def hold(self, chain_id: str, message: Any) -> bool:
-        """Keep a refused message of a loop-stopped chain for `/continue`; False when full."""
-        ...
-
-    def stop_downstream(
-        self, chain_id: str, member: ActorAddress, *, by: str | None, include_member: bool
-    ) -> list[ActorAddress]:
-        """Close the chain for `member` and everyone it delegated to, transitively."""
-        ...
-
-    def is_stopped(self, chain_id: str | None, name: str) -> bool:
-        """Whether a `/stop` closed the chain for the member called `name`."""
-        ...
-
-    def stop_of(self, chain_id: str) -> ChainStop | None:
-        """Why the chain is stopped, or None while it is open (or forgotten)."""
-        ...
-
-    def reopen(self, chain_id: str, *, grace: int = 0) -> tuple[ChainStop | None, list[Any]]:
-        """Open a stopped chain again with fresh counts; its held messages, for delivery."""
-        ...
-
-    def latest_delegated(self, name: str) -> str | None:
-        """The most recently active chain in which `name` delegated and that is open for it."""
-        ...
-
-    def stopped_chains_of(self, name: str) -> list[str]:
-        """The stopped chains `name` took part in, most recently active first."""
-        ...
-
-    def first_drop(self, chain_id: str) -> bool:
-        """Whether this is the chain's first message that could go nowhere (the person's news)."""
-        ...
-
-
-class _Track:
-    """One chain's record; every field is bounded by the team's size or a constant."""
-
-    __slots__ = (
-        "delegations",
-        "dropped",
-        "grace",
-        "held",
-        "hops",
-        "members",
-        "pairs",
-        "path",
-        "repeats",
-        "stop",
-        "stopped",
-        "window",
-    )
-
-    def __init__(self, window: int) -> None:
-        self.members: dict[str, ActorAddress] = {}
-        self.delegations: dict[str, set[str]] = {}
-        self.hops = 0
-        self.pairs: dict[tuple[str, str], int] = {}
-        self.repeats: dict[tuple[str, str], int] = {}
-        self.window: deque[frozenset[str]] = deque(maxlen=window)
-        self.path: deque[str] = deque(maxlen=PATH_LENGTH)
-        self.grace = 0
-        self.stop: ChainStop | None = None
-        #: Members a `/stop` closed the chain for (a loop stop closes it for everyone).
-        self.stopped: set[str] = set()
-        self.held: list[Any] = []
-        #: A message of the chain could go nowhere, and the person was told.
-        self.dropped = False
-
-    def closed_for(self, name: str) -> bool:
-        stop = self.stop
-        if stop is None:
-            return False
-        return stop.kind == "loop" or name in self.stopped
-
-    def reset_counts(self, window: int) -> None:
-        self.hops = 0
-        self.pairs.clear()
-        self.repeats.clear()
-        self.window = deque(maxlen=window)
-        self.path.clear()
-
-
-def _remember(track: _Track, sender: ActorAddress, recipient: ActorAddress, intent: str) -> None:
-    track.members.setdefault(sender.name, sender)
-    track.members.setdefault(recipient.name, recipient)
-    if intent in DELEGATING_INTENTS and not recipient.is_user_proxy:
-        track.delegations.setdefault(sender.name, set()).add(recipient.name)
-
-
-def _pair(a: str, b: str) -> tuple[str, str]:
-    return (a, b) if a <= b else (b, a)
-
-
 class ChainLedger:
     """The team's record of its task chains: delegations, stops and loop counts.
 
@@ -211,7 +97,7 @@ class ChainLedger:
 
     def __init__(self, limits: LoopLimits | None = None) -> None:
         self._limits = limits if limits is not None else LoopLimits()
-        self._tracks: OrderedDict[str, _Track] = OrderedDict()
+        self._tracks: OrderedDict[str, ChainTrack] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -229,12 +115,12 @@ class ChainLedger:
     def __len__(self) -> int:
         return len(self._tracks)
 
-    def _track(self, chain_id: str) -> _Track:
+    def _track(self, chain_id: str) -> ChainTrack:
         """The chain's record, made the most recently active; the oldest one is forgotten."""
         tracks = self._tracks
         track = tracks.get(chain_id)
         if track is None:
-            track = tracks[chain_id] = _Track(self._limits.window)
+            track = tracks[chain_id] = ChainTrack(self._limits.window)
             if len(tracks) > self._limits.max_chains:
                 tracks.popitem(last=False)
         else:
@@ -263,66 +149,32 @@ class ChainLedger:
         with self._lock:
             track = self._track(chain_id)
             if track.closed_for(sender.name) or track.closed_for(recipient.name):
-                if _is_loop(track) and recipient.is_user_proxy:
+                if track.is_loop() and recipient.is_user_proxy:
                     return Admission(True)  # a person can never feed a loop; they hear it
-                return Admission(False, _closed_reason(track), hold=_is_loop(track))
-            _remember(track, sender, recipient, intent)
+                return Admission(False, track.closed_reason(), hold=track.is_loop())
+            track.remember(sender, recipient, intent)
             if recipient.is_user_proxy or sender.is_user_proxy:
                 return Admission(True)  # a person's words and answers to a person are no hops
-            return self._count(chain_id, track, sender, recipient, words=words, progress=progress)
-
-    def _count(
-        self,
-        chain_id: str,
-        track: _Track,
-        sender: ActorAddress,
-        recipient: ActorAddress,
-        *,
-        words: frozenset[str],
-        progress: bool,
-    ) -> Admission:
-        if track.grace > 0:  # let through after `/continue N`: counting starts afresh after
-            track.grace -= 1
-            track.path.append(sender.name)
-            return Admission(True)
-        limits = self._limits
-        pair = _pair(sender.name, recipient.name)
-        track.hops += 1
-        track.pairs[pair] = count = track.pairs.get(pair, 0) + 1
-        repeated = any(near_identical(words, seen, limits.similarity) for seen in track.window)
-        track.window.append(words)
-        stalled = repeated and not progress
-        repeats = track.repeats[pair] = track.repeats.get(pair, 0) + 1 if stalled else 0
-        track.path.append(sender.name)
-        if not limits.enabled:
-            return Admission(True)
-        reason = None
-        if repeats > limits.max_repeats:
-            reason = (
-                f"{repeats + 1} near-identical messages in a row between {pair[0]} and "
-                f"{pair[1]} with no progress (the limit is {limits.max_repeats + 1})"
+            if track.graced(sender):
+                return Admission(True)
+            limits = self._limits
+            # Compared here, not in the track: at most `window` comparisons per message.
+            repeated = any(near_identical(words, seen, limits.similarity) for seen in track.window)
+            stalled = repeated and not progress
+            reason = track.count(sender, recipient, words=words, stalled=stalled, limits=limits)
+            if reason is None:
+                return Admission(True)
+            path = (*track.path, recipient.name)
+            track.stop = stop = ChainStop(
+                chain_id=chain_id,
+                kind="loop",
+                reason=reason,
+                members=tuple(n for n, a in track.members.items() if not a.is_user_proxy),
+                path=path[-PATH_LENGTH:],
+                truncated=track.hops + 1 > PATH_LENGTH,
+                by=sender.name,
             )
-        elif count > limits.max_pair_messages:
-            reason = (
-                f"{count} messages between {pair[0]} and {pair[1]} in one chain "
-                f"(the limit is {limits.max_pair_messages})"
-            )
-        elif track.hops > limits.max_hops:
-            reason = f"{track.hops} hops in one chain (the limit is {limits.max_hops})"
-        if reason is None:
-            return Admission(True)
-        path = (*track.path, recipient.name)
-        stop = ChainStop(
-            chain_id=chain_id,
-            kind="loop",
-            reason=reason,
-            members=tuple(n for n, a in track.members.items() if not a.is_user_proxy),
-            path=path[-PATH_LENGTH:],
-            truncated=track.hops + 1 > PATH_LENGTH,
-            by=sender.name,
-        )
-        track.stop = stop
-        return Admission(False, _closed_reason(track), stop, hold=True)
+            return Admission(False, track.closed_reason(), stop, hold=True)
 
     def hold(self, chain_id: str, message: Any) -> bool:
         """Keep a refused message of a loop-stopped chain for `/continue`; False when full."""
@@ -429,7 +281,7 @@ class ChainLedger:
         members given work before the resume. Loop counts start afresh.
         """
         with self._lock:
-            _remember(self._track(chain_id), sender, recipient, intent)
+            self._track(chain_id).remember(sender, recipient, intent)
 
     def restore_stop(self, stop: ChainStop) -> None:
         """Close a chain again as its record says it was (a resumed team).
@@ -468,26 +320,4 @@ class ChainLedger:
         """How much the ledger keeps for a chain, entry by entry (for tests and diagnostics)."""
         with self._lock:
             track = self._tracks.get(chain_id)
-            if track is None:
-                return {}
-            return {
-                "members": len(track.members),
-                "delegations": sum(len(v) for v in track.delegations.values()),
-                "pairs": len(track.pairs),
-                "repeats": len(track.repeats),
-                "window": len(track.window),
-                "path": len(track.path),
-                "held": len(track.held),
-            }
-
-
-def _closed_reason(track: _Track) -> str:
-    stop = track.stop
-    assert stop is not None
-    if stop.kind == "loop":
-        return f"this task chain was stopped as a loop: {stop.reason}. A person can /continue it"
-    return f"this task chain was {stop.reason}"
-
-
-def _is_loop(track: _Track) -> bool:
-    return track.stop is not None and track.stop.kind == "loop"
+            return track.footprint() if track is not None else {}
