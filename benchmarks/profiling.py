@@ -245,6 +245,7 @@ STAGES = [
     "actors/system.py:ask",
     "actors/checkpoints.py:notify_if_changed",
     "actors/sending.py:_tell_orchestrator",
+    "actors/messages.py:addressed",
     "team/orchestrator.py:receiveMsg_Message",
     "pydantic_ai/agent/abstract.py:run",
     "pydantic_ai/agent/__init__.py:iter",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
@@ -22,6 +22,15 @@ def _now() -> datetime:
 
 def _is_none(value: object) -> bool:
     return value is None
+
+
+#: The fields `Message.addressed` writes.
+_ADDRESSING = frozenset(
+    ("id", "sender", "recipient", "team_id", "parent_id", "chain_id", "trace_context")
+)
+#: Sets a pydantic model's own slots, which its `__setattr__` would refuse.
+_set_slot = object.__setattr__
+_new_object = object.__new__
 
 
 class Message(BaseModel):
@@ -44,6 +53,55 @@ class Message(BaseModel):
     during a turn inherits the handled message's, or what the turn's observers gave (see
     `retinue.actors.turns`). Left out of dumps when None, so untraced records are unchanged."""
     timestamp: datetime = Field(default_factory=_now)
+
+    def addressed(
+        self,
+        sender: ActorAddress | None,
+        recipient: ActorAddress,
+        team_id: str | None,
+        *,
+        parent_id: str | None = None,
+        chain_id: str | None = None,
+        trace_context: dict[str, str] | None = None,
+        fresh: bool = False,
+    ) -> Self:
+        """A copy from `sender` to `recipient` in team `team_id`; this one is left as it was.
+
+        The one place addressing is written (a send, a report, a send from outside, a
+        delivery's `SentMessage`). Its own parent, chain and trace context win: a caller
+        that set them meant them; the given ones fill what it lacks (the handled message's,
+        for what is sent during a turn). `fresh`: it is sent as a new message, under a new
+        id, and opens a chain of its own (chain id = that id) when it has none and none is
+        given; a report keeps its id and stays outside any chain when neither says one.
+        """
+        fields = self.__dict__.copy()
+        message_id = new_id() if fresh else fields["id"]
+        own_chain = fields["chain_id"]
+        if own_chain is not None:
+            chain_id = own_chain
+        elif chain_id is None and fresh:
+            chain_id = message_id
+        own_parent = fields["parent_id"]
+        own_trace = fields["trace_context"]
+        fields.update(
+            id=message_id,
+            sender=sender,
+            recipient=recipient,
+            team_id=team_id,
+            parent_id=parent_id if own_parent is None else own_parent,
+            chain_id=chain_id,
+            trace_context=trace_context if own_trace is None else own_trace,
+        )
+        if self.__pydantic_extra__ is not None or self.__pydantic_private__ is not None:
+            return self.model_copy(update=fields)
+        # What `model_copy(update=...)` makes, a third faster: every report of every turn is
+        # addressed here, and the copy must cost about what the mutation it replaced did.
+        copied = _new_object(type(self))
+        _set_slot(copied, "__dict__", fields)
+        _set_slot(copied, "__pydantic_fields_set__", self.__pydantic_fields_set__ | _ADDRESSING)
+        _set_slot(copied, "__pydantic_extra__", None)
+        _set_slot(copied, "__pydantic_private__", None)
+        return copied
 
     def log_text(self) -> str:
         """What a log line shows of this message: its kind (subclasses add their text)."""

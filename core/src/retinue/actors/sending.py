@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import pykka
 
-from retinue.actors.address import new_id
 from retinue.actors.errors import format_traceback, log_failure
 from retinue.actors.messages import ErrorMessage, EventMessage, Message, ReportBatch
 from retinue.actors.surface import remote
@@ -61,28 +60,18 @@ class SendingActor(pykka.ThreadingActor):
     def stamp(self, recipient: ActorAddress, message: Message) -> Message:
         """A copy of `message` addressed from this actor, in the chain (and the trace context)
         of the current one."""
+        me = self.myAddress
         current = self._current
-        parent_id = message.parent_id
-        chain_id = message.chain_id
-        trace_context = message.trace_context
-        if current is not None:
-            if parent_id is None:
-                parent_id = current.id
-            if trace_context is None:
-                trace_context = self._turn_trace if self._turn_observers else current.trace_context
-        msg_id = new_id()
-        if chain_id is None:
-            chain_id = current.chain_id if current is not None and current.chain_id else msg_id
-        return message.model_copy(
-            update={
-                "id": msg_id,
-                "sender": self.myAddress,
-                "recipient": recipient,
-                "team_id": self.myAddress.team_id,
-                "parent_id": parent_id,
-                "chain_id": chain_id,
-                "trace_context": trace_context,
-            }
+        if current is None:
+            return message.addressed(me, recipient, me.team_id, fresh=True)
+        return message.addressed(
+            me,
+            recipient,
+            me.team_id,
+            parent_id=current.id,
+            chain_id=current.chain_id or None,
+            trace_context=self._turn_trace if self._turn_observers else current.trace_context,
+            fresh=True,
         )
 
     @remote
@@ -100,23 +89,24 @@ class SendingActor(pykka.ThreadingActor):
             return
         if self._receipt is not None:  # the turn's start goes first, in the same slot
             self._send_receipt()
-        message.sender = self.myAddress
-        message.recipient = target
-        message.team_id = self.myAddress.team_id
+        me = self.myAddress
         current = self._current
-        if current is not None:
-            message.parent_id = message.parent_id or current.id
-            message.chain_id = message.chain_id or current.chain_id
+        if current is None:
+            report = message.addressed(me, target, me.team_id)
+        else:  # in the chain of the message being handled, caused by it
+            report = message.addressed(
+                me, target, me.team_id, parent_id=current.id, chain_id=current.chain_id
+            )
         if self._turn_observers:
-            observe(message)
+            observe(report)
         buffer = self._report_buffer
         if buffer is not None and self.intake.in_own_thread():
-            buffer.append(message)
+            buffer.append(report)
             if flush:
                 self._report_buffer = []
                 self._system.post(target, ReportBatch(reports=tuple(buffer)))
         else:
-            self._system.post(target, message)
+            self._system.post(target, report)
 
     def _send_receipt(self, flush: bool = False) -> None:
         """Report the turn's `ReceivedMessage` if it is still held (from the actor's thread)."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import pykka
 
 from retinue.actors import runtime
-from retinue.actors.address import ActorAddress, new_id
+from retinue.actors.address import ActorAddress
 from retinue.actors.asks import ask_future_here, ask_here, target, tell_here
 from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig
@@ -215,11 +215,10 @@ class ActorSystem(Runtime):
             and not isinstance(message, _REPORTS)
         ):
             # The report names the conversation's own sender and recipient, as subscribers read it.
-            report = SentMessage(
-                message=message,
-                sender=message.sender,
-                recipient=recipient,
-                team_id=message.team_id,
+            report = SentMessage(message=message).addressed(
+                message.sender,
+                recipient,
+                message.team_id,
                 parent_id=message.parent_id,
                 chain_id=message.chain_id,
             )
@@ -243,16 +242,7 @@ class ActorSystem(Runtime):
         if self.cluster is not None and self.elsewhere(recipient):
             self.cluster.send(sender, recipient, message)  # stamped and routed on its host
             return
-        msg_id = new_id()
-        stamped = message.model_copy(
-            update={
-                "id": msg_id,
-                "sender": sender,
-                "recipient": recipient,
-                "team_id": recipient.team_id,
-                "chain_id": message.chain_id or msg_id,
-            }
-        )
+        stamped = message.addressed(sender, recipient, recipient.team_id, fresh=True)
         target = runtime.lookup(recipient.agent_id)
         orchestrator = target.orchestrator if target is not None else None
         self.route(orchestrator, stamped)

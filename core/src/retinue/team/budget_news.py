@@ -35,8 +35,7 @@ class BudgetNews:
         """Tell each member holding messages that the budget was raised."""
         me = self._me
         for holder in holders:
-            news = BudgetRaisedMessage(sender=me, recipient=holder, team_id=me.team_id)
-            news.chain_id = news.id
+            news = BudgetRaisedMessage().addressed(me, holder, me.team_id, fresh=True)
             self._runtime.route(me, news)
 
     def announce_spent(self, member: str, breaches: list[BudgetBreach]) -> None:
@@ -45,10 +44,9 @@ class BudgetNews:
         if address is None:  # it has left: the record keeps the `BudgetExhaustedEvent`
             logger.warning("%s reached the team's budget and has left: nobody told", member)
             return
-        news = BudgetSpentMessage(
-            breaches=breaches, sender=self._me, recipient=address, team_id=address.team_id
+        news = BudgetSpentMessage(breaches=breaches).addressed(
+            self._me, address, address.team_id, fresh=True
         )
-        news.chain_id = news.id
         self._runtime.route(self._me, news)
 
     def report(self, event: BaseModel) -> None:

@@ -113,8 +113,9 @@ def report_lost_members(
         return []
     names = [a.name for a in lost]
     logger.warning("host %s was lost with %s of team %s", host, ", ".join(names), me.name)
-    event = EventMessage(event=HostLostEvent(host=host, members=names), sender=me, recipient=me)
-    event.team_id = me.team_id
+    event = EventMessage(
+        event=HostLostEvent(host=host, members=names), sender=me, recipient=me, team_id=me.team_id
+    )
     system.post(me, event)
     if leave:
         for member in lost:  # as if each had stopped: the roster and directory let it go

@@ -61,16 +61,9 @@ def say(team: LiveTeam, to: ActorAddress, text: str, position: int) -> Said:
     if person is None:
         raise ActionError("this team has no person's seat to speak from")
     message = AgentMessage(content=text, type="request")
-    stamped = message.model_copy(
-        update={
-            "sender": person,
-            "recipient": to,
-            "team_id": to.team_id,
-            "chain_id": message.id,
-        }
-    )
-    team.system.route(team.orchestrator, stamped)
-    return Said(message.id, to.name, position)
+    sent = message.addressed(person, to, to.team_id, fresh=True)  # it opens its own chain
+    team.system.route(team.orchestrator, sent)
+    return Said(sent.id, to.name, position)
 
 
 def check_text(text: str, member: str, commands: list[dict[str, Any]]) -> str:
