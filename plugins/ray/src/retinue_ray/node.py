@@ -3,16 +3,8 @@
 Every host (each Ray host actor, and the driver's own process) runs an ordinary
 `ActorSystem` whose cluster is a `Node`. The node carries what that system cannot answer
 in its own process to the host an address names, over one `Link` per other host, and
-serves what the other hosts send it:
-
-| item | what the receiving host does |
-|---|---|
-| `post` | puts the message in the recipient's mailbox (a delivery to a stopped one: `bounce`) |
-| `bounce` | makes it a dead letter here, where its sender runs (recorded, the sender answered) |
-| `send` | `ActorSystem.send` from code outside the actors, stamped and routed here |
-| `call` | an ask, a start, a stop, the team's budget, chains or directory: `result` answers |
-| `tell` | a call without an answer |
-| `directory` | a newer directory of a team whose orchestrator runs there, for the members here |
+serves what the other hosts send it (`serving.Server`, whose table names each item); the
+calls it sent wait for their answers in `calls.Calls`.
 
 Placement (where a new actor starts) is decided by the driver (`choose`); a host asks it.
 """
@@ -20,16 +12,14 @@ Placement (where a new actor starts) is decided by the driver (`choose`); a host
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
 import logging
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from retinue import (
     ActorAddress,
     ActorNotFoundError,
-    AskTimeoutError,
     Orchestrator,
     StopMessage,
     Team,
@@ -37,40 +27,21 @@ from retinue import (
 )
 from retinue.llm.model_overrides import add_model_override, remove_model_override
 
+from retinue_ray.calls import Calls, wait_answer
 from retinue_ray.links import Item, Link
 from retinue_ray.lost import report_lost_members, restore_members
+from retinue_ray.placement import Placement, StartSpec
+from retinue_ray.serving import Server
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
     from retinue import ActorSystem, BaseConfig, Resumption
 
+#: `Placement`, `StartSpec` and `wait_answer` are named here too, where they were before
+#: `placement` and `calls` held them.
+__all__ = ["Node", "Placement", "StartSpec", "wait_answer"]
+
 logger = logging.getLogger(__name__)
-
-#: What a member on another host may call on its team's orchestrator without its mailbox.
-TEAM_PARTS = frozenset({"team_budget", "chain_ledger"})
-#: Calls that may wait on another host (an admission, a start, a stop): served in a pool.
-WAITING_CALLS = frozenset({"start", "stop"})
-
-
-class Placement(NamedTuple):
-    """What deciding where a new actor starts takes; sent to the driver as a plain tuple."""
-
-    actor_class: type[Any]
-    config: BaseConfig
-    orchestrator: ActorAddress | None
-    parent: ActorAddress | None
-
-
-class StartSpec(NamedTuple):
-    """What starting an admitted actor takes, here or on another host."""
-
-    actor_class: type[Any]
-    config: BaseConfig
-    address: ActorAddress
-    orchestrator: ActorAddress | None
-    parent: ActorAddress | None
-    resumption: Resumption | None
-    model: Model | None
 
 
 class Node:
@@ -82,19 +53,15 @@ class Node:
         self._links: dict[str, Link] = {}
         self._lost: set[str] = set()
         self._lock = threading.Lock()
-        self._calls: dict[int, tuple[concurrent.futures.Future[Any], str]] = {}
-        self._ids = itertools.count(1)
-        self._pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=32, thread_name_prefix=f"retinue-ray {name}"
-        )
+        self.calls = Calls()
         self._replicas: dict[str, TeamDirectory] = {}
-        self._watched: set[tuple[str, str]] = set()
         self._here = threading.local()
         self.closing = False
         self.started = 0  # actors started here, ever: the driver's placement reads it
         #: Start the members of a lost host again elsewhere from the record (the driver's).
         self.restore = False
         self._moved: dict[str, str] = {}
+        self._server = Server(self)
 
     # ------------------------------------------------------------------ to override
     def choose(self, placement: Placement) -> tuple[str, Model | None]:
@@ -161,6 +128,14 @@ class Node:
         """Queue `item` for `host`; False when it is lost or unknown."""
         link = self._links.get(host) if host is not None else None
         return link is not None and link.put(item)
+
+    def link_to(self, host: str | None) -> Link | None:
+        """The link to `host`, if there is one."""
+        return self._links.get(host or "")
+
+    def receive(self, source: str, batch: Sequence[Item]) -> None:
+        """Take in a batch from `source`, in order; never blocks on an actor (`Server`)."""
+        self._server.receive(source, batch)
 
     # ------------------------------------------------------------------ Cluster: start
     def place(
@@ -271,12 +246,9 @@ class Node:
         self, host: str | None, kind: str, args: tuple[Any, ...]
     ) -> concurrent.futures.Future[Any]:
         """Send a call to `host`; its answer (or error) arrives in the future."""
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        call_id = next(self._ids)
-        with self._lock:
-            self._calls[call_id] = (future, host or "")
+        call_id, future = self.calls.open(host or "")
         if not self.put(host, ("call", call_id, kind, args)):
-            self._settle(call_id, False, ActorNotFoundError(f"host {host} is gone"))
+            self.calls.settle(call_id, False, ActorNotFoundError(f"host {host} is gone"))
         return future
 
     # ------------------------------------------------------------------ Cluster: team
@@ -319,150 +291,6 @@ class Node:
     def shutdown(self, timeout: float) -> bool:
         return True
 
-    # ------------------------------------------------------------------ receiving
-    def receive(self, source: str, batch: Sequence[Item]) -> None:
-        """Take in a batch from `source`, in order; never blocks on an actor."""
-        system = self.system
-        for item in batch:
-            kind = item[0]
-            try:
-                if kind == "post":
-                    self._take_post(*item[1:])
-                elif kind == "call":
-                    self._take_call(source, item[1], item[2], item[3])
-                elif kind == "result":
-                    self._settle(item[1], item[2], item[3])
-                elif kind == "directory":
-                    self.install(item[1], item[2])
-                elif kind == "send":
-                    system.send(item[2], item[3], item[1])
-                elif kind == "tell":
-                    system.tell(item[1], item[2], *item[3], **item[4])
-                elif kind == "bounce":
-                    system.dead_letter(item[1], item[2], item[3])
-                else:
-                    logger.warning("host %s ignored an item of kind %r", self.name, kind)
-            except Exception as exc:
-                logger.warning(
-                    "host %s could not take a %s from %s: %s", self.name, kind, source, exc
-                )
-                logger.debug("traceback of the failure above", exc_info=True)
-
-    def _take_post(self, recipient: ActorAddress, message: Any, bounce: bool) -> None:
-        if self.system.post(recipient, message) or not bounce:
-            return
-        sender = getattr(message, "sender", None)
-        home = sender.host if sender is not None else None
-        if home not in (None, self.name) and self.put(home, ("bounce", sender, recipient, message)):
-            return  # its sender's host makes it a dead letter, where the sender is answered
-        self.system.dead_letter(sender, recipient, message)
-
-    def _take_call(self, source: str, call_id: int, kind: str, args: tuple[Any, ...]) -> None:
-        if kind == "ask":
-            address, method, call_args, call_kwargs = args
-            try:
-                asked = self.system.ask_future(address, method, *call_args, **call_kwargs)
-            except Exception as exc:  # noqa: BLE001 - the asker gets whatever the ask raised
-                self._answer(source, call_id, False, exc)
-                return
-            asked.add_done_callback(lambda done: self._answer_future(source, call_id, done))
-            return
-        tracker = self.system.tracker
-        tracker.add()  # owed work until answered, so the system is not idle meanwhile
-        if kind in WAITING_CALLS:  # they may wait on another host: never in this thread
-            self._pool.submit(self._run_op, source, call_id, kind, args)
-        else:  # a few additions under a lock: answered at once, one thread hand-off fewer
-            self._run_op(source, call_id, kind, args)
-
-    def _run_op(self, source: str, call_id: int, kind: str, args: tuple[Any, ...]) -> None:
-        try:
-            try:
-                value = self.serve(source, kind, args)
-            except BaseException as exc:  # noqa: BLE001 - SystemExit too: the caller gets an error
-                self._answer(source, call_id, False, exc)
-            else:
-                self._answer(source, call_id, True, value)
-        finally:
-            self.system.tracker.done()
-
-    def serve(self, source: str, kind: str, args: tuple[Any, ...]) -> Any:
-        """Answer a call of `kind` from host `source` (in a pool thread: it may wait)."""
-        if kind == "start":
-            return self.start_here(StartSpec(*args))
-        if kind == "stop":
-            return self._stop_here(*args)
-        if kind == "team":
-            orchestrator, part, method, call_args, call_kwargs = args
-            if part not in TEAM_PARTS or method.startswith("_"):
-                raise AttributeError(f"the team offers no {part}.{method}")
-            target = getattr(self._orchestrator(orchestrator), part)
-            member = getattr(target, method)
-            return member(*call_args, **call_kwargs) if callable(member) else member
-        if kind == "watch":
-            return self._watch(source, *args)
-        if kind == "directory":
-            return self._orchestrator(args[0]).directory
-        if kind == "place":
-            return self.choose(Placement(*args))
-        raise ValueError(f"host {self.name} serves no call {kind!r}")
-
-    def _stop_here(self, address: ActorAddress, timeout: float) -> bool:
-        """Stop an actor of this host; once it has, what it told its orchestrator is there."""
-        actor = self.system.local_actor(address)
-        orchestrator = actor.orchestrator if actor is not None else None
-        stopped = self.system.stop_actor(address, timeout)
-        link = self._links.get(orchestrator.host or "") if orchestrator is not None else None
-        if stopped and link is not None:
-            link.flush(timeout)
-        return stopped
-
-    def _watch(self, source: str, orchestrator: ActorAddress) -> TeamDirectory:
-        actor = self._orchestrator(orchestrator)
-        team_id = orchestrator.team_id or orchestrator.agent_id
-        with self._lock:
-            new = (team_id, source) not in self._watched
-            self._watched.add((team_id, source))
-        if not new:
-            return actor.directory
-
-        def hand_on(directory: TeamDirectory) -> None:  # in the orchestrator's thread
-            self.put(source, ("directory", team_id, directory))
-
-        return actor.directory_board.watch(hand_on)
-
-    def _orchestrator(self, address: ActorAddress) -> Orchestrator:
-        actor = self.system.local_actor(address)
-        if not isinstance(actor, Orchestrator):
-            raise ActorNotFoundError(f"the orchestrator {address.name} is not running")
-        return actor
-
-    # ------------------------------------------------------------------ answers
-    def _answer_future(
-        self, target: str, call_id: int, done: concurrent.futures.Future[Any]
-    ) -> None:
-        error = done.exception()
-        if error is None:
-            self._answer(target, call_id, True, done.result())
-        else:
-            self._answer(target, call_id, False, error)
-
-    def _answer(self, target: str, call_id: int, ok: bool, value: Any) -> None:
-        if isinstance(value, BaseException) and not isinstance(value, Exception):
-            value = RuntimeError(f"{type(value).__name__}: {value}")
-        if not self.put(target, ("result", call_id, ok, value)):
-            logger.debug("host %s: the answer to call %d found its host gone", self.name, call_id)
-
-    def _settle(self, call_id: int, ok: bool, value: Any) -> None:
-        with self._lock:
-            entry = self._calls.pop(call_id, None)
-        if entry is None:
-            return
-        future = entry[0]
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)
-
     # ------------------------------------------------------------------ failures
     def failed(self, target: str, items: list[Item], lost: bool, reason: str = "") -> None:
         """Settle items that could not reach `target` (gone if `lost`), then report a loss."""
@@ -482,10 +310,10 @@ class Node:
             message = item[2]
             self.system.dead_letter(getattr(message, "sender", None), item[1], message)
         elif kind == "call" and lost:
-            self._settle(item[1], False, ActorNotFoundError(f"host {target} is gone"))
+            self.calls.settle(item[1], False, ActorNotFoundError(f"host {target} is gone"))
         elif kind == "call":
             why = f"the call could not be sent to host {target}: {reason}"
-            self._settle(item[1], False, TypeError(why))
+            self.calls.settle(item[1], False, TypeError(why))
         elif kind == "result" and not lost:
             error = RuntimeError(f"the answer from host {self.name} could not be sent back")
             self.put(target, ("result", item[1], False, error))
@@ -499,11 +327,11 @@ class Node:
                 return
             self._lost.add(host)
             link = self._links.get(host)
-            waiting = [cid for cid, (_, target) in self._calls.items() if target == host]
+            waiting = self.calls.waiting_on(host)
         if link is not None:
             self.failed(host, link.fail(), lost=True)
         for call_id in waiting:
-            self._settle(call_id, False, ActorNotFoundError(f"host {host} was lost"))
+            self.calls.settle(call_id, False, ActorNotFoundError(f"host {host} was lost"))
         if not self.closing:
             logger.warning("host %s: host %s was lost", self.name, host)
             self.on_host_lost(host)
@@ -513,11 +341,4 @@ class Node:
         self.closing = True
         for link in list(self._links.values()):
             link.close()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def wait_answer(future: concurrent.futures.Future[Any], timeout: float, what: str) -> Any:
-    try:
-        return future.result(timeout)
-    except concurrent.futures.TimeoutError:
-        raise AskTimeoutError(f"{what} gave no answer within {timeout:g}s") from None
+        self._server.close()

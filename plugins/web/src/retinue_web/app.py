@@ -13,13 +13,13 @@
 | `POST .../stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`; what it stopped |
 
 (`...` is `/api/teams/{id}`.) A read the store cannot answer (a file gone bad, a store
-closed under the view) is a 503 naming the store and why, never a traceback.
+closed under the view) is a 503 naming the store and why, never a traceback. The stream is
+`stream`'s, an action's body is read by `body`, whom a stop reaches and its report `stops`'.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
@@ -33,13 +33,14 @@ from starlette.routing import Route
 
 from retinue_web.actions import STOP, ActionError, Said, TeamStoppedError, check_text
 from retinue_web.actions import say as say_as_person
+from retinue_web.body import MAX_BODY, MAX_DEPTH, read_body, text_field
 from retinue_web.feed import TeamFeed
 from retinue_web.security import GateMiddleware
+from retinue_web.stops import stop_report, stop_targets
+from retinue_web.stream import stream
 from retinue_web.turns import read_turn
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
-
     from retinue.store import TeamInfo
 
     from retinue_web.view import WebView
@@ -48,18 +49,8 @@ STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
 }
-#: Seconds between two looks at the live team's activity (and keep-alive comments).
-TICK = 0.25
-#: Seconds of silence after which the stream sends a comment line.
-KEEP_ALIVE = 15.0
-#: How long a stop waits for the kernel's answer before saying it was sent.
-STOP_WAIT = 10.0
-#: The largest body an action takes, in bytes (a message to a member, a stop): past it the
-#: request is refused unread, so no client can make the view hold an unbounded body.
-MAX_BODY = 64 * 1024
-#: How deep an action's body may nest: its fields are strings, so a deeper one is refused
-#: rather than parsed into a recursion Python cannot finish (a 40 KB body nests 20,000 deep).
-MAX_DEPTH = 8
+#: `MAX_BODY` and `MAX_DEPTH` are named here too, where they were before `body` held them.
+__all__ = ["MAX_BODY", "MAX_DEPTH", "build_app"]
 
 
 def _static(name: str) -> bytes:
@@ -176,7 +167,7 @@ class _Api:
             return _error(400, "Last-Event-ID is a position (a whole number)")
         bounded = request.query_params.get("replay") != "1"
         return StreamingResponse(
-            _stream(self.view, feed, after, bounded),
+            stream(self.view, feed, after, bounded),
             media_type="text/event-stream",
             headers={"x-accel-buffering": "no"},
         )
@@ -211,36 +202,13 @@ class _Api:
             return _error(404, "no such panel")
         return JSONResponse(shown)
 
-    async def body_of(self, request: Request) -> dict[str, Any]:
-        """The request's JSON object, read up to `MAX_BODY` bytes and no further."""
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BODY:
-            raise ActionError(f"the body is larger than {MAX_BODY} bytes")
-        raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise ActionError(f"the body is larger than {MAX_BODY} bytes")
-        too_deep = ActionError(f"the body nests deeper than {MAX_DEPTH} levels")
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            raise ActionError("the body is not JSON") from None
-        except RecursionError:  # deeper than the parser can go
-            raise too_deep from None
-        if _depth(body) > MAX_DEPTH:
-            raise too_deep
-        if not isinstance(body, dict):
-            raise ActionError("the body must be a JSON object")
-        return body
-
     async def say(self, request: Request) -> Response:
         feed = await run_in_threadpool(self.live_feed_of, request)
         if feed is None:
             return _error(409, "only a live team can be spoken to; this one is a record")
         try:
-            body = await self.body_of(request)
-            name, text = _text_field(body, "to"), _text_field(body, "text")
+            body = await read_body(request)
+            name, text = text_field(body, "to"), text_field(body, "text")
             member = await run_in_threadpool(self.view.member, feed.team_id, name)
             if member is None:
                 raise ActionError(f"no member of this team is called {name or '(nobody)'}")
@@ -259,7 +227,7 @@ class _Api:
         if feed is None:
             return _error(409, "only a live team can be stopped; this one is a record")
         try:
-            targets = _stop_targets(feed, await self.body_of(request))
+            targets = stop_targets(feed, await read_body(request))
             sent: list[Said] = []
             for name in targets:
                 member = await run_in_threadpool(self.view.member, feed.team_id, name)
@@ -274,42 +242,13 @@ class _Api:
                     )
         except ActionError as exc:
             return _refused(exc)
-        reports = await asyncio.gather(*(_report(feed, s) for s in sent))
+        reports = await asyncio.gather(*(stop_report(feed, s) for s in sent))
         return JSONResponse({"sent_to": [s.to for s in sent], "reports": reports})
 
 
 def _refused(exc: ActionError) -> Response:
     """An action the view refused: 409 once the team has stopped, 400 for a bad request."""
     return _error(409 if isinstance(exc, TeamStoppedError) else 400, str(exc))
-
-
-def _text_field(body: dict[str, Any], key: str) -> str:
-    """`body[key]` as text the team can keep: a string (missing: empty) of valid Unicode.
-
-    JSON may carry lone surrogates (`"\\ud800"`), which no record or page can encode: they
-    are refused here rather than failing later in the store or the stream.
-    """
-    value = body.get(key, "")
-    if not isinstance(value, str):
-        raise ActionError(f"{key!r} must be a string")
-    try:
-        value.encode()
-    except UnicodeEncodeError:
-        raise ActionError(f"{key!r} is not valid Unicode (it holds a lone surrogate)") from None
-    return value
-
-
-def _depth(value: Any) -> int:
-    """How deep a parsed JSON value nests, found without recursion."""
-    deepest, pending = 0, [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        deepest = max(deepest, depth)
-        if isinstance(item, dict):
-            pending.extend((child, depth + 1) for child in item.values())
-        elif isinstance(item, list):
-            pending.extend((child, depth + 1) for child in item)
-    return deepest
 
 
 def _team_name(view: WebView, info: TeamInfo) -> str:
@@ -321,105 +260,3 @@ def _team_name(view: WebView, info: TeamInfo) -> str:
         return name
     members = info.members
     return ", ".join(members[:3]) + (" …" if len(members) > 3 else "") or "a team"
-
-
-def _stop_targets(feed: TeamFeed, body: dict[str, Any]) -> list[str]:
-    """Whom to send `/stop`: the member named, or the members working on a task who were
-    not set going by another member working on it (a stop cascades down to the rest)."""
-    member = body.get("member")
-    if isinstance(member, str) and member:
-        return [member]
-    chain = body.get("chain")
-    if not isinstance(chain, str) or not chain:
-        raise ActionError("name a member or a chain to stop")
-    with feed.locked():
-        fold = feed.fold
-        working = [
-            m.name for m in fold.members.values() if m.state == "working" and m.chain == chain
-        ]
-        set_going = {
-            (item["from"], item["to"])
-            for item in fold.flow
-            if item.get("kind") == "message" and item.get("chain") == chain
-        }
-        root = fold.chains.get(chain)
-    top = [name for name in working if not any((other, name) in set_going for other in working)]
-    if top:
-        return top
-    if root is not None:
-        return [root.root]
-    raise ActionError("nothing of that task is running")
-
-
-async def _report(feed: TeamFeed, sent: Said) -> dict[str, Any]:
-    """The kernel's answer to one `/stop` (what it stopped), once it is in the record."""
-    loop = asyncio.get_running_loop()
-    event = asyncio.Event()
-    key = feed.listen(loop, event)
-    try:
-        deadline = loop.time() + STOP_WAIT
-        while True:
-            event.clear()
-            found = _answer_to(feed, sent)
-            if found is not None:
-                return found
-            left = deadline - loop.time()
-            if left <= 0:
-                return {"to": sent.to, "id": sent.id, "text": None, "stopped": []}
-            try:
-                await asyncio.wait_for(event.wait(), timeout=left)
-            except TimeoutError:
-                continue
-    finally:
-        feed.unlisten(key)
-
-
-def _answer_to(feed: TeamFeed, sent: Said) -> dict[str, Any] | None:
-    with feed.locked():
-        flow = feed.fold.flow
-        answer = None
-        stopped: list[str] = []
-        for item in reversed(flow):
-            if item["pos"] <= sent.position:
-                break
-            if item.get("parent") == sent.id and item.get("kind") == "message":
-                answer = item
-            if item.get("event") == "stop" and item.get("from") == sent.to:
-                stopped = list(item.get("members", []))
-        if answer is None:
-            return None
-        return {"to": sent.to, "id": sent.id, "text": answer["text"], "stopped": stopped}
-
-
-async def _stream(view: WebView, feed: TeamFeed, after: int, bounded: bool) -> AsyncIterator[str]:
-    """The deltas after `after`, then each new one as it is folded; activity as it changes."""
-    loop = asyncio.get_running_loop()
-    wake = asyncio.Event()
-    key = feed.listen(loop, wake)
-    shown: dict[str, Any] | None = None
-    quiet = 0.0
-    try:
-        yield "retry: 1000\n\n"
-        while not view.closing.is_set():
-            wake.clear()
-            deltas = feed.deltas_after(after, bounded)
-            if deltas is None:
-                yield "event: reset\ndata: {}\n\n"
-                return
-            for position, data in deltas:
-                yield f"id: {position}\ndata: {data}\n\n"
-                after = position
-            activity = view.activity(feed.team_id) if feed.live else {}
-            if activity != shown:
-                shown = activity
-                yield f"event: activity\ndata: {json.dumps(activity)}\n\n"
-            try:
-                await asyncio.wait_for(wake.wait(), timeout=TICK)
-                quiet = 0.0
-            except TimeoutError:
-                quiet += TICK
-                if quiet >= KEEP_ALIVE:  # a comment line keeps proxies from closing it
-                    quiet = 0.0
-                    yield ": still here\n\n"
-    finally:
-        feed.unlisten(key)

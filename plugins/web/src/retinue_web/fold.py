@@ -6,13 +6,14 @@ that change as a small JSON-ready *delta*; the page applies deltas in order, so 
 streams only what changed, never the whole state again. `snapshot` is the whole state once,
 for a page that (re)loads. Members, who is working and their commands come from the
 console's `TeamTracker` (what `retinue run` shows); usage and the budget's tally from the
-kernel's `TeamUsage`, the fold the team budget itself uses.
+kernel's `TeamUsage`, the fold the team budget itself uses. The delta and its flow lines
+are `delta`'s, the roster's rows `roster`'s, the events that only say something
+`flow_events`'.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 from retinue import (
@@ -20,18 +21,13 @@ from retinue import (
     BudgetExhaustedEvent,
     BudgetLimitsChangedEvent,
     CancelMessage,
-    ChainMessageDroppedEvent,
-    ChainResumedEvent,
     ChainStoppedEvent,
-    CommandsAnnouncedEvent,
-    DeadLetterEvent,
     ErrorMessage,
     EventMessage,
     FailureNotice,
     LlmUsageEvent,
     Message,
     Panel,
-    RoutingSkippedEvent,
     RunFinishedEvent,
     RunStartedEvent,
     SentMessage,
@@ -43,6 +39,10 @@ from retinue import (
 )
 from retinue.console import TeamTracker
 from retinue.record import Record, charge_event, decode
+
+from retinue_web.delta import Delta, cut, name_of
+from retinue_web.flow_events import said
+from retinue_web.roster import Chain, Member, chains_json, member_json
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +67,6 @@ FOLD_KINDS = frozenset(
         "DeadLetterEvent",
     }
 )
-#: The most characters of one text a flow line carries (the rest is said to be cut).
-TEXT_LIMIT = 20_000
 #: Intents by which an agent hands work on and then waits for an answer.
 _DELEGATING = frozenset({"request", "instruction"})
 _RUN_ENDS = {
@@ -77,56 +75,6 @@ _RUN_ENDS = {
     "timeout": "run timed out",
     "failed": "run failed",
 }
-
-
-def _cut(text: str) -> str:
-    if len(text) <= TEXT_LIMIT:
-        return text
-    return text[:TEXT_LIMIT] + f"… ({len(text) - TEXT_LIMIT} more characters)"
-
-
-def _name(address: Any) -> str | None:
-    name = getattr(address, "name", None)
-    return name if isinstance(name, str) else None
-
-
-@dataclass
-class Member:
-    """One row of the roster: who, what it is doing, what it spent."""
-
-    name: str
-    role: str
-    person: bool
-    hired_by: str | None
-    state: str = "idle"
-    detail: str = ""
-    chain: str | None = None
-    left: bool = False
-    failed: str = ""
-    waiting_for: dict[tuple[str, str], None] = field(default_factory=dict)
-
-    def settle(self) -> None:
-        """The state when no run is in flight: failed, waiting or idle."""
-        self.chain = None
-        if self.left:
-            self.state, self.detail = "left", ""
-        elif self.failed:
-            self.state, self.detail = "failed", self.failed
-        elif self.waiting_for:
-            names = dict.fromkeys(member for _, member in self.waiting_for)
-            self.state, self.detail = "waiting", "for " + ", ".join(names)
-        else:
-            self.state, self.detail = "idle", ""
-
-
-@dataclass
-class Chain:
-    """A task the person started: where it went first and what it asked."""
-
-    chain_id: str
-    root: str
-    text: str
-    position: int
 
 
 class TeamFold:
@@ -171,7 +119,7 @@ class TeamFold:
         except Exception as exc:  # noqa: BLE001
             logger.warning("record %d of team %s left out: %s", record.position, self.team_id, exc)
             return None
-        delta = _Delta(record.position)
+        delta = Delta(record.position)
         for panel in self._panel_kinds.get(record.kind, ()):
             try:
                 panel.on_message(message)
@@ -186,7 +134,7 @@ class TeamFold:
             self.flow_positions.append(record.position)
         return self._render(delta)
 
-    def _render(self, delta: _Delta) -> dict[str, Any] | None:
+    def _render(self, delta: Delta) -> dict[str, Any] | None:
         out: dict[str, Any] = {}
         if delta.flow is not None:
             out["flow"] = delta.flow
@@ -207,7 +155,7 @@ class TeamFold:
         out["pos"] = delta.position
         return out
 
-    def _fold(self, message: Message, record: Record, delta: _Delta) -> None:
+    def _fold(self, message: Message, record: Record, delta: Delta) -> None:
         if isinstance(message, SentMessage):
             self._sent(message, record, delta)
         elif isinstance(message, EventMessage):
@@ -217,17 +165,17 @@ class TeamFold:
         elif isinstance(message, StopMessage):
             self._stop(message, record, delta)
         elif isinstance(message, ErrorMessage):
-            who = _name(message.sender) or "?"
+            who = name_of(message.sender) or "?"
             text = f"{message.exception_type}: {message.exception_value}"
             member = self.members.get(who)
             if member is not None:
-                member.failed = _cut(text)
+                member.failed = cut(text)
                 if member.state != "working":
                     member.settle()
                 delta.member(member)
             delta.event(record, "error", who, text)
 
-    def _start(self, message: StartMessage, record: Record, delta: _Delta) -> None:
+    def _start(self, message: StartMessage, record: Record, delta: Delta) -> None:
         sender = message.sender
         if sender is None:
             return
@@ -240,9 +188,9 @@ class TeamFold:
             return
         if not message.member:
             return
-        parent = _name(message.parent)
+        parent = name_of(message.parent)
         hired_by = (
-            parent if message.parent is not None and parent != _name(message.recipient) else None
+            parent if message.parent is not None and parent != name_of(message.recipient) else None
         )
         member = self.members.get(sender.name)
         if member is None or member.left:
@@ -252,7 +200,7 @@ class TeamFold:
         if hired_by is not None:
             delta.event(record, "hire", hired_by, f"hired {sender.name} ({sender.role})")
 
-    def _stop(self, message: StopMessage, record: Record, delta: _Delta) -> None:
+    def _stop(self, message: StopMessage, record: Record, delta: Delta) -> None:
         sender = message.sender
         if sender is None:
             return
@@ -271,13 +219,13 @@ class TeamFold:
             delta.event(record, "left", sender.name, "left the team")
         delta.member(member)
 
-    def _sent(self, report: SentMessage, record: Record, delta: _Delta) -> None:
+    def _sent(self, report: SentMessage, record: Record, delta: Delta) -> None:
         sent = report.message
-        sender, recipient = _name(sent.sender), _name(sent.recipient)
+        sender, recipient = name_of(sent.sender), name_of(sent.recipient)
         if isinstance(sent, CancelMessage):
             item = delta.message(record, sent, "cancel", "")
         elif isinstance(sent, AgentMessage):
-            item = delta.message(record, sent, sent.type, _cut(sent.content))
+            item = delta.message(record, sent, sent.type, cut(sent.content))
             if isinstance(sent, FailureNotice):
                 item["failure"] = {"kind": sent.failure, "member": sent.member}
         else:
@@ -304,7 +252,7 @@ class TeamFold:
                 answered.settle()
             delta.member(answered)
 
-    def _event(self, message: EventMessage, record: Record, delta: _Delta) -> None:
+    def _event(self, message: EventMessage, record: Record, delta: Delta) -> None:
         event = message.event
         if isinstance(event, RunStartedEvent):
             self._run_started(event, message, record, delta)
@@ -315,19 +263,8 @@ class TeamFold:
             delta.budget = True
             if event.agent_name in self.members:
                 delta.member(self.members[event.agent_name])
-        elif isinstance(event, CommandsAnnouncedEvent):
-            delta.commands[event.agent.name] = [c.model_dump() for c in event.commands]
-        elif isinstance(event, RoutingSkippedEvent):
-            text = f"→ {event.recipient} not delivered: {event.reason}"
-            delta.event(record, "skipped", event.agent.name, _cut(text))
         elif isinstance(event, ChainStoppedEvent):
             self._chain_stopped(event, record, delta)
-        elif isinstance(event, ChainMessageDroppedEvent):
-            text = f"dropped a message from {event.sender or '?'}: {event.reason}"
-            delta.event(record, "dropped", event.agent.name, text)
-        elif isinstance(event, ChainResumedEvent):
-            text = f"let the stopped task go on ({event.delivered} held delivered)"
-            delta.event(record, "resumed", event.agent.name, text)
         elif isinstance(event, BudgetLimitsChangedEvent):
             self.limits = event.limits
             self.budget_spent = ""
@@ -340,12 +277,11 @@ class TeamFold:
             delta.event(
                 record, "budget", event.refused_member, f"the team's budget is spent ({spent})"
             )
-        elif isinstance(event, DeadLetterEvent):
-            text = f"{event.message_type} to {event.recipient}, who had stopped, was not delivered"
-            delta.event(record, "dead_letter", event.sender or "?", text)
+        else:
+            said(event, record, delta)
 
     def _run_started(
-        self, event: RunStartedEvent, message: EventMessage, record: Record, delta: _Delta
+        self, event: RunStartedEvent, message: EventMessage, record: Record, delta: Delta
     ) -> None:
         self.usage.count_run(event.agent_name)
         delta.budget = True
@@ -363,19 +299,19 @@ class TeamFold:
         delta.chains = True
 
     def _run_finished(
-        self, event: RunFinishedEvent, message: EventMessage, record: Record, delta: _Delta
+        self, event: RunFinishedEvent, message: EventMessage, record: Record, delta: Delta
     ) -> None:
         self._note_turn(message, record)
         member = self.members.get(event.agent_name)
         if event.status in ("failed", "timeout") and member is not None:
-            member.failed = _cut(event.error or event.status)
+            member.failed = cut(event.error or event.status)
         if member is not None and event.agent_name not in self.tracker.working():
             member.settle()
             delta.member(member)
             delta.chains = True
         if event.status in _RUN_ENDS:
             text = _RUN_ENDS[event.status] + (f": {event.error}" if event.error else "")
-            delta.event(record, "run", event.agent_name, _cut(text), parent=message.parent_id)
+            delta.event(record, "run", event.agent_name, cut(text), parent=message.parent_id)
 
     def _note_turn(self, message: EventMessage, record: Record) -> None:
         turn = message.parent_id
@@ -384,7 +320,7 @@ class TeamFold:
         first, _ = self.turns.get(turn, (record.position, record.position))
         self.turns[turn] = (first, record.position)
 
-    def _chain_stopped(self, event: ChainStoppedEvent, record: Record, delta: _Delta) -> None:
+    def _chain_stopped(self, event: ChainStoppedEvent, record: Record, delta: Delta) -> None:
         stop = event.stop
         for name in stop.members:
             member = self.members.get(name)
@@ -397,7 +333,7 @@ class TeamFold:
             delta.member(member)
         if stop.kind == "loop":
             text = f"loop stopped: {stop.render_path()}: {stop.reason}"
-            delta.event(record, "loop", event.agent.name, _cut(text), chain=stop.chain_id)
+            delta.event(record, "loop", event.agent.name, cut(text), chain=stop.chain_id)
         else:
             text = f"task stopped for {', '.join(stop.members) or 'nobody'}"
             delta.event(record, "stop", event.agent.name, text, chain=stop.chain_id)
@@ -407,18 +343,7 @@ class TeamFold:
 
     # ------------------------------------------------------------------ reading
     def member_json(self, member: Member) -> dict[str, Any]:
-        spent = self.usage.by_member.get(member.name)
-        usage = spent.model_dump() if spent is not None else None
-        return {
-            "name": member.name,
-            "role": member.role,
-            "person": member.person,
-            "hired_by": member.hired_by,
-            "state": member.state,
-            "detail": member.detail,
-            "chain": member.chain,
-            "usage": usage,
-        }
+        return member_json(member, self.usage)
 
     def budget_json(self) -> dict[str, Any]:
         usage = self.usage.model_dump(exclude={"by_member"})
@@ -426,22 +351,7 @@ class TeamFold:
 
     def chains_json(self) -> list[dict[str, Any]]:
         """The tasks with members working on them now, each with who and what it asked."""
-        working: dict[str, list[str]] = {}
-        for member in self.members.values():
-            if member.state == "working" and member.chain is not None:
-                working.setdefault(member.chain, []).append(member.name)
-        found = []
-        for chain_id, names in working.items():
-            chain = self.chains.get(chain_id)
-            found.append(
-                {
-                    "chain": chain_id,
-                    "root": chain.root if chain is not None else None,
-                    "text": chain.text if chain is not None else "",
-                    "working": names,
-                }
-            )
-        return found
+        return chains_json(self.members, self.chains)
 
     def commands_json(self) -> dict[str, list[dict[str, Any]]]:
         return {
@@ -465,58 +375,4 @@ class TeamFold:
             "panels": [{"name": p.name, "title": p.title} for p in self.panels.values()],
             "flow": flow,
             "flow_more": len(flow) < len(self.flow),
-        }
-
-
-class _Delta:
-    """What one record changed, collected while it is folded."""
-
-    def __init__(self, position: int) -> None:
-        self.position = position
-        self.flow: dict[str, Any] | None = None
-        self.members: dict[str, Member] = {}
-        self.commands: dict[str, list[dict[str, Any]]] = {}
-        self.panels: list[str] = []
-        self.budget = False
-        self.chains = False
-        self.team = False
-
-    def member(self, member: Member) -> None:
-        self.members[member.name] = member
-
-    def message(self, record: Record, sent: Message, intent: str, text: str) -> dict[str, Any]:
-        self.flow = {
-            "pos": record.position,
-            "kind": "message",
-            "id": sent.id,
-            "type": type(sent).__name__,
-            "from": _name(sent.sender),
-            "to": _name(sent.recipient),
-            "intent": intent,
-            "text": text,
-            "chain": sent.chain_id,
-            "parent": sent.parent_id,
-            "time": record.timestamp,
-        }
-        return self.flow
-
-    def event(
-        self,
-        record: Record,
-        event: str,
-        who: str,
-        text: str,
-        *,
-        chain: str | None = None,
-        parent: str | None = None,
-    ) -> None:
-        self.flow = {
-            "pos": record.position,
-            "kind": "event",
-            "event": event,
-            "from": who,
-            "text": text,
-            "chain": chain or record.chain_id,
-            "parent": parent or record.parent_id,
-            "time": record.timestamp,
         }

@@ -22,7 +22,7 @@ from retinue import (
 )
 from retinue.record import Store, decode
 
-from retinue_web.fold import TEXT_LIMIT
+from retinue_web.delta import TEXT_LIMIT
 
 TURN_KINDS = (
     "RunStartedEvent",

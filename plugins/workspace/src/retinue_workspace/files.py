@@ -17,6 +17,8 @@ directory and replace the target with `os.replace`, so a reader never sees half 
 
 Every failure is a `WorkspaceError` whose message names the path and the reason; file
 system errors are translated, never passed through raw. Needs a POSIX system (`dir_fd`).
+Gate 2 and the root's identity are `root`'s, gate 3 and the atomic write `descriptors'`;
+`Workspace._place` takes a path through all three.
 """
 
 from __future__ import annotations
@@ -24,17 +26,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
-from retinue_workspace.errors import WorkspaceError, WorkspaceNotFoundError
+from retinue_workspace.descriptors import TEMP_PREFIX, OpenFile, open_dirs, open_in, replace
+from retinue_workspace.errors import WorkspaceError, translate
 from retinue_workspace.listing import MAX_SCAN_ENTRIES, Entry, Listing, entry_at
 from retinue_workspace.paths import DEFAULT_PATTERN, compile_pattern, display, parse_path
+from retinue_workspace.root import Root
 from retinue_workspace.text import (
     as_text,
     describe_binary,
@@ -44,25 +44,11 @@ from retinue_workspace.text import (
     number_lines,
 )
 
+#: `TEMP_PREFIX` and `OpenFile` are named here too, where they were before `descriptors`.
+__all__ = ["DEFAULT_READ_LINES", "TEMP_PREFIX", "OpenFile", "Workspace"]
+
 DEFAULT_READ_LINES = 2000
 """How many lines one `workspace_read` shows unless the caller asks for fewer."""
-TEMP_PREFIX = ".retinue-tmp-"
-"""Names of the temporary files writes go through; reserved, and hidden from listings."""
-
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-# O_NONBLOCK: opening a FIFO must not hang; it is refused right after by its fstat.
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-@dataclass(frozen=True)
-class OpenFile:
-    """A regular file opened for reading inside the workspace."""
-
-    path: str
-    """Where it is, relative to the root, links resolved."""
-    size: int
-    stream: BinaryIO
 
 
 class Workspace:
@@ -82,9 +68,7 @@ class Workspace:
         self.max_file_bytes = max_file_bytes
         self.max_read_chars = max_read_chars
         self.max_list_entries = max_list_entries
-        self._lock = threading.Lock()
-        self._real: str | None = None
-        self._identity: tuple[int, int] | None = None
+        self._root_dir = Root(self._root)
 
     @property
     def root(self) -> Path:
@@ -117,7 +101,7 @@ class Workspace:
                 f"at most {human_size(self.max_file_bytes)}"
             )
         with self._place(path, create_dirs=True) as (dir_fd, name, shown):
-            existed = self._replace(dir_fd, name, shown, data, expect=None)
+            existed = replace(dir_fd, name, shown, data, expect=None)
         verb = "Replaced" if existed else "Created"
         return f"{verb} {shown} ({human_size(len(data))}, {line_count(content)})."
 
@@ -128,7 +112,7 @@ class Workspace:
         if not old:
             raise WorkspaceError("the text to replace is empty; give the exact text to change")
         with self._place(path) as (dir_fd, name, shown):
-            with self._open_in(dir_fd, name, shown) as file:
+            with open_in(dir_fd, name, shown) as file:
                 data = self._read_whole(file)
                 before = os.fstat(file.stream.fileno())
             text = as_text(data)
@@ -153,7 +137,7 @@ class Workspace:
                     f"after the edit {shown} would hold {human_size(len(data))}; files in this "
                     f"workspace may hold at most {human_size(self.max_file_bytes)}"
                 )
-            self._replace(dir_fd, name, shown, data, expect=before)
+            replace(dir_fd, name, shown, data, expect=before)
         line = text.count("\n", 0, at) + 1
         return f"Edited {shown}: replaced one occurrence at line {line}."
 
@@ -163,7 +147,7 @@ class Workspace:
             try:
                 info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
             except OSError as exc:
-                raise _translate(exc, "delete", shown) from None
+                raise translate(exc, "delete", shown) from None
             try:
                 if stat.S_ISDIR(info.st_mode):
                     os.rmdir(name, dir_fd=dir_fd)
@@ -174,7 +158,7 @@ class Workspace:
                     raise WorkspaceError(
                         f"{shown} is a directory that is not empty; delete what it holds first"
                     ) from None
-                raise _translate(exc, "delete", shown) from None
+                raise translate(exc, "delete", shown) from None
         if stat.S_ISLNK(info.st_mode):
             return f"Deleted the link {shown} (what it pointed to is untouched)."
         return f"Deleted {shown}."
@@ -209,53 +193,10 @@ class Workspace:
     @contextlib.contextmanager
     def open(self, path: str) -> Iterator[OpenFile]:
         """A regular file of the workspace, open for reading; refused if it is anything else."""
-        with self._place(path) as (dir_fd, name, shown), self._open_in(dir_fd, name, shown) as f:
+        with self._place(path) as (dir_fd, name, shown), open_in(dir_fd, name, shown) as f:
             yield f
 
     # ------------------------------------------------------------------ the three gates
-
-    def _open_root(self) -> int:
-        """A descriptor of the root: created if missing, refused if replaced."""
-        with self._lock:
-            if self._real is None:
-                return self._first_open()
-            try:
-                fd = os.open(self._real, _DIR_FLAGS)
-            except FileNotFoundError:
-                return self._first_open()
-            except OSError as exc:
-                raise WorkspaceError(
-                    f"the workspace root {self._real} was replaced by a link or a file "
-                    f"({exc.strerror}); refusing to use it"
-                ) from None
-            info = os.fstat(fd)
-            if (info.st_dev, info.st_ino) != self._identity:
-                os.close(fd)
-                raise WorkspaceError(
-                    f"the workspace root {self._real} was replaced by another directory; "
-                    "refusing to use it"
-                )
-            return fd
-
-    def _first_open(self) -> int:
-        """Create the root if needed and remember what it is (called under the lock)."""
-        target = self._real or str(self._root)
-        try:
-            os.makedirs(target, exist_ok=True)
-            real = os.path.realpath(target)
-            if self._real is not None and real != self._real:
-                raise WorkspaceError(
-                    f"the workspace root {self._real} now leads to {real}; refusing to use it"
-                )
-            fd = os.open(real, _DIR_FLAGS)
-        except OSError as exc:
-            raise WorkspaceError(
-                f"the workspace root {target} cannot be used: {exc.strerror or exc}"
-            ) from None
-        info = os.fstat(fd)
-        self._real, self._identity = real, (info.st_dev, info.st_ino)
-        return fd
-
     @contextlib.contextmanager
     def _place(
         self, path: str, *, create_dirs: bool = False, follow_last: bool = True
@@ -273,15 +214,14 @@ class Workspace:
             )
         if parts[-1].startswith(TEMP_PREFIX):
             raise WorkspaceError(f"names starting with {TEMP_PREFIX!r} are reserved")
-        root_fd = self._open_root()
+        root_fd = self._root_dir.open()
         try:
-            assert self._real is not None
-            resolved = self._resolve(parts, path, follow_last=follow_last)
+            resolved = self._root_dir.resolve(parts, path, follow_last=follow_last)
             if not resolved:
                 raise WorkspaceError(
                     f"{path!r} is a link to the workspace itself; name a file inside it"
                 )
-            dir_fd = self._open_dirs(root_fd, resolved[:-1], create=create_dirs, path=path)
+            dir_fd = open_dirs(root_fd, resolved[:-1], create=create_dirs, path=path)
             try:
                 yield dir_fd, resolved[-1], display(resolved)
             finally:
@@ -289,87 +229,6 @@ class Workspace:
                     os.close(dir_fd)
         finally:
             os.close(root_fd)
-
-    def _resolve(self, parts: tuple[str, ...], path: str, *, follow_last: bool) -> tuple[str, ...]:
-        """`parts` with every link resolved; refused when that leads outside the root."""
-        assert self._real is not None
-        root = self._real
-        head, last = (parts, None) if follow_last else (parts[:-1], parts[-1])
-        real = os.path.realpath(os.path.join(root, *head))
-        if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
-            raise WorkspaceError(
-                f"{path!r} leads outside the workspace through a symbolic link; refused"
-            )
-        relative = os.path.relpath(real, root)
-        resolved = () if relative == "." else tuple(relative.split(os.sep))
-        return resolved if last is None else (*resolved, last)
-
-    def _open_dirs(self, root_fd: int, dirs: tuple[str, ...], *, create: bool, path: str) -> int:
-        """Open `dirs` below the root one by one, never through a link; create them if asked."""
-        current = root_fd
-        try:
-            for index, name in enumerate(dirs):
-                shown = display(dirs[: index + 1])
-                try:
-                    step = os.open(name, _DIR_FLAGS, dir_fd=current)
-                except FileNotFoundError:
-                    if not create:
-                        raise WorkspaceNotFoundError(
-                            f"there is no directory {shown} in the workspace"
-                        ) from None
-                    with contextlib.suppress(FileExistsError):
-                        os.mkdir(name, dir_fd=current)
-                    step = self._open_dir_step(name, current, shown, path)
-                except OSError as exc:
-                    raise self._dir_refusal(exc, name, current, shown, path) from None
-                if current != root_fd:
-                    os.close(current)
-                current = step
-        except BaseException:
-            if current != root_fd:
-                os.close(current)
-            raise
-        return current
-
-    def _open_dir_step(self, name: str, parent: int, shown: str, path: str) -> int:
-        try:
-            return os.open(name, _DIR_FLAGS, dir_fd=parent)
-        except OSError as exc:
-            raise self._dir_refusal(exc, name, parent, shown, path) from None
-
-    @staticmethod
-    def _dir_refusal(exc: OSError, name: str, parent: int, shown: str, path: str) -> Exception:
-        with contextlib.suppress(OSError):
-            if stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
-                return WorkspaceError(
-                    f"{shown} became a symbolic link while {path!r} was being opened; refused"
-                )
-        if exc.errno == errno.ENOTDIR:
-            return WorkspaceError(f"{shown} is a file, not a directory")
-        return _translate(exc, "open", shown)
-
-    @contextlib.contextmanager
-    def _open_in(self, dir_fd: int, name: str, shown: str) -> Iterator[OpenFile]:
-        """Open the regular file `name` for reading; anything else is refused unopened."""
-        try:
-            info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        except OSError as exc:
-            raise _translate(exc, "read", shown) from None
-        _require_regular(info, shown)
-        try:
-            fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise WorkspaceError(
-                    f"{shown} became a symbolic link while it was being opened; refused"
-                ) from None
-            raise _translate(exc, "read", shown) from None
-        stream = os.fdopen(fd, "rb")
-        with stream:
-            info = os.fstat(fd)
-            _require_regular(info, shown)  # what was opened, not what was looked at
-            os.set_blocking(fd, True)
-            yield OpenFile(path=shown, size=info.st_size, stream=stream)
 
     def _read_whole(self, file: OpenFile) -> bytes:
         if file.size > self.max_file_bytes:
@@ -384,60 +243,11 @@ class Workspace:
             )
         return data
 
-    def _replace(
-        self, dir_fd: int, name: str, shown: str, data: bytes, *, expect: os.stat_result | None
-    ) -> bool:
-        """Write `data` to a temporary file beside `name`, then swap it in; True if it existed.
-
-        With `expect`, the file must still be the one that was read (same inode, size and
-        modification time), so an edit never overwrites a change made in between.
-        """
-        try:
-            current: os.stat_result | None = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        except FileNotFoundError:
-            current = None
-        except OSError as exc:
-            raise _translate(exc, "write", shown) from None
-        if current is not None:
-            if stat.S_ISDIR(current.st_mode):
-                raise WorkspaceError(f"{shown} is a directory; choose a file name inside it")
-            if stat.S_ISLNK(current.st_mode):
-                raise WorkspaceError(f"{shown} became a symbolic link while being written; refused")
-            _require_regular(current, shown)
-        if expect is not None and (
-            current is None
-            or (current.st_ino, current.st_size, current.st_mtime_ns)
-            != (expect.st_ino, expect.st_size, expect.st_mtime_ns)
-        ):
-            raise WorkspaceError(f"{shown} changed while it was being edited; read it again")
-        temp = f"{TEMP_PREFIX}{secrets.token_hex(8)}"
-        try:
-            fd = os.open(temp, _NEW_FLAGS, 0o666, dir_fd=dir_fd)
-        except OSError as exc:
-            raise _translate(exc, "write", shown) from None
-        try:
-            with os.fdopen(fd, "wb") as out:
-                if current is not None:
-                    os.fchmod(out.fileno(), stat.S_IMODE(current.st_mode))
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=dir_fd)
-            raise _translate(exc, "write", shown) from None
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=dir_fd)
-            raise
-        return current is not None
-
     def _scan(
         self, accept: Callable[[str], bool], depth: int | None, *, files_only: bool
     ) -> tuple[list[Entry], bool]:
         """Walk the tree without following links; the entries `accept` takes, and if cut short."""
-        root_fd = self._open_root()
+        root_fd = self._root_dir.open()
         found: list[Entry] = []
         seen = 0
         try:
@@ -464,37 +274,3 @@ class Workspace:
         finally:
             os.close(root_fd)
         return found, False
-
-
-def _require_regular(info: os.stat_result, shown: str) -> None:
-    mode = info.st_mode
-    if stat.S_ISREG(mode):
-        return
-    if stat.S_ISDIR(mode):
-        raise WorkspaceError(
-            f"{shown} is a directory; list it with workspace_list({(shown + '/*')!r})"
-        )
-    if stat.S_ISLNK(mode):
-        raise WorkspaceError(f"{shown} became a symbolic link while being opened; refused")
-    kind = (
-        "a device"
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-        else "a FIFO"
-        if stat.S_ISFIFO(mode)
-        else "a socket"
-        if stat.S_ISSOCK(mode)
-        else "not a regular file"
-    )
-    raise WorkspaceError(f"{shown} is {kind}; only regular files can be read or written")
-
-
-def _translate(exc: OSError, action: str, shown: str) -> WorkspaceError:
-    """A file-system error as one line naming the path."""
-    if exc.errno == errno.ENOENT:
-        return WorkspaceNotFoundError(f"there is no {shown} in the workspace")
-    if exc.errno == errno.ENOTDIR:
-        return WorkspaceError(f"a part of {shown} is a file, not a directory")
-    if exc.errno == errno.ELOOP:
-        return WorkspaceError(f"{shown} is a symbolic link that cannot be followed safely")
-    reason = exc.strerror or str(exc)
-    return WorkspaceError(f"cannot {action} {shown}: {reason[:1].lower()}{reason[1:]}")
