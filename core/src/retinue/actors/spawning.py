@@ -17,7 +17,7 @@ from retinue.actors.loader import import_object, qualified_name
 from retinue.actors.messages import StartMessage, StopMessage
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.runtime_api import team_owner
-from retinue.actors.validation import shown
+from retinue.validation import shown
 
 if TYPE_CHECKING:
     from retinue.actors.resumption import Resumption

@@ -41,7 +41,7 @@ from retinue.actors.spawning import (
     start_message,
 )
 from retinue.actors.turns import observe
-from retinue.actors.validation import check_timeout
+from retinue.validation import check_timeout
 
 if TYPE_CHECKING:
     from retinue.actors.actor import Actor

@@ -23,12 +23,12 @@ from retinue.actors.loader import (
     is_reading_record,
     qualified_name,
 )
-from retinue.actors.validation import ConfigError, prefixed, shown, warn_at_caller
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
 from retinue.llm.prompt import PromptTemplate
 from retinue.tools.card import ToolCard, card_name
 from retinue.tools.state import ToolState
+from retinue.validation import ConfigError, prefixed, shown, warn_at_caller
 
 CARD_KEY = "card"
 """In a saved config, the name of a configured card."""

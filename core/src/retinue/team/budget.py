@@ -26,9 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
-from retinue.actors.validation import ConfigModel
 from retinue.team.budget_report import LABELS, render_figure, render_status
 from retinue.team.tally import METRICS, Charge, MemberUsage, Metric, TeamUsage
+from retinue.validation import ConfigModel
 
 #: The tally (`tally`) and how it reads (`budget_report`) live apart; their names read from here.
 __all__ = [
