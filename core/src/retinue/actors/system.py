@@ -346,6 +346,9 @@ class ActorSystem(Runtime):
         if actor.intake.in_own_thread():
             actor.stop()
             return True
+        # Owed until the actor has left, as `Actor.stop` owes it: past `timeout` the stop
+        # still happens, and `wait_idle` must not return before it has.
+        actor.intake.owe_stop()
         try:
             return bool(actor.actor_ref.stop(block=True, timeout=timeout or self.ask_timeout))
         except pykka.Timeout:
