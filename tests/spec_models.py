@@ -1,4 +1,4 @@
-"""Scripted models for the spec-snippet tests (importable as `spec_models:<name>`)."""
+"""Scripted models for the spec-snippet tests (importable as `tests.spec_models:<name>`)."""
 
 from __future__ import annotations
 

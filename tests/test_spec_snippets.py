@@ -65,7 +65,7 @@ def test_quick_start() -> None:
                 name="@Manager",
                 role="Manager",
                 prompt=PromptTemplate(template="You are a project manager. Delegate."),
-                model_cfg=ModelConfig(provider="function", model="spec_models:manager"),
+                model_cfg=ModelConfig(provider="function", model="tests.spec_models:manager"),
             ),
             routes_to=["Developer", "QA"],
         )
@@ -76,7 +76,7 @@ def test_quick_start() -> None:
             config=AgentConfig(
                 name="@Developer",
                 role="Developer",
-                model_cfg=ModelConfig(provider="function", model="spec_models:developer"),
+                model_cfg=ModelConfig(provider="function", model="tests.spec_models:developer"),
             ),
         )
         orchestrator_proxy.register_agent_profiles([manager_card, developer_card])

@@ -1,4 +1,4 @@
-"""Scripted models for the in-process console tests (imported as `cli.scripts`)."""
+"""Scripted models for the in-process console tests (imported as `tests.cli.scripts`)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 import pyte
 
-from .conftest import command_env
+from tests.cli.conftest import command_env
 
 
 class _AnsweringScreen(pyte.Screen):

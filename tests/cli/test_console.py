@@ -20,7 +20,7 @@ from retinue import (
 from retinue.console import Console, JsonTranscript
 from retinue.testing import TeamHarness, scripted_card, send_directive
 
-from . import scripts
+from tests.cli import scripts
 
 
 def watch(team: TeamHarness, **options: object) -> tuple[Console, io.StringIO]:
@@ -181,7 +181,7 @@ def test_a_failed_run_is_one_warning_and_its_end_only_at_debug(
     retinue_team: TeamHarness, caplog: pytest.LogCaptureFixture
 ) -> None:
     team = retinue_team
-    lead = team.add(scripted_card("Lead", "cli.scripts:explodes"))
+    lead = team.add(scripted_card("Lead", "tests.cli.scripts:explodes"))
     with caplog.at_level(logging.DEBUG, logger="retinue"):
         team.say(lead, "go")
         team.wait_idle()
@@ -208,7 +208,7 @@ class _Started(EventSubscriber):
 
 def test_a_run_start_is_recorded_while_the_run_goes_on(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    lead = team.add(scripted_card("Lead", "cli.scripts:held"))
+    lead = team.add(scripted_card("Lead", "tests.cli.scripts:held"))
     console, _ = watch(team)
     started = _Started()
     team.orchestrator_proxy.subscribe(started)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import TEAMS
-from .terminal import Terminal, release
+from tests.cli.conftest import TEAMS
+from tests.cli.terminal import Terminal, release
 
 pytest.importorskip("pexpect", reason="the terminal tests drive a pty with pexpect")
 pytest.importorskip("pyte", reason="the terminal tests read the screen through pyte")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from .conftest import ROOT, command_env
+from tests.cli.conftest import ROOT, command_env
 
 
 def test_the_quickstart_prints_the_readme_output() -> None:

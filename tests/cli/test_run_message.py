@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import EXAMPLES, TEAMS, Run
-from .sse_model import ANSWER, streaming_model
+from tests.cli.conftest import EXAMPLES, TEAMS, Run
+from tests.cli.sse_model import ANSWER, streaming_model
 
 ECHO = "function:retinue.cli.demo_models:echo"
 COMMON_KEYS = {"record", "id", "time", "chain_id", "parent_id", "sender", "recipient"}

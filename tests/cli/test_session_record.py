@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import command_env
+from tests.cli.conftest import command_env
 
 TEAM = """[team]
 name = "beside"

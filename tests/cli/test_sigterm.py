@@ -11,7 +11,7 @@ from pathlib import Path
 
 from retinue.store import open_store
 
-from .conftest import TEAMS, command_env
+from tests.cli.conftest import TEAMS, command_env
 
 TIMEOUT = 60
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import TEAMS
-from .sse_model import ANSWER, FIRST_WORDS, LAST_WORDS, StreamingModel, streaming_model
-from .terminal import Terminal
+from tests.cli.conftest import TEAMS
+from tests.cli.sse_model import ANSWER, FIRST_WORDS, LAST_WORDS, StreamingModel, streaming_model
+from tests.cli.terminal import Terminal
 
 pytest.importorskip("pexpect", reason="the terminal tests drive a pty with pexpect")
 pytest.importorskip("pyte", reason="the terminal tests read the screen through pyte")

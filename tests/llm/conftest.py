@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from retinue.llm import ReactAgent, RunnerConfig
 
-from .scripted import Script
+from tests.llm.scripted import Script
 
 
 class Events(list[Any]):

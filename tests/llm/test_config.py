@@ -22,7 +22,7 @@ from retinue.llm import (
 )
 from retinue.llm.models import _api_key, build_model, get_model, import_function
 
-from . import scripted
+from tests.llm import scripted
 
 
 def one_line(exc: pytest.ExceptionInfo[BaseException]) -> str:

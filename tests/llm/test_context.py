@@ -33,8 +33,8 @@ from retinue.llm import (
 from retinue.llm import history as hist
 from retinue.llm.events import message_to_data
 
-from .conftest import Events
-from .scripted import Script, assert_valid_history, call
+from tests.llm.conftest import Events
+from tests.llm.scripted import Script, assert_valid_history, call
 
 MakeAgent = Callable[..., ReactAgent]
 

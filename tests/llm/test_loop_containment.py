@@ -19,7 +19,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from retinue.llm import ReactAgent, RunnerConfig
 from retinue.llm.loop import LoopTaskAbortedError, ModelLoop, get_model_loop
 
-from .scripted import assert_valid_history
+from tests.llm.scripted import assert_valid_history
 
 ABORTS = [SystemExit, KeyboardInterrupt]
 

@@ -9,7 +9,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from retinue.llm import ConfigError, ModelConfig, ModelSwitchedEvent, ReactAgent, RunnerConfig
 from retinue.llm.events import parse_llm_event
 
-from .conftest import Events
+from tests.llm.conftest import Events
 
 FIRST = ModelConfig(provider="function", model=f"{__name__}:first")
 SECOND = ModelConfig(provider="function", model=f"{__name__}:second")

@@ -39,9 +39,9 @@ from retinue.llm import (
 from retinue.llm.models import get_model
 from retinue.llm.react_agent import render_system_block
 
-from . import scripted
-from .conftest import Events
-from .scripted import Script, assert_valid_history, call
+from tests.llm import scripted
+from tests.llm.conftest import Events
+from tests.llm.scripted import Script, assert_valid_history, call
 
 MakeAgent = Callable[..., ReactAgent]
 

@@ -20,8 +20,8 @@ from retinue.llm import (
     aggregate_usage,
 )
 
-from .conftest import Events
-from .scripted import Script, assert_valid_history, call
+from tests.llm.conftest import Events
+from tests.llm.scripted import Script, assert_valid_history, call
 
 MakeAgent = Callable[..., ReactAgent]
 

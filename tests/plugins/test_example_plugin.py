@@ -20,7 +20,7 @@ import pytest
 from retinue import AgentCard, AgentConfig, BaseAgent
 from retinue.testing import TeamHarness
 
-from .conftest import EXAMPLE_PLUGIN
+from tests.plugins.conftest import EXAMPLE_PLUGIN
 
 PLUGIN_TESTS = EXAMPLE_PLUGIN / "tests"
 

@@ -22,7 +22,7 @@ from retinue.plugins import (
     get_plugin_manager,
 )
 
-from .conftest import write_distribution
+from tests.plugins.conftest import write_distribution
 
 ABORTS = {
     "exits": "raise SystemExit(0)\n",

@@ -30,7 +30,7 @@ from retinue.plugins import (
 )
 from retinue.tools.card import ToolCard
 
-from .conftest import write_distribution
+from tests.plugins.conftest import write_distribution
 
 CARD_MODULE = """
     from typing import ClassVar

@@ -21,7 +21,7 @@ from retinue.cli.plugin_new import AGENT_COMMANDS
 from retinue.cli.plugin_template import card_members, render
 from retinue.testing import TeamHarness
 
-from .conftest import write_distribution
+from tests.plugins.conftest import write_distribution
 
 
 def new(tmp_path: Path, name: str) -> int:

@@ -11,7 +11,7 @@ import pytest
 from retinue.cli.main import main
 from retinue.plugins import DISABLED_PLUGINS_ENV, get_plugin_manager
 
-from .conftest import write_distribution
+from tests.plugins.conftest import write_distribution
 
 CARD_MODULE = """
     from typing import ClassVar

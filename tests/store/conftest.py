@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from retinue.store import MemoryStore, SQLiteStore, Store
 
+# The crash-resume helpers assert as the tests that used to hold them did, with pytest's detail.
+pytest.register_assert_rewrite("resume_helpers")
+
 STORES = ["memory", "sqlite", "postgres"]
 
 

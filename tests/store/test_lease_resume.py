@@ -18,11 +18,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from resume_helpers import WAIT, env, lines_until, start_and_kill
 from retinue import HandledMessage, SentMessage
 from retinue.resume import TeamResumedEvent
 from retinue.store import LeaseHeldError, open_store
 from retinue.team.record_codec import decode
-from test_resume_crash import WAIT, env, lines_until, start_and_kill
 
 #: Seconds a lease lasts unrenewed in these tests (the holders renew every third of it).
 LEASE = "3"

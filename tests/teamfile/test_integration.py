@@ -19,7 +19,7 @@ import pytest
 from retinue import ActorAddress, AgentMessage, HumanProxy, ModelConfig
 from retinue.teamfile import load_team_file
 
-from .test_round_trip import EXAMPLES, _missing_cards
+from tests.teamfile.test_round_trip import EXAMPLES, _missing_cards
 
 pytestmark = pytest.mark.integration
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run, uv
+from tests.template.conftest import run, uv
 
 pytestmark = pytest.mark.template
 

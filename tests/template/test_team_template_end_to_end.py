@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, outcome, run
+from tests.template.conftest import ROOT, outcome, run
 
 pytestmark = pytest.mark.template
 

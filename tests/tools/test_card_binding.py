@@ -20,7 +20,7 @@ from retinue.tools import (
     card_name,
 )
 
-from .fakes import FakeHost
+from tests.tools.fakes import FakeHost
 
 
 class NotesCard(ToolCard):

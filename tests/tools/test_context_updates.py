@@ -26,7 +26,7 @@ from retinue.tools import (
     find_markers,
 )
 
-from .fakes import FakeState
+from tests.tools.fakes import FakeState
 
 FULL = "— current state."
 DELTA = "— state has changed since the last update."

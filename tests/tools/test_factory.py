@@ -18,7 +18,7 @@ from retinue.tools import (
     ToolState,
 )
 
-from .fakes import FakeHost
+from tests.tools.fakes import FakeHost
 
 
 def roster() -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -41,3 +43,25 @@ def returns(team: TeamHarness, name: str) -> list[tuple[str, str, str]]:
                     part.tool_call_id, (part.tool_name, str(part.outcome), str(part.content))
                 )
     return list(seen.values())
+
+
+#: The team `retinue mcp serve` serves in these tests, and how long one of its steps may take.
+TEAM = Path(__file__).parent / "teams" / "relay.toml"
+TIMEOUT = 120
+
+
+def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
+    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
+    found: list[str] = []
+    done = threading.Event()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:  # to the end: a full pipe would stall the server
+            found.append(line)
+            if marker in line:
+                done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert done.wait(TIMEOUT), "".join(found)
+    return list(found)

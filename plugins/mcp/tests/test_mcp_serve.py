@@ -6,19 +6,15 @@ import asyncio
 import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp_helpers import returns, role
+from mcp_helpers import TEAM, TIMEOUT, _lines_until, returns, role
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import HttpConnection, McpTool
-
-TEAM = Path(__file__).parent / "teams" / "relay.toml"
-TIMEOUT = 120
 
 
 def text_of(result: types.CallToolResult) -> str:
@@ -137,23 +133,6 @@ def test_a_team_served_over_http_is_a_tool_of_another_teams_agent(
     finally:
         process.terminate()
         process.wait(30)
-
-
-def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
-    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
-    found: list[str] = []
-    done = threading.Event()
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:  # to the end: a full pipe would stall the server
-            found.append(line)
-            if marker in line:
-                done.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    assert done.wait(TIMEOUT), "".join(found)
-    return list(found)
 
 
 def test_a_bad_team_file_or_option_is_one_line_and_exit_status_1(

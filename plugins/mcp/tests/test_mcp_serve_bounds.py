@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from mcp_helpers import TEAM, _lines_until
 from retinue.store import open_store
 from retinue.teamfile import load_team_file
 from retinue.testing import closed_within, half_sent
 from retinue_mcp.endpoint import REFUSAL, endpoint_url, http_server, new_token
 from retinue_mcp.serve import TeamService, build_server, start
-from test_mcp_serve import TEAM, _lines_until
 
 SERVE = [sys.executable, "-m", "retinue", "mcp", "serve"]
 SHORT = 1.0  # the request timeout of the endpoint under test, in seconds

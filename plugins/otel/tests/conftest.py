@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from retinue.testing import TeamHarness
-
-# Scripts named by import path (`otel_scripts:...`) are imported in the agents' threads.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from otel_helpers import Spans, traced_team
+from retinue.testing import TeamHarness
 
 
 @pytest.fixture

@@ -14,8 +14,7 @@ from retinue.store import open_store
 from retinue.testing import TeamHarness, closed_within, half_sent
 from retinue_web import WebView
 from retinue_web.app import MAX_DEPTH
-from test_web_cli import SOLO, port_of, retinue
-from web_helpers import TIMEOUT, request
+from web_helpers import SOLO, TIMEOUT, port_of, request, retinue
 
 HALF_OPEN = 400
 SHORT = 1.0  # the request timeout of the view under test, in seconds

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import signal
 import subprocess
 import sys
@@ -11,36 +10,7 @@ from pathlib import Path
 
 import pytest
 from retinue.cli.main import main
-from web_helpers import SESSIONS, TIMEOUT, request, sign_in, wait_until
-
-ROOT = Path(__file__).resolve().parents[3]
-SOLO = ROOT / "examples" / "teams" / "solo.toml"
-
-
-def retinue(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "retinue", "web", *args, "--port", "0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-
-
-def port_of(process: subprocess.Popen[str]) -> tuple[int, list[str]]:
-    """The port `retinue web` printed it listens on, and the lines before it; the person is
-    signed in by the one-time URL it printed."""
-    assert process.stderr is not None
-    lines = []
-    for line in process.stderr:
-        lines.append(line.rstrip())
-        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/\S*)", line)
-        if found:
-            port = int(found[2])
-            SESSIONS.pop(port, None)
-            if "?token=" in found[1]:
-                sign_in(port, found[1])
-            return port, lines
-    raise AssertionError(f"retinue web printed no URL: {lines}")
+from web_helpers import SOLO, TIMEOUT, port_of, request, retinue, wait_until
 
 
 def ended(process: subprocess.Popen[str]) -> tuple[int, str]:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
@@ -132,3 +136,34 @@ def sse(
                 data.append(line[6:])
     finally:
         connection.close()
+
+
+#: `retinue web` started as a person starts it, on a team file of the examples.
+ROOT = Path(__file__).resolve().parents[3]
+SOLO = ROOT / "examples" / "teams" / "solo.toml"
+
+
+def retinue(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "retinue", "web", *args, "--port", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def port_of(process: subprocess.Popen[str]) -> tuple[int, list[str]]:
+    """The port `retinue web` printed it listens on, and the lines before it; the person is
+    signed in by the one-time URL it printed."""
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        lines.append(line.rstrip())
+        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/\S*)", line)
+        if found:
+            port = int(found[2])
+            SESSIONS.pop(port, None)
+            if "?token=" in found[1]:
+                sign_in(port, found[1])
+            return port, lines
+    raise AssertionError(f"retinue web printed no URL: {lines}")
