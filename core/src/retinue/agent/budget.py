@@ -18,16 +18,14 @@ from retinue.actors.address import ActorAddress
 from retinue.actors.messages import Message
 from retinue.agent.config import AgentState
 from retinue.team.budget import (
-    LABELS,
-    METRICS,
     BudgetBreach,
     BudgetExhaustedEvent,
     BudgetRaisedMessage,
     LimitsChange,
     TeamBudget,
-    render_figure,
-    render_status,
 )
+from retinue.team.budget_report import LABELS, render_figure, render_status
+from retinue.team.tally import METRICS
 
 if TYPE_CHECKING:
     from retinue.actors.runtime_api import Runtime

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from retinue.llm.events import LlmUsageEvent
 from retinue.llm.pricing import price_response
-from retinue.team.budget import Charge
+from retinue.team.tally import Charge
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelResponse

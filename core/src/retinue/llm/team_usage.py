@@ -13,7 +13,8 @@ from typing import Protocol
 
 from retinue.llm.events import LlmEvent, LlmUsageEvent, RunStartedEvent
 from retinue.llm.usage import iter_llm_events
-from retinue.team.budget import BudgetLimitsChangedEvent, Charge, TeamUsage, TeamUsageLimits
+from retinue.team.budget import BudgetLimitsChangedEvent, TeamUsageLimits
+from retinue.team.tally import Charge, TeamUsage
 
 
 class Chargeable(Protocol):

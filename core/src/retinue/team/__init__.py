@@ -10,11 +10,8 @@ from retinue.team.budget import (
     BudgetRaisedMessage,
     BudgetSpentMessage,
     BudgetStatus,
-    Charge,
     LimitsChange,
-    MemberUsage,
     TeamBudget,
-    TeamUsage,
     TeamUsageLimits,
 )
 from retinue.team.card import AgentCard
@@ -29,6 +26,7 @@ from retinue.team.names import check_member_name
 from retinue.team.orchestrator import Orchestrator
 from retinue.team.panels import Panel, PanelView
 from retinue.team.subscriber import EventSubscriber, MessageSink
+from retinue.team.tally import Charge, MemberUsage, TeamUsage
 from retinue.team.view import DirectoryBoard, Team, TeamDirectory, may_hire
 
 __all__ = [

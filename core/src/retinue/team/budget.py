@@ -30,7 +30,8 @@ from retinue.team.budget_report import LABELS, render_figure, render_status
 from retinue.team.tally import METRICS, Charge, MemberUsage, Metric, TeamUsage
 from retinue.validation import ConfigModel
 
-#: The tally (`tally`) and how it reads (`budget_report`) live apart; their names read from here.
+#: The tally (`tally`) and how it reads (`budget_report`) live apart; their names still read
+#: from here, for older imports and for type paths recorded before the split.
 __all__ = [
     "LABELS",
     "METRICS",

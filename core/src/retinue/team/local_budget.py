@@ -24,17 +24,14 @@ from pydantic import BaseModel
 
 from retinue.actors.address import ActorAddress
 from retinue.team.budget import (
-    METRICS,
     Admission,
     BudgetBreach,
     BudgetLimitsChangedEvent,
     BudgetStatus,
-    Charge,
     LimitsChange,
-    Metric,
-    TeamUsage,
     TeamUsageLimits,
 )
+from retinue.team.tally import METRICS, Charge, Metric, TeamUsage
 
 logger = logging.getLogger(__name__)
 

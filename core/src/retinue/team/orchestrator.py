@@ -40,7 +40,7 @@ from retinue.actors.messages import (
 from retinue.actors.redaction import redact_credentials
 from retinue.actors.runtime_api import TeamViews
 from retinue.actors.surface import remote
-from retinue.team.budget import BudgetStatus, TeamUsage, TeamUsageLimits
+from retinue.team.budget import BudgetStatus, TeamUsageLimits
 from retinue.team.budget_news import BudgetNews
 from retinue.team.card import AgentCard
 from retinue.team.chains import ChainLedger, LoopLimits
@@ -53,6 +53,7 @@ from retinue.team.observers import MAX_GROUP, TeamObservers
 from retinue.team.roster import TeamRoster
 from retinue.team.streams import OutputListener, OutputStreams
 from retinue.team.subscriber import EventSubscriber, MessageSink
+from retinue.team.tally import TeamUsage
 from retinue.team.view import DirectoryBoard, TeamDirectory
 
 logger = logging.getLogger(__name__)
