@@ -63,27 +63,19 @@ def target(address: ActorAddress, method: str) -> Actor[Any, Any]:
     return actor
 
 
-def ask_here(
-    actor: Actor[Any, Any],
-    address: ActorAddress,
-    method: str,
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    *,
-    wait: float,
-) -> Any:
-    """Call `method` on `actor` (from `target`) and wait up to `wait` seconds.
+def ask_here(address: ActorAddress, call: ProxyCall, *, wait: float) -> Any:
+    """Make `call` on the actor at `address` and wait up to `wait` seconds for its answer.
 
     A self-ask from the actor's own thread runs inline instead of deadlocking; one from
     work the actor is waiting for (a tool of its run) raises `SelfAskError` at once.
     """
+    actor = target(address, call.method)
     if actor.intake.in_own_thread():
-        return member_at(actor, method)(*args, **kwargs)
-    refuse_self_ask(actor, method)
-    name = address.name
+        return member_at(actor, call.method)(*call.args, **call.kwargs)
+    refuse_self_ask(actor, call.method)
     future: pykka.ThreadingFuture[Any] = pykka.ThreadingFuture()
-    if not actor.intake.offer(ProxyCall(method=method, args=args, kwargs=kwargs), future):
-        raise ActorNotFoundError(f"{name} is not running")
+    offer(actor, address, call, future)
+    name, method = address.name, call.method
     try:
         return future.get(timeout=wait)
     except pykka.Timeout:
@@ -92,34 +84,27 @@ def ask_here(
         raise ActorNotFoundError(f"{name} stopped before answering {method}()") from None
 
 
-def ask_future_here(
-    actor: Actor[Any, Any],
-    address: ActorAddress,
-    method: str,
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-) -> concurrent.futures.Future[Any]:
-    """Ask `actor` (from `target`) without blocking; the answer arrives in the future."""
-    name = address.name
+def ask_future_here(address: ActorAddress, call: ProxyCall) -> concurrent.futures.Future[Any]:
+    """Make `call` on the actor at `address` without blocking; the answer arrives in the future."""
+    actor = target(address, call.method)
     if actor.intake.in_own_thread():
-        raise RuntimeError(f"{name} cannot wait on an ask to itself")
-    refuse_self_ask(actor, method)
+        raise RuntimeError(f"{address.name} cannot wait on an ask to itself")
+    refuse_self_ask(actor, call.method)
     bridge = ReplyBridge()
-    if not actor.intake.offer(ProxyCall(method=method, args=args, kwargs=kwargs), bridge):
-        raise ActorNotFoundError(f"{name} is not running")
+    offer(actor, address, call, bridge)
     return bridge.future
 
 
-def tell_here(
-    actor: Actor[Any, Any],
-    address: ActorAddress,
-    method: str,
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
+def tell_here(address: ActorAddress, call: ProxyCall) -> None:
+    """Make `call` (one that wants no reply) on the actor at `address` without waiting."""
+    offer(target(address, call.method), address, call)
+
+
+def offer(
+    actor: Actor[Any, Any], address: ActorAddress, call: ProxyCall, reply: object = None
 ) -> None:
-    """Call `method` on `actor` (from `target`) without waiting."""
-    call = ProxyCall(method=method, args=args, kwargs=kwargs, reply=False)
-    if not actor.intake.offer(call):
+    """Put `call` in the actor's mailbox (its answer to go to `reply`), or say it has stopped."""
+    if not actor.intake.offer(call, reply):
         raise ActorNotFoundError(f"{address.name} is not running")
 
 

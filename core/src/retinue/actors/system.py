@@ -20,13 +20,13 @@ import pykka
 
 from retinue.actors import runtime
 from retinue.actors.address import ActorAddress
-from retinue.actors.asks import ask_future_here, ask_here, target, tell_here
+from retinue.actors.asks import ask_future_here, ask_here, tell_here
 from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig
 from retinue.actors.dead_letters import report_dead_letter
 from retinue.actors.errors import AskTimeoutError, IdleTimeoutError
 from retinue.actors.local_actors import LocalActors
-from retinue.actors.messages import EventMessage, Message, SentMessage, StartMessage
+from retinue.actors.messages import EventMessage, Message, ProxyCall, SentMessage, StartMessage
 from retinue.actors.proxies import AskProxy, TellProxy
 from retinue.actors.resumption import Resumption
 from retinue.actors.runtime_api import Runtime, TeamOwner, TeamViews, team_owner
@@ -276,7 +276,7 @@ class ActorSystem(Runtime):
                 raise AskTimeoutError(
                     f"{address.name}.{method}() gave no answer within {wait:g}s"
                 ) from None
-        return ask_here(target(address, method), address, method, args, kwargs, wait=wait)
+        return ask_here(address, ProxyCall(method, args, kwargs), wait=wait)
 
     def ask_future(
         self, address: ActorAddress, method: str, *args: Any, **kwargs: Any
@@ -284,14 +284,14 @@ class ActorSystem(Runtime):
         """Ask without blocking: await `asyncio.wrap_future(...)` from async code."""
         if self.cluster is not None and self.elsewhere(address):
             return self.cluster.call(address, method, args, kwargs)
-        return ask_future_here(target(address, method), address, method, args, kwargs)
+        return ask_future_here(address, ProxyCall(method, args, kwargs))
 
     def tell(self, address: ActorAddress, method: str, *args: Any, **kwargs: Any) -> None:
         """Call `method` on the actor without waiting; errors go to its orchestrator."""
         if self.cluster is not None and self.elsewhere(address):
             self.cluster.tell(address, method, args, kwargs)
             return
-        tell_here(target(address, method), address, method, args, kwargs)
+        tell_here(address, ProxyCall(method, args, kwargs, reply=False))
 
     def proxy_ask(
         self,

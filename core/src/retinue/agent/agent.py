@@ -41,6 +41,7 @@ from retinue.tools.factory import ToolFactory
 logger = logging.getLogger(__name__)
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
+PartT = TypeVar("PartT")
 
 
 class BaseAgent(FailureHandling):
@@ -141,17 +142,19 @@ class BaseAgent(FailureHandling):
     @remote
     def react_agent(self) -> ReactAgent:
         """The model runner, available once the agent has started."""
-        if self._react is None:
-            raise RuntimeError(f"{self.myAddress.name} has not started yet")
-        return self._react
+        return self._started(self._react)
 
     @property
     @remote
     def command_registry(self) -> CommandRegistry:
         """The slash commands of this agent, available once it has started."""
-        if self._command_registry is None:
+        return self._started(self._command_registry)
+
+    def _started(self, part: PartT | None) -> PartT:
+        """`part`, made as the agent starts; before then, one error saying so."""
+        if part is None:
             raise RuntimeError(f"{self.myAddress.name} has not started yet")
-        return self._command_registry
+        return part
 
     # ------------------------------------------------------------------ cancellation
     def running_run_id(self) -> str | None:
