@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -102,20 +102,14 @@ class MemoryStore(Store):
             )
             return batch.last_position
 
-    def read(
-        self,
-        team_id: str,
-        after: int = 0,
-        *,
-        kinds: Iterable[str] | None = None,
-        limit: int | None = None,
+    def _records(
+        self, team_id: str, after: int, kinds: tuple[str, ...] | None, limit: int | None
     ) -> Iterator[Record]:
         with self._lock:
             records = list(self._team(team_id).records)
-        wanted = None if kinds is None else frozenset(kinds)
         count = 0
         for record in records:  # a copy of the list: appends go on meanwhile
-            if record.position <= after or (wanted is not None and record.kind not in wanted):
+            if record.position <= after or (kinds is not None and record.kind not in kinds):
                 continue
             if limit is not None and count >= limit:
                 return

@@ -188,7 +188,6 @@ class Store(ABC):
     def _append(self, team_id: str, records: Sequence[Record]) -> int:
         """Place the batch (`place_batch`), write it and its effects in one transaction."""
 
-    @abstractmethod
     def read(
         self,
         team_id: str,
@@ -199,8 +198,20 @@ class Store(ABC):
     ) -> Iterator[Record]:
         """The team's records after position `after`, in order (only `kinds`, at most `limit`).
 
-        Read in pages, so a long stream is never all in memory.
+        Read in pages, so a long stream is never all in memory. `StoreError`, at the first
+        record asked for, if the team does not exist.
         """
+        if self.team(team_id) is None:
+            raise StoreError(f"{self.describe()} has no team {team_id}")
+        wanted = None if kinds is None else tuple(sorted(set(kinds)))
+        yield from self._records(team_id, after, wanted, limit)
+
+    @abstractmethod
+    def _records(
+        self, team_id: str, after: int, kinds: tuple[str, ...] | None, limit: int | None
+    ) -> Iterator[Record]:
+        """Yield the records of an existing team after `after`: only `kinds` (None: every
+        kind; else sorted, each once), at most `limit`."""
 
     @abstractmethod
     def snapshots(self, team_id: str) -> dict[str, Record]:

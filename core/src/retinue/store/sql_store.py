@@ -13,7 +13,7 @@ import json
 import threading
 import time
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from retinue.store.lease import Lease, held_elsewhere, may_take, this_process
@@ -134,25 +134,17 @@ class SQLStore(Store):
 
         return self._write(write)
 
-    def read(
-        self,
-        team_id: str,
-        after: int = 0,
-        *,
-        kinds: Iterable[str] | None = None,
-        limit: int | None = None,
+    def _records(
+        self, team_id: str, after: int, kinds: tuple[str, ...] | None, limit: int | None
     ) -> Iterator[Record]:
-        if self.team(team_id) is None:
-            raise StoreError(f"{self.describe()} has no team {team_id}")
-        wanted = kinds_tuple(kinds)
         left = limit
         while left is None or left > 0:
             page = PAGE if left is None else min(PAGE, left)
-            if wanted is None:
+            if kinds is None:
                 rows = self._query(self._sql.select_page, (team_id, after, page))
             else:
-                sql = self._sql.page_with_kinds(len(wanted))
-                rows = self._query(sql, (team_id, after, *wanted, page))
+                sql = self._sql.page_with_kinds(len(kinds))
+                rows = self._query(sql, (team_id, after, *kinds, page))
             for row in rows:
                 record = row_record(row)
                 after = record.position
