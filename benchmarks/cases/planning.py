@@ -8,7 +8,7 @@ to add: the card must cost next to nothing); before round 3 one task changes, so
 agent's turn carries a one-task delta. Every (variant, B) runs in a fresh interpreter.
 
 Part two: changes sent straight to the board actor from several threads at once (no model),
-against the same number of plain asks to it that change nothing (`get_board`): what the
+against the same number of plain asks to it that change nothing (`get_state`): what the
 rules, the versioned state and the event cost on top of an ask.
 """
 
@@ -103,7 +103,7 @@ def measure_changes(changes: int, threads: int = 8) -> dict[str, float]:
         def reader(worker: int) -> None:
             proxy = board.proxy(600.0)
             for _ in range(per_thread):
-                proxy.get_board()
+                proxy.get_state()
 
         figures: dict[str, float] = {}
         for name, work in (("ask", reader), ("change", changer), ("ask2", reader)):
@@ -187,7 +187,7 @@ def run(scale: Scale) -> CaseResult:
             f"{changes:,} board calls from 8 threads at once",
             ["call", "ms per call", "vs a no-op ask"],
         )
-        throughput.add("get_board() (an ask, no change)", ask, ratio(1.0))
+        throughput.add("get_state() (an ask, no change)", ask, ratio(1.0))
         label = "update_task(note=...) (a change and its event)"
         throughput.add(label, change, ratio(change / ask))
         result.tables.append(throughput)

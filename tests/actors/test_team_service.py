@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from retinue import (
     ActorAddress,
     ActorSystem,
@@ -102,5 +103,23 @@ def test_a_stopped_service_is_forgotten_and_the_next_open_starts_another() -> No
         again = open_tally(system, "solo")
         assert again.address != first.address
         assert system.ask(again.address, "add") == 1
+    finally:
+        assert system.shutdown(10)
+
+
+def test_a_service_takes_a_saved_state_back_only_before_its_first_change() -> None:
+    system = ActorSystem()
+    try:
+        fresh, used = open_tally(system, "fresh"), open_tally(system, "used")
+        assert system.ask(used.address, "add") == 1
+
+        system.ask(fresh.address, "restore", Tally(count=5))
+        assert system.ask(fresh.address, "get_state") == Tally(count=5)
+        assert system.ask(fresh.address, "add") == 6
+        with pytest.raises(
+            ValueError, match=r"^@Tally already has changes; a team service is restored only before"
+        ):
+            system.ask(used.address, "restore", Tally(count=5))
+        assert system.ask(used.address, "get_state") == Tally(count=1)
     finally:
         assert system.shutdown(10)

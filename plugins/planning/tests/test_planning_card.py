@@ -141,7 +141,7 @@ def test_two_teams_never_share_a_board(retinue_plugin_manager: object) -> None:
 def test_a_board_stops_with_its_system_and_is_forgotten(retinue_plugin_manager: object) -> None:
     team = TeamHarness(plugin_manager=retinue_plugin_manager)
     handle = team_board(team.system, team.orchestrator)
-    assert isinstance(handle.proxy().get_board().version, int)
+    assert isinstance(handle.proxy().get_state().version, int)
 
     assert team.shutdown(10)
 
@@ -154,7 +154,7 @@ def test_the_board_actor_can_be_found_by_its_class(retinue_team: TeamHarness) ->
     handle = team_board(retinue_team.system, retinue_team.orchestrator)
 
     assert handle.address.name == "@Planning"
-    assert handle.proxy().get_board() == handle.current
+    assert handle.proxy().get_state() == handle.current
 
 
 def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:

@@ -10,7 +10,8 @@ plugins build on beyond that, which a user writing a team never needs:
   `ModelRetry` while the run's retries remain, then the tool's answer.
 - `TeamService`, `TeamServiceConfig`, `TeamServices`, `service_key`: an actor a team has one
   of (a task board, a scheduler), attached to the team's orchestrator and found by key in
-  its runtime's registry (`Runtime.services`).
+  its runtime's registry (`Runtime.services`); `ServiceSlot`, where a card keeps the handle
+  of its team's service, opened on first use and let go when the card is unbound.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
   shows a model.
 - `shown`, `redact_address`, `RedactingFilter`: a value quoted in an error message, at a
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
     from retinue.team.team_service import service_key as service_key
     from retinue.tools.answers import tool_answer as tool_answer
+    from retinue.tools.service_slot import ServiceSlot as ServiceSlot
     from retinue.validation import ConfigModel as ConfigModel
     from retinue.validation import ConfigValidationError as ConfigValidationError
     from retinue.validation import shown as shown
@@ -59,6 +61,7 @@ _LAZY = by_name(
         "retinue.plugins.collect": ("collect_panel_classes",),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
         "retinue.tools.answers": ("tool_answer",),
+        "retinue.tools.service_slot": ("ServiceSlot",),
     }
 )
 

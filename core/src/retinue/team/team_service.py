@@ -16,6 +16,7 @@ from retinue.actors.actor import Actor, StateT
 from retinue.actors.address import ActorAddress
 from retinue.actors.config import BaseConfig
 from retinue.actors.messages import StartMessage
+from retinue.actors.surface import remote
 
 if TYPE_CHECKING:
     from retinue.actors.resumption import Resumption
@@ -42,6 +43,7 @@ class TeamService(Actor[ServiceConfigT, StateT]):
 
     A subclass says its key (kept in its config, so a resumed service has it) and what the
     registry keeps for it (`service_handle`); cards open it with `Runtime.services.open`.
+    Every service answers `get_state` and takes a saved state back with `restore`.
     """
 
     def __init__(self, config: ServiceConfigT, **kwargs: Any) -> None:
@@ -63,6 +65,30 @@ class TeamService(Actor[ServiceConfigT, StateT]):
     def service_handle(self) -> ServiceHandle:
         """What the registry keeps for this service, registering itself when resumed."""
         raise NotImplementedError(f"{type(self).__name__} does not say its service_handle")
+
+    def changes_made(self) -> str | None:
+        """What the service has changed since it started, in words ("6 changes"), or None.
+
+        By default, "changes" once the state is not the fresh one (`default_state`).
+        """
+        return None if self.state == self.default_state() else "changes"
+
+    @remote
+    def get_state(self) -> StateT:
+        """The state now: what a checkpoint holds, and what `restore` takes back."""
+        return self.state
+
+    @remote
+    def restore(self, state: StateT) -> None:
+        """Start from `state` (a resumed team's, saved before); only before the first change,
+        so that nothing the service did meanwhile is lost."""
+        made = self.changes_made()
+        if made is not None:
+            raise ValueError(
+                f"{self.myAddress.name} already has {made}; a team service is restored only "
+                "before its first change"
+            )
+        self.init_state(state)
 
     def on_start(self) -> None:
         # Recorded as attached, not as a member: a resumed team restarts it, and the roster

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, PrivateAttr
 from retinue import Actor, ToolCard
-from retinue.kit import service_key
+from retinue.kit import ServiceSlot, service_key
 
 from retinue_notify.scheduler import (
     SchedulerHandle,
@@ -56,23 +56,20 @@ class NotificationTool(ToolCard):
     scheduler_timeout: float = Field(default=30.0, gt=0)
     """Seconds a change waits for the scheduler to answer."""
 
-    _scheduler: SchedulerHandle | None = PrivateAttr(default=None)
+    _scheduler: ServiceSlot[SchedulerHandle] = PrivateAttr(
+        default_factory=lambda: ServiceSlot(open_scheduler)
+    )
 
     # -- binding ---------------------------------------------------------------------------
 
     @property
     def scheduler(self) -> SchedulerHandle:
         """The bound agent's scheduler (its team's), started on first use if need be."""
-        handle = self._scheduler
-        if handle is None:
-            host = self.host
-            handle = open_scheduler(host.system, service_key(host.myAddress), host.orchestrator)
-            self._scheduler = handle
-        return handle
+        return self._scheduler.open(self.host)
 
     def on_unbind(self) -> None:
         """The agent stops: its pending notifications go, unless the whole team shuts down."""
-        self._scheduler = None
+        self._scheduler.clear()
         host = self.host
         if host.system.shutting_down:
             return  # kept in the scheduler's state, for a resume

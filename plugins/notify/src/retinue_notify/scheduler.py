@@ -70,6 +70,11 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
     def default_state(self) -> SchedulerState:
         return SchedulerState()
 
+    def init_state(self, state: SchedulerState) -> None:
+        """A restored state keeps its time: the timer is set for its soonest notification."""
+        super().init_state(state)
+        self._rearm()
+
     def on_team_resumed(self) -> None:
         """Every member is back: keep time again, and deliver at once what fell due meanwhile."""
         self.start_clock(self._clock)  # the wall clock: a resumed team keeps real time
@@ -202,21 +207,6 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
     def pending_of(self, owner: str) -> tuple[Notification, ...]:
         """`owner`'s pending notifications, soonest first."""
         return self.state.of(owner)
-
-    @remote
-    def get_state(self) -> SchedulerState:
-        """Every pending notification (what a checkpoint holds)."""
-        return self.state
-
-    @remote
-    def restore(self, state: SchedulerState) -> None:
-        """Start from a resumed team's `state`; only before the first notification."""
-        if self.state.next_number != 1:
-            raise ValueError(
-                "the notification scheduler already has notifications; it is restored only "
-                "before the first one is scheduled"
-            )
-        self._set(state)
 
     # ------------------------------------------------------------------ helpers
     def _set(self, state: SchedulerState) -> None:

@@ -173,20 +173,10 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
         """Where this board publishes its state, for readers in this process (asked once)."""
         return self.published
 
-    @remote
-    def get_board(self) -> PlanningBoardState:
-        """The board now (readers in this process use `published` instead of asking)."""
-        return self.state
-
-    @remote
-    def restore(self, board: PlanningBoardState) -> None:
-        """Start from `board` (a resumed team's, e.g. from `rebuild_board`); only when empty."""
-        if self.state.version != 0:
-            raise ValueError(
-                f"the planning board already has {self.state.version} changes; a board is "
-                "restored only before its first change"
-            )
-        self.init_state(board)
+    def changes_made(self) -> str | None:
+        """How many changes the board has had (a restore is refused after the first)."""
+        version = self.state.version
+        return None if version == 0 else f"{version} change{'s' if version != 1 else ''}"
 
     # ------------------------------------------------------------------ helpers
     def _apply(

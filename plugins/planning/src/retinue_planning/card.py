@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from retinue import Actor, Message, ToolCard
-from retinue.kit import service_key
+from retinue.kit import ServiceSlot
 
 from retinue_planning.board import BoardHandle, BoardReply, PlanningBoard, open_board
 from retinue_planning.errors import PlanningError
@@ -86,22 +86,17 @@ class PlanningTool(ToolCard):
     board_timeout: float = Field(default=30.0, gt=0)
     """Seconds a change waits for the board to answer."""
 
-    _board: BoardHandle | None = PrivateAttr(default=None)
+    _board: ServiceSlot[BoardHandle] = PrivateAttr(default_factory=lambda: ServiceSlot(open_board))
 
     # -- binding ---------------------------------------------------------------------------
 
     def on_unbind(self) -> None:
-        self._board = None
+        self._board.clear()
 
     @property
     def board(self) -> BoardHandle:
         """The bound agent's board (its team's), started on first use if need be."""
-        handle = self._board
-        if handle is None:
-            host = self.host
-            handle = open_board(host.system, service_key(host.myAddress), host.orchestrator)
-            self._board = handle
-        return handle
+        return self._board.open(self.host)
 
     # -- channels --------------------------------------------------------------------------
 
