@@ -3,6 +3,7 @@
 from retinue_planning.board import (
     BoardHandle,
     BoardReply,
+    ChangeCause,
     PlanningBoard,
     PlanningBoardConfig,
     PublishedBoard,
@@ -27,6 +28,7 @@ __all__ = [
     "SYSTEM_PROMPT",
     "BoardHandle",
     "BoardReply",
+    "ChangeCause",
     "NewTask",
     "PlanningBoard",
     "PlanningBoardConfig",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 from retinue import ActorAddress, EventMessage, Resumption, Runtime, remote
@@ -41,6 +42,14 @@ class PlanningBoardConfig(TeamServiceConfig):
 
     board_key: str = ""
     """The team id (or `agent-<id>` for an agent outside any team)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeCause:
+    """The chain and the message a change belongs to: its events are recorded in them."""
+
+    chain_id: str | None = None
+    parent_id: str | None = None
 
 
 class BoardReply(BaseModel):
@@ -120,52 +129,31 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
     # ------------------------------------------------------------------ changes
     @remote
     def create_tasks(
-        self,
-        drafts: list[NewTask],
-        author: str,
-        chain_id: str | None = None,
-        parent_id: str | None = None,
+        self, drafts: list[NewTask], author: str, cause: ChangeCause | None = None
     ) -> BoardReply:
         """Create the tasks `drafts` describe, all or none."""
-        when = now()
         return self._apply(
-            lambda b: create_tasks(b.tasks, b.next_number, drafts, author, when),
-            chain_id,
-            parent_id,
+            lambda b, when: create_tasks(b.tasks, b.next_number, drafts, author, when), cause
         )
 
     @remote
     def update_task(
-        self,
-        task: str,
-        changes: TaskChanges,
-        author: str,
-        chain_id: str | None = None,
-        parent_id: str | None = None,
+        self, task: str, changes: TaskChanges, author: str, cause: ChangeCause | None = None
     ) -> BoardReply:
         """Change one task (no event when it already is as asked)."""
-        when = now()
 
-        def make(board: PlanningBoardState) -> list[Change]:
+        def make(board: PlanningBoardState, when: datetime) -> list[Change]:
             change = update_task(board.tasks, task, changes, author, when)
             return [] if change is None else [change]
 
-        return self._apply(make, chain_id, parent_id)
+        return self._apply(make, cause)
 
     @remote
     def add_note(
-        self,
-        task: str,
-        text: str,
-        author: str,
-        chain_id: str | None = None,
-        parent_id: str | None = None,
+        self, task: str, text: str, author: str, cause: ChangeCause | None = None
     ) -> BoardReply:
         """Add a note to one task."""
-        when = now()
-        return self._apply(
-            lambda b: [add_note(b.tasks, task, text, author, when)], chain_id, parent_id
-        )
+        return self._apply(lambda b, when: [add_note(b.tasks, task, text, author, when)], cause)
 
     # ------------------------------------------------------------------ reads and resume
     @remote
@@ -181,13 +169,13 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
     # ------------------------------------------------------------------ helpers
     def _apply(
         self,
-        make: Callable[[PlanningBoardState], list[Change]],
-        chain_id: str | None,
-        parent_id: str | None,
+        make: Callable[[PlanningBoardState, datetime], list[Change]],
+        cause: ChangeCause | None,
     ) -> BoardReply:
+        """The changes `make` finds for the board now, at the time now, applied and recorded."""
         board = self.state
         try:
-            changes = make(board)
+            changes = make(board, now())
         except PlanningError as exc:
             return BoardReply(version=board.version, error=str(exc))
         if not changes:
@@ -209,12 +197,10 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
         self.state = PlanningBoardState(version=version, next_number=next_number, tasks=tasks)
         self.published.publish(self.state)
         for event in events:
-            self._record(event, chain_id, parent_id)
+            self._record(event, cause or ChangeCause())
         return BoardReply(version=version, events=tuple(events))
 
-    def _record(
-        self, event: PlanningChangedEvent, chain_id: str | None, parent_id: str | None
-    ) -> None:
+    def _record(self, event: PlanningChangedEvent, cause: ChangeCause) -> None:
         """Publish one event to the team, in the chain of the message that caused it."""
         orchestrator = self.orchestrator
         if orchestrator is None:
@@ -226,8 +212,8 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
                 sender=self.myAddress,
                 recipient=orchestrator,
                 team_id=self.myAddress.team_id,
-                chain_id=chain_id,
-                parent_id=parent_id,
+                chain_id=cause.chain_id,
+                parent_id=cause.parent_id,
             ),
         )
 

@@ -29,7 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from retinue import Actor, Message, ToolCard
 from retinue.kit import ServiceSlot
 
-from retinue_planning.board import BoardHandle, BoardReply, PlanningBoard, open_board
+from retinue_planning.board import (
+    BoardHandle,
+    BoardReply,
+    ChangeCause,
+    PlanningBoard,
+    open_board,
+)
 from retinue_planning.errors import PlanningError
 from retinue_planning.events import PlanningChangedEvent
 from retinue_planning.rendering import describe_change, planning_text, render_task, summary_items
@@ -208,8 +214,7 @@ class PlanningTool(ToolCard):
             except PlanningError as exc:
                 label = f"task {position}" if len(drafts) > 1 else "the task"
                 raise PlanningError(f"{label} ({_quoted(draft.title)}): {exc}") from None
-        chain_id, parent_id = self._cause()
-        reply = self._change(lambda board: board.create_tasks(checked, author, chain_id, parent_id))
+        reply = self._change(lambda board: board.create_tasks(checked, author, self._cause()))
         made = "; ".join(f"{e.task_after.id}: {e.task_after.title}" for e in reply.events)
         return _result(reply, f"Created {made}.")
 
@@ -217,9 +222,8 @@ class PlanningTool(ToolCard):
         """Change one task as `author`; `PlanningError` with the reason."""
         if changes.owner is not None:
             changes = changes.model_copy(update={"owner": self.check_owner(changes.owner)})
-        chain_id, parent_id = self._cause()
         reply = self._change(
-            lambda board: board.update_task(task_id, changes, author, chain_id, parent_id)
+            lambda board: board.update_task(task_id, changes, author, self._cause())
         )
         if not reply.events:
             task = find(self.board.current.tasks, task_id)
@@ -228,10 +232,7 @@ class PlanningTool(ToolCard):
 
     def comment(self, task_id: str, text: str, author: str) -> PlanningResult:
         """Add a note to one task as `author`; `PlanningError` with the reason."""
-        chain_id, parent_id = self._cause()
-        reply = self._change(
-            lambda board: board.add_note(task_id, text, author, chain_id, parent_id)
-        )
+        reply = self._change(lambda board: board.add_note(task_id, text, author, self._cause()))
         [event] = reply.events
         task = event.task_after
         count = task.note_count
@@ -287,12 +288,10 @@ class PlanningTool(ToolCard):
             return sender.name
         return self.host.myAddress.name
 
-    def _cause(self) -> tuple[str | None, str | None]:
+    def _cause(self) -> ChangeCause | None:
         """The chain and the message a change belongs to (for the event's record)."""
         current = self._current_message()
-        if current is None:
-            return None, None
-        return current.chain_id, current.id
+        return None if current is None else ChangeCause(current.chain_id, current.id)
 
     def _current_message(self) -> Message | None:
         host = self.host
