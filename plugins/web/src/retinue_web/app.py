@@ -64,6 +64,19 @@ def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
+class _RefusedError(Exception):
+    """A request the view answers with `status` and one line, before doing anything."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+
+
+async def _refused_request(request: Request, exc: Exception) -> Response:
+    status = exc.status if isinstance(exc, _RefusedError) else 500
+    return _error(status, str(exc))
+
+
 async def _store_failed(request: Request, exc: Exception) -> Response:
     logger.warning("the web view could not read its store for %s: %s", request.url.path, exc)
     return _error(503, f"the record could not be read: {exc}")
@@ -85,7 +98,8 @@ def build_app(view: WebView) -> Any:
         Route("/api/teams/{team}/stop", api.stop, methods=["POST"]),
     ]
     assert view.gate is not None, "bind() the view before building its app"
-    app = Starlette(routes=routes, exception_handlers={StoreError: _store_failed})
+    handlers = {StoreError: _store_failed, _RefusedError: _refused_request}
+    app = Starlette(routes=routes, exception_handlers=handlers)
     return GateMiddleware(app, view.gate)
 
 
@@ -102,6 +116,21 @@ class _Api:
         """The feed of the request's team if it is the live one: only it can be acted on."""
         feed = self.feed_of(request)
         return feed if feed is not None and feed.team_id == self.view.live_id else None
+
+    async def team_feed(self, request: Request) -> TeamFeed:
+        """The feed of the request's team; a 404 when the view knows no such team."""
+        feed = await run_in_threadpool(self.feed_of, request)
+        if feed is None:
+            raise _RefusedError(404, "no such team")
+        return feed
+
+    async def live_feed(self, request: Request, action: str) -> TeamFeed:
+        """The feed of the request's team, for an `action` only the live team takes; a 409
+        for a recorded one."""
+        feed = await run_in_threadpool(self.live_feed_of, request)
+        if feed is None:
+            raise _RefusedError(409, f"only a live team can be {action}; this one is a record")
+        return feed
 
     async def page(self, request: Request) -> Response:
         return Response(_static("index.html"), media_type="text/html; charset=utf-8")
@@ -135,9 +164,7 @@ class _Api:
         )
 
     async def snapshot(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None:
-            return _error(404, "no such team")
+        feed = await self.team_feed(request)
         try:  # fold what is committed now, not only what the feed's thread has come to
             await run_in_threadpool(feed.pull)
         except StoreError:  # the snapshot as far as the record could be read
@@ -147,9 +174,7 @@ class _Api:
         return JSONResponse(shot)
 
     async def flow(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None:
-            return _error(404, "no such team")
+        feed = await self.team_feed(request)
         try:
             before = int(request.query_params.get("before", "0"))
         except ValueError:
@@ -157,9 +182,7 @@ class _Api:
         return JSONResponse(feed.flow_before(before))
 
     async def events(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None:
-            return _error(404, "no such team")
+        feed = await self.team_feed(request)
         given = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
         try:
             after = int(given)
@@ -173,9 +196,7 @@ class _Api:
         )
 
     async def turn(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None:
-            return _error(404, "no such team")
+        feed = await self.team_feed(request)
         message_id = request.path_params["message"]
         span = feed.turn_span(message_id)
         if span is None:
@@ -184,9 +205,7 @@ class _Api:
         return JSONResponse(found)
 
     async def panel(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.feed_of, request)
-        if feed is None:
-            return _error(404, "no such team")
+        feed = await self.team_feed(request)
         name = request.path_params["name"]
 
         def look() -> Any:
@@ -203,9 +222,7 @@ class _Api:
         return JSONResponse(shown)
 
     async def say(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.live_feed_of, request)
-        if feed is None:
-            return _error(409, "only a live team can be spoken to; this one is a record")
+        feed = await self.live_feed(request, "spoken to")
         try:
             body = await read_body(request)
             name, text = text_field(body, "to"), text_field(body, "text")
@@ -223,9 +240,7 @@ class _Api:
         return JSONResponse({"id": sent.id, "to": sent.to})
 
     async def stop(self, request: Request) -> Response:
-        feed = await run_in_threadpool(self.live_feed_of, request)
-        if feed is None:
-            return _error(409, "only a live team can be stopped; this one is a record")
+        feed = await self.live_feed(request, "stopped")
         try:
             targets = stop_targets(feed, await read_body(request))
             sent: list[Said] = []
