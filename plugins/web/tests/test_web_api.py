@@ -263,6 +263,13 @@ def test_recorded_teams_are_listed_and_read_only(tmp_path: Path) -> None:
     assert refused == 409 and "record" in why["error"]
 
 
+def test_a_team_the_view_does_not_know_is_a_404_on_every_route(view: WebView) -> None:
+    reads = ["snapshot", "flow", "events", "turns/m1", "panels/planning"]
+    answers = [request(view.port, "GET", f"/api/teams/nobody/{rest}") for rest in reads]
+
+    assert answers == [(404, {"error": "no such team"})] * len(reads)
+
+
 def test_a_store_that_cannot_be_read_is_a_503_naming_it(tmp_path: Path) -> None:
     where = tmp_path / "team.sqlite"
     team = TeamHarness(store=str(where))
