@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from retinue import AgentCard
-from retinue.testing import TeamHarness, scripted_card, user_texts
+from retinue import ActorAddress, AgentCard
+from retinue.testing import TeamHarness, call_directive, scripted_card, user_texts
 from retinue_planning import PlanningBoardState, PlanningTool, team_board
 
 FULL = "— current state."
@@ -16,6 +16,13 @@ def planner(role: str, **settings: Any) -> AgentCard:
     """A role on the `follow` model whose agent carries the planning card."""
     card: PlanningTool | str = PlanningTool(**settings) if settings else "planning"
     return scripted_card(role, tools=[card])
+
+
+def create(team: TeamHarness, member: ActorAddress, *titles: str) -> None:
+    """`member` adds a task of each title with its model's tool; the team works until quiet."""
+    tasks = {"tasks": [{"title": title} for title in titles]}
+    team.say(member, call_directive("planning_create_tasks", tasks))
+    team.wait_idle(20)
 
 
 def board_of(team: TeamHarness) -> PlanningBoardState:

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 import retinue_planning.hooks
-from planning_helpers import board_of, planner
+from planning_helpers import board_of, create, planner
 from pydantic import ValidationError
 from retinue import ActorSystem, BaseAgent, CardNotBoundError, Channel
 from retinue.actors import runtime
@@ -73,8 +73,7 @@ def test_an_agent_gets_the_card_by_naming_it(retinue_team: TeamHarness) -> None:
     team = retinue_team
     agent = team.add(scripted_card("Lead", tools=["planning"]))
 
-    team.say(agent, call_directive("planning_create_tasks", {"tasks": [{"title": "Plan"}]}))
-    team.wait_idle(20)
+    create(team, agent, "Plan")
 
     assert team.tool_results("@Lead") == ["Created T1: Plan."]
     assert [t.title for t in board_of(team).tasks.values()] == ["Plan"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from planning_helpers import board_of, planner
-from retinue import BaseAgent, CommandsAnnouncedEvent
+from planning_helpers import board_of, create, planner
+from retinue import ActorAddress, BaseAgent, CommandsAnnouncedEvent
 from retinue.actors import runtime
-from retinue.testing import TeamHarness, call_directive
+from retinue.testing import TeamHarness
 from retinue_planning import (
     PlanningChangedEvent,
     PlanningResult,
@@ -35,9 +35,8 @@ def test_the_commands_are_announced_with_the_spec_names(retinue_team: TeamHarnes
     ]
 
 
-def test_a_person_plans_from_their_seat(retinue_team: TeamHarness) -> None:
+def test_a_person_plans_from_their_seat(retinue_team: TeamHarness, lead: ActorAddress) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     team.add(planner("Dev"))
 
     assert team.command(lead, "/plan_add Design the parser") == "Created T1: Design the parser."
@@ -77,9 +76,8 @@ def test_a_person_plans_from_their_seat(retinue_team: TeamHarness) -> None:
     ]
 
 
-def test_the_spec_reads_answer_a_person(retinue_team: TeamHarness) -> None:
+def test_the_spec_reads_answer_a_person(retinue_team: TeamHarness, lead: ActorAddress) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     team.command(lead, "/plan_add Design")
     team.command(lead, "/plan_add Build depends_on=T1")
     team.command(lead, "/plan_set T1 status=done")
@@ -103,9 +101,10 @@ def test_the_spec_reads_answer_a_person(retinue_team: TeamHarness) -> None:
     assert shown[:4] == ["T2: Build", "status: todo", "owner: unassigned", "depends on: T1"]
 
 
-def test_refusals_answer_the_person_with_the_reason(retinue_team: TeamHarness) -> None:
+def test_refusals_answer_the_person_with_the_reason(
+    retinue_team: TeamHarness, lead: ActorAddress
+) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     team.command(lead, "/plan_add Design")
 
     assert team.command(lead, "/plan_set T7 status=done") == (
@@ -126,11 +125,11 @@ def test_refusals_answer_the_person_with_the_reason(retinue_team: TeamHarness) -
     assert len(board_of(team).tasks) == 1
 
 
-def test_code_gets_native_values_from_the_commands(retinue_team: TeamHarness) -> None:
+def test_code_gets_native_values_from_the_commands(
+    retinue_team: TeamHarness, lead: ActorAddress
+) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
-    team.say(lead, call_directive("planning_create_tasks", {"tasks": [{"title": "Design"}]}))
-    team.wait_idle(20)
+    create(team, lead, "Design")
     agent = runtime.lookup(lead.agent_id)
     assert isinstance(agent, BaseAgent)
     registry = agent.command_registry

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from planning_helpers import DELTA, FULL, blocks, planner, planning_section
+from planning_helpers import DELTA, FULL, blocks, create, planner, planning_section
+from retinue import ActorAddress
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_planning import NewTask, PlanningBoardState, PlanningTask
 from retinue_planning.rendering import CLOSED_KEY, MORE_KEY, summary_items
@@ -13,9 +14,9 @@ from retinue_planning.tasks import TaskChanges, now
 
 def test_a_change_by_one_agent_reaches_anothers_next_prompt_as_a_delta(
     retinue_team: TeamHarness,
+    lead: ActorAddress,
 ) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     dev = team.add(planner("Dev"))
     tasks = {"tasks": [{"title": "Design"}, {"title": "Build", "depends_on": ["#1"]}]}
     team.say(lead, call_directive("planning_create_tasks", tasks))
@@ -44,12 +45,10 @@ def test_a_change_by_one_agent_reaches_anothers_next_prompt_as_a_delta(
     )
 
 
-def test_an_unchanged_board_appends_nothing(retinue_team: TeamHarness) -> None:
+def test_an_unchanged_board_appends_nothing(retinue_team: TeamHarness, lead: ActorAddress) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     dev = team.add(planner("Dev"))
-    team.say(lead, call_directive("planning_create_tasks", {"tasks": [{"title": "Design"}]}))
-    team.wait_idle(20)
+    create(team, lead, "Design")
 
     for text in ("One.", "Two.", "Three."):
         team.say(dev, text)
@@ -64,12 +63,12 @@ def test_an_unchanged_board_appends_nothing(retinue_team: TeamHarness) -> None:
     assert [len(blocks(team, "@Dev", n)) for n in range(4)] == [1, 1, 1, 1]
 
 
-def test_the_agent_that_made_a_change_is_told_of_it_too(retinue_team: TeamHarness) -> None:
+def test_the_agent_that_made_a_change_is_told_of_it_too(
+    retinue_team: TeamHarness, lead: ActorAddress
+) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
 
-    team.say(lead, call_directive("planning_create_tasks", {"tasks": [{"title": "Design"}]}))
-    team.wait_idle(20)
+    create(team, lead, "Design")
     team.say(lead, send_directive("@Human", "response", "ok"))
     team.wait_idle(20)
 
@@ -79,9 +78,10 @@ def test_the_agent_that_made_a_change_is_told_of_it_too(retinue_team: TeamHarnes
     )
 
 
-def test_an_agent_on_an_empty_board_is_shown_it_is_empty(retinue_team: TeamHarness) -> None:
+def test_an_agent_on_an_empty_board_is_shown_it_is_empty(
+    retinue_team: TeamHarness, lead: ActorAddress
+) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
 
     team.say(lead, "Hello.")
     team.wait_idle(20)
@@ -166,8 +166,7 @@ def test_text_an_agent_writes_cannot_pass_for_the_kernels(
     team = retinue_team
     mallory = team.add(planner("Mallory"))
     dev = team.add(planner("Dev"))
-    team.say(mallory, call_directive("planning_create_tasks", {"tasks": [{"title": title}]}))
-    team.wait_idle(20)
+    create(team, mallory, title)
 
     team.say(dev, "Hello.")
     team.wait_idle(20)

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from planning_helpers import board_of, planner
-from retinue import EventMessage, SentMessage, StateChangedMessage
+from planning_helpers import board_of, create, planner
+from retinue import ActorAddress, EventMessage, SentMessage, StateChangedMessage
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_planning import (
     PlanningBoardState,
@@ -77,12 +77,11 @@ def test_each_change_is_one_event_with_the_task_before_and_after(
 
 def test_an_event_is_in_the_chain_of_the_message_that_caused_it(
     retinue_team: TeamHarness,
+    lead: ActorAddress,
 ) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
 
-    team.say(lead, call_directive("planning_create_tasks", {"tasks": [{"title": "Design"}]}))
-    team.wait_idle(20)
+    create(team, lead, "Design")
 
     [asked] = [m for m in team.of(SentMessage) if m.recipient == lead]
     [event] = [m for m in team.of(EventMessage) if isinstance(m.event, PlanningChangedEvent)]
@@ -134,8 +133,7 @@ def test_a_resumed_team_continues_the_rebuilt_board(
     try:
         team_board(second.system, second.orchestrator).proxy().restore(rebuild_board(record))
         lead = second.add(planner("Lead"))
-        second.say(lead, call_directive("planning_create_tasks", {"tasks": [{"title": "Next"}]}))
-        second.wait_idle(20)
+        create(second, lead, "Next")
         [event] = second.events(PlanningChangedEvent)
         resumed = board_of(second)
     finally:

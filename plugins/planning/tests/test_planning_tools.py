@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from planning_helpers import board_of, planner
+from retinue import ActorAddress
 from retinue.testing import TeamHarness, call_directive, send_directive, tool_returns
 
 
@@ -14,9 +15,9 @@ def retried(team: TeamHarness, name: str) -> list[str]:
 
 def test_a_model_creates_updates_comments_searches_and_reads_tasks(
     retinue_team: TeamHarness,
+    lead: ActorAddress,
 ) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     team.add(planner("Dev"))
 
     plan = [
@@ -71,9 +72,9 @@ def test_a_model_creates_updates_comments_searches_and_reads_tasks(
 
 def test_mistakes_the_model_can_correct_are_sent_back_as_retries(
     retinue_team: TeamHarness,
+    lead: ActorAddress,
 ) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
 
     two = {"tasks": [{"title": "First"}, {"title": "Second", "depends_on": ["#1"]}]}
     team.say(
@@ -112,9 +113,9 @@ def test_mistakes_the_model_can_correct_are_sent_back_as_retries(
 
 def test_once_retries_are_spent_the_refusal_is_the_answer_and_the_turn_goes_on(
     retinue_team: TeamHarness,
+    lead: ActorAddress,
 ) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     missing = call_directive("planning_get_task", {"task_id": "T4"})
 
     team.say(lead, "\n".join([missing, missing, send_directive("@Human", "response", "ok")]))
@@ -129,9 +130,9 @@ def test_once_retries_are_spent_the_refusal_is_the_answer_and_the_turn_goes_on(
 
 def test_a_person_can_own_a_task_and_a_search_finds_unassigned_ones(
     retinue_team: TeamHarness,
+    lead: ActorAddress,
 ) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     tasks = {"tasks": [{"title": "Approve", "owner": "@Human"}, {"title": "Spare"}]}
 
     team.say(
@@ -154,9 +155,10 @@ def test_a_person_can_own_a_task_and_a_search_finds_unassigned_ones(
     ]
 
 
-def test_a_bad_status_filter_is_a_retry_naming_the_statuses(retinue_team: TeamHarness) -> None:
+def test_a_bad_status_filter_is_a_retry_naming_the_statuses(
+    retinue_team: TeamHarness, lead: ActorAddress
+) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
 
     team.say(lead, call_directive("planning_search", {"status": "finished"}))
     team.wait_idle(20)
@@ -167,9 +169,8 @@ def test_a_bad_status_filter_is_a_retry_naming_the_statuses(retinue_team: TeamHa
     ]
 
 
-def test_a_task_whose_owner_left_says_so(retinue_team: TeamHarness) -> None:
+def test_a_task_whose_owner_left_says_so(retinue_team: TeamHarness, lead: ActorAddress) -> None:
     team = retinue_team
-    lead = team.add(planner("Lead"))
     dev = team.add(planner("Dev"))
     team.command(lead, "/plan_add Build owner=@Dev")
     assert team.system.stop_actor(dev, timeout=10)
