@@ -19,6 +19,18 @@ def retinue_plugin_manager() -> Any:
 
 
 @pytest.fixture
+def manager(retinue_team: TeamHarness) -> ActorAddress:
+    """Starts a @Manager who may hire a Developer or a DevOpsEngineer (not an Auditor)."""
+    retinue_team.register(
+        scripted_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
+        scripted_card("Developer", description="Writes and reviews code", skills=["python"]),
+        scripted_card("DevOpsEngineer", description="Runs the deployments"),
+        scripted_card("Auditor", description="Reads the books"),
+    )
+    return retinue_team.start("Manager")
+
+
+@pytest.fixture
 def capped_lead(retinue_team: TeamHarness) -> Callable[[int], ActorAddress]:
     """Starts a @Lead whose team allows `max_members` agents, with a Developer role to hire."""
 

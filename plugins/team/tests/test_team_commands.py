@@ -10,17 +10,6 @@ from retinue import ActorAddress, StopMessage
 from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
 
 
-@pytest.fixture
-def manager(retinue_team: TeamHarness) -> ActorAddress:
-    retinue_team.register(
-        scripted_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
-        scripted_card("Developer", description="Writes and reviews code", skills=["python"]),
-        scripted_card("DevOpsEngineer", description="Runs the deployments"),
-        scripted_card("Auditor", description="Reads the books"),
-    )
-    return retinue_team.start("Manager")
-
-
 def test_team_members_lists_the_roster(retinue_team: TeamHarness, manager: ActorAddress) -> None:
     answer = retinue_team.command(manager, "/team_members")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from retinue import ActorAddress
 from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
 
 FULL = "**Context update 1** — current state."
@@ -15,16 +16,9 @@ def _blocks(team: TeamHarness, name: str, request: int) -> list[str]:
 
 
 def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, manager: ActorAddress
 ) -> None:
     team = retinue_team
-    team.register(
-        scripted_card("Manager", routes_to=["Developer", "DevOpsEngineer"]),
-        scripted_card("Developer", description="Writes and reviews code", skills=["python"]),
-        scripted_card("DevOpsEngineer", description="Runs the deployments"),
-    )
-    manager = team.start("Manager")
-
     team.say(manager, send_directive("Developer", "request", "Please look at the build."))
     team.wait_idle(20)
 
