@@ -8,8 +8,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from retinue import AgentCard, ToolCard
-from retinue.testing import FOLLOW, TeamHarness, scripted_card, tool_returns
+from retinue import ActorAddress, AgentCard, ToolCard
+from retinue.testing import FOLLOW, TeamHarness, scripted_card, send_directive, tool_returns
 from retinue_mcp import McpTool, StdioConnection
 
 DEMO_SERVER = Path(__file__).parent / "servers" / "demo_server.py"
@@ -48,6 +48,15 @@ def returns(team: TeamHarness, name: str) -> list[tuple[str, str, str]]:
 #: The team `retinue mcp serve` serves in these tests, and how long one of its steps may take.
 TEAM = Path(__file__).parent / "teams" / "relay.toml"
 TIMEOUT = 120
+
+
+def work(
+    team: TeamHarness, member: ActorAddress, *calls: str, answer: str, timeout: float = TIMEOUT
+) -> None:
+    """`member` makes `calls` (`call_directive` lines) in one run, then answers the person
+    `answer`; returns once the team is quiet (a server's start can take seconds)."""
+    team.say(member, "\n".join([*calls, send_directive("@Human", "response", answer)]))
+    team.wait_idle(timeout)
 
 
 def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_helpers import returns, role, stdio_card
+from mcp_helpers import returns, role, stdio_card, work
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import ModelMessage, ModelRequest
 from retinue.testing import TeamHarness, call_directive, send_directive
@@ -121,18 +121,14 @@ def test_a_server_dying_mid_run_is_a_failed_call_and_the_next_run_restarts_it(
     team = retinue_team
     clerk = team.add(role("Clerk", stdio_card(server="demo")))
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("add", {"a": 1, "b": 1}),
-                call_directive("crash"),
-                call_directive("add", {"a": 2, "b": 2}),
-                send_directive("@Human", "response", "the server died"),
-            ]
-        ),
+        call_directive("add", {"a": 1, "b": 1}),
+        call_directive("crash"),
+        call_directive("add", {"a": 2, "b": 2}),
+        answer="the server died",
     )
-    team.wait_idle(120)
 
     first = returns(team, "@Clerk")
     assert [(tool, outcome) for tool, outcome, _ in first] == [
@@ -146,17 +142,13 @@ def test_a_server_dying_mid_run_is_a_failed_call_and_the_next_run_restarts_it(
     assert [m.content for m in team.received_by("@Human")] == ["the server died"]
     assert len(warnings_of(caplog)) == 1
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("add", {"a": 3, "b": 3}),
-                call_directive("pid"),
-                send_directive("@Human", "response", "back"),
-            ]
-        ),
+        call_directive("add", {"a": 3, "b": 3}),
+        call_directive("pid"),
+        answer="back",
     )
-    team.wait_idle(120)
 
     again = returns(team, "@Clerk")[len(first) :]
     assert [(tool, outcome, content) for tool, outcome, content in again][:1] == [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from mcp_helpers import returns, role, stdio_card
+from mcp_helpers import returns, role, stdio_card, work
 from pydantic import SecretStr
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import HttpConnection, McpTool
@@ -19,17 +19,13 @@ def test_a_model_calls_a_streamable_http_server_with_a_token_from_the_environmen
     card = McpTool(connection=HttpConnection(url=http_url, bearer_token_env="DEMO_MCP_TOKEN"))
     clerk = team.add(role("Clerk", card))
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("add", {"a": 20, "b": 22}),
-                call_directive("authorization"),
-                send_directive("@Human", "response", "done"),
-            ]
-        ),
+        call_directive("add", {"a": 20, "b": 22}),
+        call_directive("authorization"),
+        answer="done",
     )
-    team.wait_idle(120)
 
     assert returns(team, "@Clerk") == [
         ("add", "success", "42"),
@@ -63,18 +59,14 @@ def test_one_agent_holds_two_servers_told_apart_by_prefix(
     remote = McpTool(connection=HttpConnection(url=http_url), server="remote", tool_prefix="web")
     clerk = team.add(role("Clerk", local, remote))
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("local_add", {"a": 1, "b": 2}),
-                call_directive("web_add", {"a": 3, "b": 4}),
-                call_directive("web_authorization"),
-                send_directive("@Human", "response", "both"),
-            ]
-        ),
+        call_directive("local_add", {"a": 1, "b": 2}),
+        call_directive("web_add", {"a": 3, "b": 4}),
+        call_directive("web_authorization"),
+        answer="both",
     )
-    team.wait_idle(120)
 
     assert returns(team, "@Clerk") == [
         ("local_add", "success", "3"),
@@ -111,16 +103,12 @@ def test_a_key_in_the_servers_url_never_reaches_the_logs(
     clerk = retinue_team.add(role("Clerk", card))
 
     with caplog.at_level(logging.DEBUG):
-        retinue_team.say(
+        work(
+            retinue_team,
             clerk,
-            "\n".join(
-                [
-                    call_directive("add", {"a": 1, "b": 2}),
-                    send_directive("@Human", "response", "ok"),
-                ]
-            ),
+            call_directive("add", {"a": 1, "b": 2}),
+            answer="ok",
         )
-        retinue_team.wait_idle(120)
 
     logged = [record.getMessage() for record in caplog.records]
     assert returns(retinue_team, "@Clerk") == [("add", "success", "3")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from mcp_helpers import returns, role, stdio_card
+from mcp_helpers import returns, role, stdio_card, work
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_mcp import HttpConnection, McpTool
 
@@ -16,17 +16,13 @@ def test_a_30_mb_result_reaches_the_model_cut_with_one_line_saying_so(
 ) -> None:
     # over HTTP: the SDK's stdio client takes about 30 s to read 30 MB, HTTP under a second
     clerk = retinue_team.add(role("Clerk", McpTool(connection=HttpConnection(url=http_url))))
-    retinue_team.say(
+    work(
+        retinue_team,
         clerk,
-        "\n".join(
-            [
-                call_directive("big", {"chars": HUGE}),
-                call_directive("add", {"a": 1, "b": 2}),
-                send_directive("@Human", "response", "read"),
-            ]
-        ),
+        call_directive("big", {"chars": HUGE}),
+        call_directive("add", {"a": 1, "b": 2}),
+        answer="read",
     )
-    retinue_team.wait_idle(120)
 
     (big, add) = returns(retinue_team, "@Clerk")
     assert big == (

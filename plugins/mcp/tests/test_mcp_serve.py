@@ -12,8 +12,8 @@ import pytest
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp_helpers import TEAM, TIMEOUT, _lines_until, returns, role
-from retinue.testing import TeamHarness, call_directive, send_directive
+from mcp_helpers import TEAM, TIMEOUT, _lines_until, returns, role, work
+from retinue.testing import TeamHarness, call_directive
 from retinue_mcp import HttpConnection, McpTool
 
 
@@ -117,16 +117,12 @@ def test_a_team_served_over_http_is_a_tool_of_another_teams_agent(
             tool_prefix="relay",
         )
         clerk = retinue_team.add(role("Clerk", card))
-        retinue_team.say(
+        work(
+            retinue_team,
             clerk,
-            "\n".join(
-                [
-                    call_directive("relay_ask", {"request": "seven times six"}),
-                    send_directive("@Human", "response", "asked"),
-                ]
-            ),
+            call_directive("relay_ask", {"request": "seven times six"}),
+            answer="asked",
         )
-        retinue_team.wait_idle(TIMEOUT)
         assert returns(retinue_team, "@Clerk") == [
             ("relay_ask", "success", "@Lead (response): The team's answer: SEVEN TIMES SIX = 42")
         ]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from mcp_helpers import returns, role, stdio_card
+from mcp_helpers import returns, role, stdio_card, work
 from pydantic import SecretStr
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive
 
 
 def test_a_model_calls_the_tools_of_a_stdio_server(retinue_team: TeamHarness) -> None:
@@ -13,17 +13,13 @@ def test_a_model_calls_the_tools_of_a_stdio_server(retinue_team: TeamHarness) ->
     card = stdio_card(connection={"env": {"DEMO_KEY": SecretStr("k-123")}})
     clerk = team.add(role("Clerk", card))
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("add", {"a": 2, "b": 40}),
-                call_directive("read_env", {"name": "DEMO_KEY"}),
-                send_directive("@Human", "response", "done"),
-            ]
-        ),
+        call_directive("add", {"a": 2, "b": 40}),
+        call_directive("read_env", {"name": "DEMO_KEY"}),
+        answer="done",
     )
-    team.wait_idle(120)
 
     assert returns(team, "@Clerk") == [
         ("add", "success", "42"),
@@ -38,17 +34,13 @@ def test_a_tool_error_is_a_retry_the_model_reads_and_the_run_goes_on(
     team = retinue_team
     clerk = team.add(role("Clerk", stdio_card(tool_prefix="calc")))
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("calc_divide", {"a": 1, "b": 0}),
-                call_directive("calc_divide", {"a": 1, "b": 4}),
-                send_directive("@Human", "response", "a quarter"),
-            ]
-        ),
+        call_directive("calc_divide", {"a": 1, "b": 0}),
+        call_directive("calc_divide", {"a": 1, "b": 4}),
+        answer="a quarter",
     )
-    team.wait_idle(120)
 
     (retried, answered) = returns(team, "@Clerk")
     assert retried[:2] == ("calc_divide", "retried")
@@ -65,18 +57,14 @@ def test_failed_tool_errors_are_a_failed_result_that_spends_no_retry(
     only = stdio_card(server="demo", tool_errors="failed", tools=["divide", "multiply"])
     clerk = team.add(role("Clerk", only))
 
-    team.say(
+    work(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("divide", {"a": 1, "b": 0}),
-                call_directive("divide", {"a": 2, "b": 0}),
-                call_directive("add", {"a": 2, "b": 2}),
-                send_directive("@Human", "response", "cannot"),
-            ]
-        ),
+        call_directive("divide", {"a": 1, "b": 0}),
+        call_directive("divide", {"a": 2, "b": 0}),
+        call_directive("add", {"a": 2, "b": 2}),
+        answer="cannot",
     )
-    team.wait_idle(120)
 
     outcomes = returns(team, "@Clerk")
     assert [(tool, outcome) for tool, outcome, _ in outcomes] == [
