@@ -28,29 +28,34 @@ def quickstart_cards(tools: dict[str, list[Any]] | None = None) -> list[AgentCar
     """The Manager (who hires a Developer by role) and the Developer, as the example has them;
     `tools` adds cards to a role (`{"Developer": [TracingTool(enabled=False)]}`)."""
     tools = tools or {}
-    manager = AgentCard(
-        description="Project manager who delegates to specialists",
-        agent_class=BaseAgent,
-        config=AgentConfig(
-            name="@Manager",
-            role="Manager",
-            prompt=PromptTemplate(template="You are a project manager. Delegate the work."),
-            model_cfg=model("manager"),
-            tools=tools.get("Manager", []),
+
+    def card(
+        role: str, description: str, routes_to: tuple[str, ...] = (), **settings: Any
+    ) -> AgentCard:
+        config = AgentConfig(
+            name=f"@{role}",
+            role=role,
+            model_cfg=model(role.lower()),
+            tools=tools.get(role, []),
+            **settings,
+        )
+        return AgentCard(
+            description=description,
+            agent_class=BaseAgent,
+            config=config,
+            routes_to=list(routes_to),
+        )
+
+    prompt = PromptTemplate(template="You are a project manager. Delegate the work.")
+    return [
+        card(
+            "Manager",
+            "Project manager who delegates to specialists",
+            routes_to=("Developer",),
+            prompt=prompt,
         ),
-        routes_to=["Developer"],
-    )
-    developer = AgentCard(
-        description="Plans and writes code",
-        agent_class=BaseAgent,
-        config=AgentConfig(
-            name="@Developer",
-            role="Developer",
-            model_cfg=model("developer"),
-            tools=tools.get("Developer", []),
-        ),
-    )
-    return [manager, developer]
+        card("Developer", "Plans and writes code"),
+    ]
 
 
 def start_quickstart(team: TeamHarness, tools: dict[str, list[Any]] | None = None) -> ActorAddress:
