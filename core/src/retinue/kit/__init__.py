@@ -12,6 +12,8 @@ plugins build on beyond that, which a user writing a team never needs:
   of (a task board, a scheduler), attached to the team's orchestrator and found by key in
   its runtime's registry (`Runtime.services`); `ServiceSlot`, where a card keeps the handle
   of its team's service, opened on first use and let go when the card is unbound.
+- `Cause`, `cause_of`: the task chain and the message what a card does belongs to (the
+  message its agent is handling), for the events and the messages that record it.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
   shows a model.
 - `shown`, `redact_address`, `RedactingFilter`: a value quoted in an error message, at a
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
     from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
     from retinue.team.team_service import service_key as service_key
     from retinue.tools.answers import tool_answer as tool_answer
+    from retinue.tools.cause import Cause as Cause
+    from retinue.tools.cause import cause_of as cause_of
     from retinue.tools.service_slot import ServiceSlot as ServiceSlot
     from retinue.validation import ConfigModel as ConfigModel
     from retinue.validation import ConfigValidationError as ConfigValidationError
@@ -61,6 +65,7 @@ _LAZY = by_name(
         "retinue.plugins.collect": ("collect_panel_classes",),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
         "retinue.tools.answers": ("tool_answer",),
+        "retinue.tools.cause": ("Cause", "cause_of"),
         "retinue.tools.service_slot": ("ServiceSlot",),
     }
 )

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, PrivateAttr
-from retinue import Actor, ToolCard
-from retinue.kit import ServiceSlot, service_key
+from retinue import ToolCard
+from retinue.kit import ServiceSlot, cause_of, service_key
 
 from retinue_notify.scheduler import (
     SchedulerHandle,
@@ -131,15 +131,13 @@ class NotificationTool(ToolCard):
             raise NotificationError(
                 f"the text has {len(words)} characters; a notification holds at most {MAX_TEXT}"
             )
-        chain_id, parent_id = self._cause()
         handle = self.scheduler
         reply = handle.proxy(self.scheduler_timeout).schedule(
             self.host.myAddress,
             delay_seconds,
             words,
             max_pending=self.max_pending,
-            chain_id=chain_id,
-            parent_id=parent_id,
+            cause=cause_of(self.host),
         )
         made = _checked(reply)
         return f"Scheduled {made.describe(handle.clock.now())}"
@@ -162,13 +160,6 @@ class NotificationTool(ToolCard):
         )
         made = _checked(reply)
         return f"Cancelled {made.id}: {made.text}"
-
-    def _cause(self) -> tuple[str | None, str | None]:
-        host = self.host
-        current = host.current_message if isinstance(host, Actor) else None
-        if current is None:
-            return None, None
-        return current.chain_id, current.id
 
 
 def _checked(reply: SchedulerReply) -> Notification:

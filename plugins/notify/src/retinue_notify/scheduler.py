@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 from retinue import ActorAddress, AgentMessage, Runtime, Team, remote
-from retinue.kit import TeamService, TeamServiceConfig, service_key
+from retinue.kit import Cause, TeamService, TeamServiceConfig, service_key
 
 from retinue_notify.clock import Clock, SystemClock, Timer
 from retinue_notify.events import NotificationEvent
@@ -116,8 +116,7 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
         text: str,
         *,
         max_pending: int,
-        chain_id: str | None = None,
-        parent_id: str | None = None,
+        cause: Cause | None = None,
     ) -> SchedulerReply:
         """Schedule `text` for `owner` in `delay_seconds` (checked by the card first)."""
         state = self.state
@@ -133,8 +132,8 @@ class NotificationScheduler(TeamService[SchedulerConfig, SchedulerState]):
             text=text[:MAX_TEXT],
             created_at=now,
             due_at=now + delay_seconds,
-            chain_id=chain_id,
-            parent_id=parent_id,
+            chain_id=cause.chain_id if cause is not None else None,
+            parent_id=cause.parent_id if cause is not None else None,
         )
         self._set(SchedulerState(next_number=state.next_number + 1, pending=(*state.pending, made)))
         self.notify_event(NotificationEvent(kind="scheduled", notification=made))

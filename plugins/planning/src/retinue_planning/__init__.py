@@ -3,7 +3,6 @@
 from retinue_planning.board import (
     BoardHandle,
     BoardReply,
-    ChangeCause,
     PlanningBoard,
     PlanningBoardConfig,
     PublishedBoard,
@@ -28,7 +27,6 @@ __all__ = [
     "SYSTEM_PROMPT",
     "BoardHandle",
     "BoardReply",
-    "ChangeCause",
     "NewTask",
     "PlanningBoard",
     "PlanningBoardConfig",

@@ -25,7 +25,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 from retinue import ActorAddress, EventMessage, Resumption, Runtime, remote
-from retinue.kit import TeamService, TeamServiceConfig, service_key
+from retinue.kit import Cause, TeamService, TeamServiceConfig, service_key
 
 from retinue_planning.errors import PlanningError
 from retinue_planning.events import PlanningChangedEvent, rebuild_board
@@ -42,14 +42,6 @@ class PlanningBoardConfig(TeamServiceConfig):
 
     board_key: str = ""
     """The team id (or `agent-<id>` for an agent outside any team)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeCause:
-    """The chain and the message a change belongs to: its events are recorded in them."""
-
-    chain_id: str | None = None
-    parent_id: str | None = None
 
 
 class BoardReply(BaseModel):
@@ -129,7 +121,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
     # ------------------------------------------------------------------ changes
     @remote
     def create_tasks(
-        self, drafts: list[NewTask], author: str, cause: ChangeCause | None = None
+        self, drafts: list[NewTask], author: str, cause: Cause | None = None
     ) -> BoardReply:
         """Create the tasks `drafts` describe, all or none."""
         return self._apply(
@@ -138,7 +130,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
 
     @remote
     def update_task(
-        self, task: str, changes: TaskChanges, author: str, cause: ChangeCause | None = None
+        self, task: str, changes: TaskChanges, author: str, cause: Cause | None = None
     ) -> BoardReply:
         """Change one task (no event when it already is as asked)."""
 
@@ -149,9 +141,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
         return self._apply(make, cause)
 
     @remote
-    def add_note(
-        self, task: str, text: str, author: str, cause: ChangeCause | None = None
-    ) -> BoardReply:
+    def add_note(self, task: str, text: str, author: str, cause: Cause | None = None) -> BoardReply:
         """Add a note to one task."""
         return self._apply(lambda b, when: [add_note(b.tasks, task, text, author, when)], cause)
 
@@ -170,7 +160,7 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
     def _apply(
         self,
         make: Callable[[PlanningBoardState, datetime], list[Change]],
-        cause: ChangeCause | None,
+        cause: Cause | None,
     ) -> BoardReply:
         """The changes `make` finds for the board now, at the time now, applied and recorded."""
         board = self.state
@@ -197,10 +187,10 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
         self.state = PlanningBoardState(version=version, next_number=next_number, tasks=tasks)
         self.published.publish(self.state)
         for event in events:
-            self._record(event, cause or ChangeCause())
+            self._record(event, cause or Cause())
         return BoardReply(version=version, events=tuple(events))
 
-    def _record(self, event: PlanningChangedEvent, cause: ChangeCause) -> None:
+    def _record(self, event: PlanningChangedEvent, cause: Cause) -> None:
         """Publish one event to the team, in the chain of the message that caused it."""
         orchestrator = self.orchestrator
         if orchestrator is None:

@@ -27,12 +27,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from retinue import Actor, Message, ToolCard
-from retinue.kit import ServiceSlot
+from retinue.kit import ServiceSlot, cause_of
 
 from retinue_planning.board import (
     BoardHandle,
     BoardReply,
-    ChangeCause,
     PlanningBoard,
     open_board,
 )
@@ -214,7 +213,7 @@ class PlanningTool(ToolCard):
             except PlanningError as exc:
                 label = f"task {position}" if len(drafts) > 1 else "the task"
                 raise PlanningError(f"{label} ({_quoted(draft.title)}): {exc}") from None
-        reply = self._change(lambda board: board.create_tasks(checked, author, self._cause()))
+        reply = self._change(lambda board: board.create_tasks(checked, author, cause_of(self.host)))
         made = "; ".join(f"{e.task_after.id}: {e.task_after.title}" for e in reply.events)
         return _result(reply, f"Created {made}.")
 
@@ -223,7 +222,7 @@ class PlanningTool(ToolCard):
         if changes.owner is not None:
             changes = changes.model_copy(update={"owner": self.check_owner(changes.owner)})
         reply = self._change(
-            lambda board: board.update_task(task_id, changes, author, self._cause())
+            lambda board: board.update_task(task_id, changes, author, cause_of(self.host))
         )
         if not reply.events:
             task = find(self.board.current.tasks, task_id)
@@ -232,7 +231,9 @@ class PlanningTool(ToolCard):
 
     def comment(self, task_id: str, text: str, author: str) -> PlanningResult:
         """Add a note to one task as `author`; `PlanningError` with the reason."""
-        reply = self._change(lambda board: board.add_note(task_id, text, author, self._cause()))
+        reply = self._change(
+            lambda board: board.add_note(task_id, text, author, cause_of(self.host))
+        )
         [event] = reply.events
         task = event.task_after
         count = task.note_count
@@ -287,11 +288,6 @@ class PlanningTool(ToolCard):
         if sender is not None and sender.is_user_proxy:
             return sender.name
         return self.host.myAddress.name
-
-    def _cause(self) -> ChangeCause | None:
-        """The chain and the message a change belongs to (for the event's record)."""
-        current = self._current_message()
-        return None if current is None else ChangeCause(current.chain_id, current.id)
 
     def _current_message(self) -> Message | None:
         host = self.host
