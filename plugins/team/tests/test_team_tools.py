@@ -4,45 +4,53 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from retinue import ActorAddress, StopMessage
 from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
 
 
-def test_hire_members_hires_each_role_and_explains_a_refusal(retinue_team: TeamHarness) -> None:
+@pytest.mark.parametrize(
+    ("started", "directive", "answer", "roster"),
+    [
+        (
+            [],
+            call_directive("hire_members", {"roles": ["Developer", "QA", "Astronaut"]}),
+            "Hired @Developer as Developer.\n"
+            "Hired @QA as QA.\n"
+            "Could not hire 'Astronaut': no role 'Astronaut' is registered; "
+            "registered roles: Developer, Manager, QA",
+            {"@Human", "@Manager", "@Developer", "@QA"},
+        ),
+        (
+            ["Developer"],
+            call_directive("fire_members", {"names": ["@Developer", "@Human", "Nobody"]}),
+            "Fired @Developer (Developer); it has left the team.\n"
+            "Could not fire '@Human': @Human is a person, not an agent, and cannot be fired\n"
+            "Could not fire 'Nobody': no member is called @Nobody; "
+            "the members are: @Human, @Manager",
+            {"@Human", "@Manager"},
+        ),
+    ],
+    ids=["hire_members hires each role", "fire_members fires agents, not people or strangers"],
+)
+def test_a_batch_tool_acts_on_each_name_and_says_why_it_refused_one(
+    retinue_team: TeamHarness,
+    started: list[str],
+    directive: str,
+    answer: str,
+    roster: set[str],
+) -> None:
     team = retinue_team
     team.register(scripted_card("Manager"), scripted_card("Developer"), scripted_card("QA"))
     manager = team.start("Manager")
+    for role in started:
+        team.start(role)
 
-    team.say(manager, call_directive("hire_members", {"roles": ["Developer", "QA", "Astronaut"]}))
+    team.say(manager, directive)
     team.wait_idle(20)
 
-    assert team.tool_results("@Manager") == [
-        "Hired @Developer as Developer.\n"
-        "Hired @QA as QA.\n"
-        "Could not hire 'Astronaut': no role 'Astronaut' is registered; "
-        "registered roles: Developer, Manager, QA"
-    ]
-    assert set(team.roster()) == {"@Human", "@Manager", "@Developer", "@QA"}
-
-
-def test_fire_members_fires_agents_and_refuses_people_and_strangers(
-    retinue_team: TeamHarness,
-) -> None:
-    team = retinue_team
-    team.register(scripted_card("Manager"), scripted_card("Developer"))
-    manager = team.start("Manager")
-    team.start("Developer")
-
-    team.say(manager, call_directive("fire_members", {"names": ["@Developer", "@Human", "Nobody"]}))
-    team.wait_idle(20)
-
-    assert team.tool_results("@Manager") == [
-        "Fired @Developer (Developer); it has left the team.\n"
-        "Could not fire '@Human': @Human is a person, not an agent, and cannot be fired\n"
-        "Could not fire 'Nobody': no member is called @Nobody; "
-        "the members are: @Human, @Manager"
-    ]
-    assert set(team.roster()) == {"@Human", "@Manager"}
+    assert team.tool_results("@Manager") == [answer]
+    assert set(team.roster()) == roster
 
 
 def test_a_member_that_fires_itself_finishes_its_turn_and_leaves(
