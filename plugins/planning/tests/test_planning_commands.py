@@ -39,30 +39,31 @@ def test_a_person_plans_from_their_seat(retinue_team: TeamHarness, lead: ActorAd
     team = retinue_team
     team.add(planner("Dev"))
 
-    assert team.command(lead, "/plan_add Design the parser") == "Created T1: Design the parser."
-    assert (
-        team.command(lead, '/plan_add Build it owner=Dev depends_on=T1 description="Use PEG."')
-        == "Created T2: Build it."
-    )
-    assert team.command(lead, "/plan_note T1 the grammar is in docs/grammar.md") == (
-        "Added a note to T1 (1 note)."
-    )
-    assert team.command(lead, "/plan_set T1 status=doing owner=@Lead") == (
-        "@Human changed T1: status todo → doing, owner nobody → @Lead."
-    )
-    assert team.command(lead, "/plan_close T1 reviewed") == (
-        "@Human changed T1: status doing → done, note added."
-    )
-    assert team.command(lead, "/plan_set T2 owner=- depends_on=-") == (
-        "@Human changed T2: owner @Dev → nobody, depends on nothing."
-    )
-    assert team.command(lead, "/plan_close T2 not needed after all dropped=yes") == (
-        "@Human changed T2: status todo → dropped, note added."
-    )
-    assert team.command(lead, "/plan_set T2 status=dropped") == (
-        "T2 already is as asked; nothing changed."
-    )
+    exchange = [  # what the person types, and the answer, in order
+        ("/plan_add Design the parser", "Created T1: Design the parser."),
+        (
+            '/plan_add Build it owner=Dev depends_on=T1 description="Use PEG."',
+            "Created T2: Build it.",
+        ),
+        ("/plan_note T1 the grammar is in docs/grammar.md", "Added a note to T1 (1 note)."),
+        (
+            "/plan_set T1 status=doing owner=@Lead",
+            "@Human changed T1: status todo → doing, owner nobody → @Lead.",
+        ),
+        ("/plan_close T1 reviewed", "@Human changed T1: status doing → done, note added."),
+        (
+            "/plan_set T2 owner=- depends_on=-",
+            "@Human changed T2: owner @Dev → nobody, depends on nothing.",
+        ),
+        (
+            "/plan_close T2 not needed after all dropped=yes",
+            "@Human changed T2: status todo → dropped, note added.",
+        ),
+        ("/plan_set T2 status=dropped", "T2 already is as asked; nothing changed."),
+    ]
+    answers = [team.command(lead, typed) for typed, _ in exchange]
 
+    assert answers == [answer for _, answer in exchange]
     board = board_of(team)
     assert [(t.id, t.status, t.owner, t.depends_on) for t in board.tasks.values()] == [
         ("T1", "done", "@Lead", ()),
