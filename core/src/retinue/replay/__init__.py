@@ -9,7 +9,7 @@ record (`retinue.store`) and starts actors; its models serve answers through the
 model overrides (`retinue.llm.model_overrides`). See docs/replay.md.
 """
 
-from retinue.replay.report import Difference, ReplayReport, ReplayStopped
+from retinue.replay.report import Difference, ReplayReport, ReplayStoppedError
 from retinue.replay.script import Answer, ReplayError, Script, Turn, read_script
 from retinue.replay.team import replay_script, replay_team
 
@@ -18,7 +18,7 @@ __all__ = [
     "Difference",
     "ReplayError",
     "ReplayReport",
-    "ReplayStopped",
+    "ReplayStoppedError",
     "Script",
     "Turn",
     "read_script",

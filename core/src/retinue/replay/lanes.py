@@ -5,7 +5,7 @@ members running at once replay the same whatever the threads' timing. A request 
 with the recorded one first (`retinue.replay.compare`); when it differs but a later recorded
 turn of the same agent is equal to it (answers that reached a manager in another order), that
 turn is served. A difference stops a strict replay (the agent's run fails with
-`ReplayStopped`, every lane refuses from then on); a lenient one notes it and serves the
+`ReplayStoppedError`, every lane refuses from then on); a lenient one notes it and serves the
 recorded answer. A lane also serves the recorded results of the tools its answers call
 (`ToolResultSource`), unless tools run live.
 """
@@ -29,7 +29,7 @@ from retinue.replay.compare import (
     request_lines,
     stable,
 )
-from retinue.replay.report import Difference, ReplayStopped
+from retinue.replay.report import Difference, ReplayStoppedError
 from retinue.replay.script import Turn
 
 _NAME = re.compile(r"You are (@\S+?); today is ", re.MULTILINE)
@@ -52,7 +52,7 @@ class Tally:
         self.differences.append(difference)
         if not self.lenient:
             self.stopped = True
-            raise ReplayStopped(str(difference))
+            raise ReplayStoppedError(str(difference))
 
 
 class Lane:
@@ -76,12 +76,12 @@ class Lane:
         tally = self.tally
         with tally.lock:
             if tally.stopped:
-                raise ReplayStopped("the replay stopped at an earlier difference")
+                raise ReplayStoppedError("the replay stopped at an earlier difference")
             self.asked += 1
             waiting = [i for i in range(len(self.turns)) if i not in self.served]
             if not waiting:
                 tally.differ(Difference(self.agent, self.asked, "extra", _shown(messages, info)))
-                raise ReplayStopped(f"{self.agent} asked more than the record holds")
+                raise ReplayStoppedError(f"{self.agent} asked more than the record holds")
             index = self._matching(waiting, messages, info)
             turn = self.turns[index]
             self.served.add(index)
@@ -143,7 +143,7 @@ class StrayModel(FunctionModel):
             self.asked[agent] = turn = self.asked.get(agent, 0) + 1
             detail = "the record has no turn of this agent\n" + _shown(messages, info)
             self.tally.differ(Difference(agent, turn, "extra", detail))
-        raise ReplayStopped(f"{agent}: the record has no turn of this agent")
+        raise ReplayStoppedError(f"{agent}: the record has no turn of this agent")
 
 
 def replayed_request(messages: list[ModelMessage]) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from retinue.agent.messages import AgentMessage
 from retinue.llm.model_overrides import ModelOverride, add_model_override, remove_model_override
 from retinue.replay.compare import request_lines
 from retinue.replay.lanes import Lane, LaneModel, StrayModel, Tally
-from retinue.replay.report import Difference, ReplayReport, ReplayStopped
+from retinue.replay.report import Difference, ReplayReport, ReplayStoppedError
 from retinue.replay.script import Answer, Register, Say, Script, Start, Step
 from retinue.team.subscriber import EventSubscriber
 
@@ -52,7 +52,9 @@ class Playback:
     def __init__(self, script: Script, *, lenient: bool, live_tools: bool) -> None:
         self.script = script
         self.tally = Tally(lenient=lenient, serve_tools=not live_tools)
-        self.lanes = {agent: Lane(agent, turns, self.tally) for agent, turns in script.turns.items()}
+        self.lanes = {
+            agent: Lane(agent, turns, self.tally) for agent, turns in script.turns.items()
+        }
         self.answers = Answers()
 
     @contextmanager
@@ -99,7 +101,7 @@ class Playback:
             try:
                 with self.tally.lock:
                     self.tally.differ(Difference("the person", number, "person", missing))
-            except ReplayStopped:
+            except ReplayStoppedError:
                 pass
             return
         message = AgentMessage(content=step.content, type=step.intent)

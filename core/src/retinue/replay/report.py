@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from retinue.replay.script import Answer
 
 
-class ReplayStopped(Exception):
+class ReplayStoppedError(Exception):
     """Raised in the run of the agent whose request differed, to end a strict replay there."""
 
 

@@ -109,8 +109,7 @@ def read_script(store: Store, team_id: str) -> Script:
             message = decode(record.data, load_classes=True)
         except RecordDecodeError as exc:
             raise ReplayError(
-                f"record {record.position} ({record.kind}) of team {team_id} "
-                f"cannot be read: {exc}"
+                f"record {record.position} ({record.kind}) of team {team_id} cannot be read: {exc}"
             ) from None
         script.add(message)
     info = store.team(team_id)
