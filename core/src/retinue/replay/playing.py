@@ -24,6 +24,7 @@ from retinue.replay.compare import request_lines
 from retinue.replay.lanes import Lane, LaneModel, StrayModel, Tally
 from retinue.replay.report import Difference, ReplayReport, ReplayStoppedError
 from retinue.replay.script import Answer, Register, Say, Script, Start, Step
+from retinue.team.card import AgentCard
 from retinue.team.subscriber import EventSubscriber
 
 
@@ -49,8 +50,16 @@ class Answers(EventSubscriber):
 class Playback:
     """One replay of a script: its lanes, installed as model overrides while it plays."""
 
-    def __init__(self, script: Script, *, lenient: bool, live_tools: bool) -> None:
+    def __init__(
+        self,
+        script: Script,
+        *,
+        lenient: bool,
+        live_tools: bool,
+        cards: Iterable[AgentCard] = (),
+    ) -> None:
         self.script = script
+        self.cards = {card.role: card for card in cards}
         self.tally = Tally(lenient=lenient, serve_tools=not live_tools)
         self.lanes = {
             agent: Lane(agent, turns, self.tally) for agent, turns in script.turns.items()
@@ -81,15 +90,23 @@ class Playback:
                 return
             roster = {a.name: a for a in team.get_team_members()}
             if isinstance(step, Start) and step.name not in roster:
-                if step.person:
-                    team.createActor(HumanProxy, BaseConfig(name=step.name, role=step.role))
-                else:
-                    team.createActor(resolve_actor_class(step.actor_class), step.config)
+                self._start(team, step)
             elif isinstance(step, Register):
-                team.register_agent_profiles(step.cards)
+                team.register_agent_profiles([self.cards.get(c.role, c) for c in step.cards])
             elif isinstance(step, Say):
                 self._say(system, roster, step, number)
         system.wait_idle(timeout)
+
+    def _start(self, team: Any, step: Start) -> None:
+        """The member as recorded, or as the card given for its role says (under its name)."""
+        card = self.cards.get(step.role)
+        if step.person:
+            team.createActor(HumanProxy, BaseConfig(name=step.name, role=step.role))
+        elif card is not None:
+            config = card.get_config_copy().model_copy(update={"name": step.name})
+            team.createActor(card.get_agent_class(), config)
+        else:
+            team.createActor(resolve_actor_class(step.actor_class), step.config)
 
     def _say(
         self, system: ActorSystem, roster: dict[str, ActorAddress], step: Say, number: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from retinue.actors.loader import add_import_folders
@@ -11,6 +12,7 @@ from retinue.replay.playing import Playback
 from retinue.replay.report import ReplayReport
 from retinue.replay.script import ReplayError, Script, read_script
 from retinue.store import Store
+from retinue.team.card import AgentCard
 
 Tools = Literal["recorded", "live"]
 
@@ -22,6 +24,7 @@ def replay_team(
     lenient: bool = False,
     tools: Tools = "recorded",
     record_to: Store | None = None,
+    cards: Iterable[AgentCard] = (),
     timeout: float = 60.0,
     plugin_manager: Any = None,
 ) -> ReplayReport:
@@ -31,6 +34,7 @@ def replay_team(
         lenient=lenient,
         tools=tools,
         record_to=record_to,
+        cards=cards,
         timeout=timeout,
         plugin_manager=plugin_manager,
     )
@@ -42,6 +46,7 @@ def replay_script(
     lenient: bool = False,
     tools: Tools = "recorded",
     record_to: Store | None = None,
+    cards: Iterable[AgentCard] = (),
     timeout: float = 60.0,
     plugin_manager: Any = None,
 ) -> ReplayReport:
@@ -50,7 +55,9 @@ def replay_script(
     the person's messages as recorded; tools served from the record (`tools="live"`: run).
 
     Nothing is recorded unless `record_to` is given: a store the replay records into under a
-    team id of its own (the recorded team is never written to). `timeout` bounds each wait
+    team id of its own (the recorded team is never written to). `cards`: role cards to use
+    instead of the recorded ones, by role (what a changed prompt or tool would ask now: the
+    record still answers, and says where the requests differ). `timeout` bounds each wait
     for the team to be idle. Raises `ReplayError` when the script names no team to start.
     """
     if script.team_config is None or script.team_class is None:
@@ -58,7 +65,7 @@ def replay_script(
     if tools not in ("recorded", "live"):
         raise ValueError(f"tools is 'recorded' or 'live', got {tools!r}")
     add_import_folders(script.import_path)
-    playback = Playback(script, lenient=lenient, live_tools=tools == "live")
+    playback = Playback(script, lenient=lenient, live_tools=tools == "live", cards=cards)
     system = ActorSystem(store=record_to, plugin_manager=plugin_manager)
     try:
         orchestrator = system.createActor(
