@@ -7,6 +7,8 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from retinue.cli.recording import add_store_argument
@@ -74,20 +76,20 @@ def _replay(args: argparse.Namespace) -> int:
     from retinue.replay import ReplayError, replay_team
     from retinue.store import StoreError, open_store, store_location
 
-    _quiet()
     try:
         store = open_store(store_location(args.store), create=False)
     except StoreError as exc:
         return _bad("replay", exc)
     try:
         team_id = find_team(store, args.team_id)
-        report = replay_team(
-            store,
-            team_id,
-            lenient=args.lenient,
-            tools=args.tools,
-            record_to=store if args.record else None,
-        )
+        with _quiet():
+            report = replay_team(
+                store,
+                team_id,
+                lenient=args.lenient,
+                tools=args.tools,
+                record_to=store if args.record else None,
+            )
     except (StoreError, ReplayError) as exc:
         return _bad("replay", exc)
     finally:
@@ -127,11 +129,11 @@ def run_cassette(args: argparse.Namespace) -> int:
     from retinue.teamfile import TeamFileError
     from retinue.testing.replays import play_cassette
 
-    _quiet()
     try:
-        report = play_cassette(
-            args.team_file, args.cassette, lenient=args.lenient, tools=args.tools
-        )
+        with _quiet():
+            report = play_cassette(
+                args.team_file, args.cassette, lenient=args.lenient, tools=args.tools
+            )
     except TeamFileError as exc:  # its lines name the file
         print(exc, file=sys.stderr)
         return 2
@@ -141,7 +143,8 @@ def run_cassette(args: argparse.Namespace) -> int:
     return 0 if report.ok else DIFFERED
 
 
-def _quiet() -> None:
+@contextmanager
+def _quiet() -> Iterator[None]:
     """Warnings and errors on stderr, but not the runs a strict replay stops on purpose:
     those are in its report."""
     os.environ.setdefault("PYDANTIC_AI_NO_BANNER", "1")
@@ -149,6 +152,10 @@ def _quiet() -> None:
     handler.setLevel(logging.WARNING)
     handler.addFilter(lambda record: "ReplayStoppedError" not in record.getMessage())
     logging.getLogger().addHandler(handler)
+    try:
+        yield
+    finally:
+        logging.getLogger().removeHandler(handler)
 
 
 def _bad(command: str, problem: object) -> int:
