@@ -15,7 +15,7 @@ from retinue.testing import TeamHarness, replay_team, scripted_card
 
 from tests.replay.team_scripts import EXPLODE, manager, reviewer, writer
 
-workspace = pytest.importorskip("retinue_workspace", reason="the writer writes with retinue-workspace")
+workspace = pytest.importorskip("retinue_workspace", reason="the writer needs retinue-workspace")
 
 Script = Callable[[list[ModelMessage], AgentInfo], ModelResponse]
 
@@ -53,7 +53,7 @@ def recorded(tmp_path: Path) -> tuple[Path, Path, str, list[str]]:
     where, files, calls = tmp_path / "team.sqlite", tmp_path / "files", []
     team_id = record(where, files, calls)
     assert (files / "notes.txt").read_text() == "Write: the release notes"
-    assert len(calls) == 6  # the manager thrice, the writer twice (its tool, its answer), one review
+    assert len(calls) == 6  # the manager thrice, the writer twice (a tool, an answer), a review
     (files / "notes.txt").unlink()
     return where, files, team_id, calls
 
@@ -93,7 +93,7 @@ def test_live_tools_run_and_a_replay_may_record_into_a_team_of_its_own(
 def test_a_changed_prompt_stops_the_replay_at_its_first_request_with_a_diff(
     recorded: tuple[Path, Path, str, list[str]],
 ) -> None:
-    where, files, team_id, _ = recorded
+    where, _, team_id, _ = recorded
     card = scripted_card("Reviewer", EXPLODE)
     config = card.config.model_copy(update={"prompt": PromptTemplate(template="Be harsh.")})
     changed = AgentCard(**{**dict(card), "config": config})

@@ -11,8 +11,9 @@ session twice gives the same file and a re-recorded one a readable diff:
   turn's request, as the model was shown it;
 - `{"kind": "answer", "from": "@Lead", "content": ...}`: what reached the person, by sender.
 
-What differs run to run (timestamps, run ids) is left out, and every string has its
-credentials redacted as a record's configs do (`redact_credentials`).
+What differs run to run is left out or made stable: timestamps and run ids go, the date in
+an agent's identity line reads `<date>`, tool call ids are numbered per agent. Every string
+has its credentials redacted as a record's configs do (`redact_credentials`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pydantic_ai.messages import ModelResponse
 
 from retinue.actors.redaction import redact_credentials
 from retinue.llm.events import data_to_message
-from retinue.replay.compare import stable
+from retinue.replay.compare import instructions_form, stable
 from retinue.replay.script import Answer, ReplayError, Say, Script, Turn
 
 VERSION = 1
@@ -40,7 +41,8 @@ def cassette_lines(script: Script) -> list[str]:
         if isinstance(s, Say)
     ]
     for agent in sorted(script.turns):
-        rows += [_exchange(turn) for turn in script.turns[agent]]
+        ids: dict[str, str] = {}
+        rows += [_exchange(turn, ids) for turn in script.turns[agent]]
     answers = sorted(enumerate(script.answers), key=lambda pair: (pair[1].sender, pair[0]))
     rows += [{"kind": "answer", "from": a.sender, "content": a.content} for _, a in answers]
     return [json.dumps(redact_credentials(row), sort_keys=True, ensure_ascii=False) for row in rows]
@@ -52,17 +54,28 @@ def write_cassette(script: Script, path: str | Path) -> int:
     return sum(len(turns) for turns in script.turns.values())
 
 
-def _exchange(turn: Turn) -> dict[str, Any]:
+def _exchange(turn: Turn, ids: dict[str, str]) -> dict[str, Any]:
+    """One turn, without what differs run to run; the agent's tool call ids (generated
+    anew on every run) numbered in order, the same in the answer and the result."""
     response = stable(turn.response)
-    response["parts"] = [stable(part) for part in response.get("parts", [])]
+    response["parts"] = [_part(part, ids) for part in response.get("parts", [])]
+    instructions = turn.instructions
     return {
         "kind": "exchange",
         "agent": turn.agent,
         "turn": turn.number,
-        "instructions": turn.instructions,
-        "request": [stable(part) for part in turn.request],
+        "instructions": instructions_form(instructions) if instructions is not None else None,
+        "request": [_part(part, ids) for part in turn.request],
         "response": response,
     }
+
+
+def _part(part: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
+    kept = stable(part)
+    call_id = kept.get("tool_call_id")
+    if isinstance(call_id, str):
+        kept["tool_call_id"] = ids.setdefault(call_id, f"call-{len(ids) + 1}")
+    return kept
 
 
 def read_cassette(path: str | Path) -> Script:

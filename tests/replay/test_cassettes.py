@@ -1,0 +1,86 @@
+"""Cassettes: a session's exchanges as a committed file, played by a team file offline.
+
+`cassettes/pair.jsonl` was exported from a `retinue run` of tests/cli/teams/pair.toml:
+`retinue export TEAM_ID --cassette tests/replay/cassettes/pair.jsonl`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from retinue.replay import ReplayError
+from retinue.store import open_store
+from retinue.teamfile import load_team_file
+from retinue.testing import export_cassette, play_cassette
+
+from tests.cli.conftest import TEAMS, command_env
+
+PAIR = TEAMS / "pair.toml"
+CASSETTE = Path(__file__).parent / "cassettes" / "pair.jsonl"
+
+
+def test_the_committed_cassette_plays_the_team_file_offline() -> None:
+    report = play_cassette(PAIR, CASSETTE)
+    assert report.ok, report.render()
+    assert (report.turns, report.replayed, report.equal) == (3, 3, 3)
+    assert [a.content for a in report.answers] == ["Done: helped with Help with: plan it"]
+
+
+def test_the_same_session_exports_the_same_file(tmp_path: Path) -> None:
+    """Only the header (the recorded team's id) differs: no timestamp, no run id."""
+    where = tmp_path / "team.sqlite"
+    with load_team_file(PAIR).start(store=str(where)) as running:
+        running.send("plan it")
+        running.wait_idle()
+        team_id = running.orchestrator.team_id
+    assert team_id is not None
+    with open_store(where, create=False) as store:
+        assert export_cassette(store, team_id, tmp_path / "again.jsonl") == 3
+    again = (tmp_path / "again.jsonl").read_text().splitlines()
+    assert again[1:] == CASSETTE.read_text().splitlines()[1:]
+
+
+def test_a_changed_prompt_misses_with_a_diff_naming_the_agent_and_turn(tmp_path: Path) -> None:
+    shutil.copy(TEAMS / "pair_script.py", tmp_path)
+    text = PAIR.read_text().replace(
+        'description = "Helps the lead"', 'description = "Helps the lead"\nprompt = "Be brief."'
+    )
+    (tmp_path / "pair.toml").write_text(text)
+    report = play_cassette(tmp_path / "pair.toml", CASSETTE)
+    assert report.stopped and [(d.agent, d.turn) for d in report.differences] == [("@Helper", 1)]
+    assert "+Be brief." in report.render()
+
+
+def test_a_missing_or_malformed_cassette_is_one_line_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ReplayError, match=r"^cassette .*nothing.jsonl does not exist$"):
+        play_cassette(PAIR, tmp_path / "nothing.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(CASSETTE.read_text().replace('"kind": "exchange"', '"kind": "exchange?"', 1))
+    with pytest.raises(ReplayError, match=r"bad.jsonl line 3: unknown kind 'exchange\?'$"):
+        play_cassette(PAIR, bad)
+
+
+def test_a_cassette_plays_from_the_command_line_with_no_key_and_no_user_store(
+    tmp_path: Path,
+) -> None:
+    """As CI runs it: a clean environment, no provider key, no store anywhere."""
+    env = {k: v for k, v in command_env(HOME=str(tmp_path)).items() if k != "RETINUE_STORE"}
+    done = subprocess.run(
+        [sys.executable, "-m", "retinue", "run", str(PAIR), "--cassette", str(CASSETTE)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith(
+        "3 turns recorded, 3 replayed, 3 equal, 0 differing; the same answers to the person\n"
+    )
+    assert done.stderr == ""
+    assert list(tmp_path.iterdir()) == []  # nothing recorded, nothing written
