@@ -35,8 +35,8 @@ def test_replay_and_export_then_run_against_the_cassette(
     assert main(["replay", team_id[:8], "--store", where]) == 0
     out = capsys.readouterr().out
     assert (
-        out
-        == f"{team_id}: 3 turns recorded, 3 replayed, 3 equal, 0 differing; the same answers to the person\n"
+        out == f"{team_id}: 3 turns recorded, 3 replayed, 3 equal, 0 differing; "
+        "the same answers to the person\n"
     )
 
     cassette = tmp_path / "pair.jsonl"
@@ -97,7 +97,8 @@ def test_a_difference_exits_1_with_the_diff_and_lenient_lists_it(
         ),
         (
             ["run", str(PAIR), "--cassette", "{tmp}/bad.jsonl"],
-            "retinue run: cassette {tmp}/bad.jsonl line 2 is not JSON: Expecting value: line 1 column 1 (char 0)",
+            "retinue run: cassette {tmp}/bad.jsonl line 2 is not JSON: "
+            "Expecting value: line 1 column 1 (char 0)",
         ),
     ],
 )

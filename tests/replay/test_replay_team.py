@@ -50,7 +50,8 @@ def record(where: Path, files: Path, calls: list[str]) -> str:
 
 @pytest.fixture
 def recorded(tmp_path: Path) -> tuple[Path, Path, str, list[str]]:
-    where, files, calls = tmp_path / "team.sqlite", tmp_path / "files", []
+    where, files = tmp_path / "team.sqlite", tmp_path / "files"
+    calls: list[str] = []
     team_id = record(where, files, calls)
     assert (files / "notes.txt").read_text() == "Write: the release notes"
     assert len(calls) == 6  # the manager thrice, the writer twice (a tool, an answer), a review
