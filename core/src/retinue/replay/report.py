@@ -83,7 +83,7 @@ class ReplayReport:
         lines = [str(d) for d in self.differences]
         if self.stopped:
             lines.append("replay stopped at the first difference (--lenient goes on)")
-        if not self.same_answers:
+        if not self.same_answers and not self.stopped:  # stopped: its failures reached them
             lines.append(_answers_diff(self.recorded_answers, self.answers))
         answers = "the same answers" if self.same_answers else "different answers"
         lines.append(
