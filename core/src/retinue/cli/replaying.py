@@ -7,11 +7,14 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from retinue.cli.recording import add_store_argument
+
+if TYPE_CHECKING:
+    from retinue.store import Store
 
 #: The exit status of a replay that found a difference.
 DIFFERED = 1
@@ -72,16 +75,9 @@ def register(commands: Any) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from retinue.cli.store_commands import find_team
-    from retinue.replay import ReplayError, replay_team
-    from retinue.store import StoreError, open_store, store_location
+    from retinue.replay import replay_team
 
-    try:
-        store = open_store(store_location(args.store), create=False)
-    except StoreError as exc:
-        return _bad("replay", exc)
-    try:
-        team_id = find_team(store, args.team_id)
+    def replay(store: Store, team_id: str) -> int:
         with _quiet():
             report = replay_team(
                 store,
@@ -90,37 +86,45 @@ def _replay(args: argparse.Namespace) -> int:
                 tools=args.tools,
                 record_to=store if args.record else None,
             )
-    except (StoreError, ReplayError) as exc:
-        return _bad("replay", exc)
-    finally:
-        store.close()
-    print(report.render())
-    if report.team_id is not None:
-        print(f"the replay is recorded as team {report.team_id}")
-    return 0 if report.ok else DIFFERED
+        print(report.render())
+        if report.team_id is not None:
+            print(f"the replay is recorded as team {report.team_id}")
+        return 0 if report.ok else DIFFERED
+
+    return _on_team(args, "replay", replay)
 
 
 def _export(args: argparse.Namespace) -> int:
+    from retinue.testing.replays import export_cassette
+
+    def export(store: Store, team_id: str) -> int:
+        try:
+            exchanges = export_cassette(store, team_id, args.cassette)
+        except OSError as exc:
+            return _bad("export", f"cannot write {args.cassette}: {exc.strerror}")
+        print(f"{exchanges} exchanges of team {team_id} written to {args.cassette}")
+        return 0
+
+    return _on_team(args, "export", export)
+
+
+def _on_team(args: argparse.Namespace, command: str, act: Callable[[Store, str], int]) -> int:
+    """`act` on the team `args.team_id` names in `--store`; a store or team that is not
+    there, or a record that cannot be read, is one line and exit status 2."""
     from retinue.cli.store_commands import find_team
     from retinue.replay import ReplayError
     from retinue.store import StoreError, open_store, store_location
-    from retinue.testing.replays import export_cassette
 
     try:
         store = open_store(store_location(args.store), create=False)
     except StoreError as exc:
-        return _bad("export", exc)
+        return _bad(command, exc)
     try:
-        team_id = find_team(store, args.team_id)
-        exchanges = export_cassette(store, team_id, args.cassette)
+        return act(store, find_team(store, args.team_id))
     except (StoreError, ReplayError) as exc:
-        return _bad("export", exc)
-    except OSError as exc:
-        return _bad("export", f"cannot write {args.cassette}: {exc.strerror}")
+        return _bad(command, exc)
     finally:
         store.close()
-    print(f"{exchanges} exchanges of team {team_id} written to {args.cassette}")
-    return 0
 
 
 def run_cassette(args: argparse.Namespace) -> int:
