@@ -1,8 +1,8 @@
 """Playing a script on a running team: lanes installed, the steps taken, the report made.
 
-Every step is taken once the team is idle, as a person at a console would: a member started
-from outside, cards registered, the person's message sent. A member the team already has
-(hired meanwhile by one of its agents) is not started again.
+Every step after a message of the person's is taken once the team is idle, as a person at a
+console would: a member started from outside, cards registered, the next message sent. A
+member the team already has (hired meanwhile by one of its agents) is not started again.
 """
 
 from __future__ import annotations
@@ -82,10 +82,15 @@ class Playback:
     def play(
         self, system: ActorSystem, orchestrator: ActorAddress, steps: Iterable[Step], timeout: float
     ) -> None:
-        """Take each step once the team is idle; stop at a strict replay's first difference."""
+        """Take each step once the team is idle after the person's last message (starts and
+        registrations are asks: done when they return); stop at a strict replay's first
+        difference."""
         team: Any = system.proxy_ask(orchestrator)
+        busy = False
         for number, step in enumerate(steps, start=1):
-            system.wait_idle(timeout)
+            if busy:
+                system.wait_idle(timeout)
+                busy = False
             if self.tally.stopped:
                 return
             roster = {a.name: a for a in team.get_team_members()}
@@ -95,6 +100,7 @@ class Playback:
                 team.register_agent_profiles([self.cards.get(c.role, c) for c in step.cards])
             elif isinstance(step, Say):
                 self._say(system, roster, step, number)
+                busy = True
         system.wait_idle(timeout)
 
     def _start(self, team: Any, step: Start) -> None:
