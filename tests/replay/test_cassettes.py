@@ -1,14 +1,13 @@
 """Cassettes: a session's exchanges as a committed file, played by a team file offline.
 
 `cassettes/pair.jsonl` was exported from a `retinue run` of tests/cli/teams/pair.toml:
-`retinue export TEAM_ID --cassette tests/replay/cassettes/pair.jsonl`.
+`retinue export TEAM_ID --cassette tests/replay/cassettes/pair.jsonl`. A clean command
+line plays it in tests/cli/test_cassette_command.py.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from retinue.store import open_store
 from retinue.teamfile import load_team_file
 from retinue.testing import export_cassette, play_cassette
 
-from tests.cli.conftest import TEAMS, command_env
+from tests.cli.conftest import TEAMS
 
 PAIR = TEAMS / "pair.toml"
 CASSETTE = Path(__file__).parent / "cassettes" / "pair.jsonl"
@@ -62,25 +61,3 @@ def test_a_missing_or_malformed_cassette_is_one_line_naming_it(tmp_path: Path) -
     bad.write_text(CASSETTE.read_text().replace('"kind": "exchange"', '"kind": "exchange?"', 1))
     with pytest.raises(ReplayError, match=r"bad.jsonl line 3: unknown kind 'exchange\?'$"):
         play_cassette(PAIR, bad)
-
-
-def test_a_cassette_plays_from_the_command_line_with_no_key_and_no_user_store(
-    tmp_path: Path,
-) -> None:
-    """As CI runs it: a clean environment, no provider key, no store anywhere."""
-    env = {k: v for k, v in command_env(HOME=str(tmp_path)).items() if k != "RETINUE_STORE"}
-    done = subprocess.run(
-        [sys.executable, "-m", "retinue", "run", str(PAIR), "--cassette", str(CASSETTE)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.endswith(
-        "3 turns recorded, 3 replayed, 3 equal, 0 differing; the same answers to the person\n"
-    )
-    assert done.stderr == ""
-    assert list(tmp_path.iterdir()) == []  # nothing recorded, nothing written

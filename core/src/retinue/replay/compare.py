@@ -4,7 +4,8 @@ Two requests are the same when the agent sent its model the same instructions an
 same parts to the conversation since its previous answer (the earlier part of the
 conversation is the earlier turns, already compared). Left out: timestamps, run and
 conversation ids, the date in the agent's identity line, credentials in addresses (a
-cassette has them redacted), and tool call ids, which are numbered in order of appearance.
+cassette has them redacted), the notices of mail that arrived while a run was working (which
+mail arrives when is timing), and tool call ids, which are numbered in order of appearance.
 
 The forms compared are lines of text, one a part, so a difference reads as a diff.
 """
@@ -18,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from retinue.actors.redaction import redact_credentials
+from retinue.agent.cancel import is_arrival_notice
 
 #: Keys of a message or a part whose values differ on every run.
 VOLATILE = frozenset(
@@ -43,6 +45,8 @@ def request_lines(parts: Iterable[dict[str, Any]]) -> list[str]:
     ids: dict[str, str] = {}
     lines = []
     for part in parts:
+        if isinstance(part.get("content"), str) and is_arrival_notice(part["content"]):
+            continue
         shown = stable(redact_credentials(part))
         call_id = shown.pop("tool_call_id", None)
         if isinstance(call_id, str):
