@@ -49,7 +49,7 @@ def counter(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return call_tool("count", {"n": -1})
     if steps == 1:
         return call_tool("count", {"n": 3})
-    return send(info, (incoming(messages).sender, "response", tool_returns(run)[-1].content))
+    return send(info, (incoming(messages).sender, "response", str(tool_returns(run)[-1].content)))
 
 
 def record(where: Path) -> str:
