@@ -92,6 +92,10 @@ def test_a_difference_exits_1_with_the_diff_and_lenient_lists_it(
             "retinue export: {where} has no team beef (see `retinue teams`)",
         ),
         (
+            ["run", str(PAIR), "--cassette", "{tmp}/bad.jsonl", "-m", "hello"],
+            "retinue run: --cassette plays the person's messages it holds: give no --message",
+        ),
+        (
             ["run", str(PAIR), "--cassette", "{tmp}/none.jsonl"],
             "retinue run: cassette {tmp}/none.jsonl does not exist",
         ),

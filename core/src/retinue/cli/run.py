@@ -82,6 +82,13 @@ def run_command(args: argparse.Namespace) -> int:
     if args.cassette is not None:
         from retinue.cli.replaying import run_cassette
 
+        if args.message is not None:
+            print(
+                "retinue run: --cassette plays the person's messages it holds: give no --message",
+                file=sys.stderr,
+            )
+            return 2
+
         return run_cassette(args)
     if args.json and args.message is None:
         print("retinue run: --json needs --message", file=sys.stderr)
