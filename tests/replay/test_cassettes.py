@@ -61,3 +61,28 @@ def test_a_missing_or_malformed_cassette_is_one_line_naming_it(tmp_path: Path) -
     bad.write_text(CASSETTE.read_text().replace('"kind": "exchange"', '"kind": "exchange?"', 1))
     with pytest.raises(ReplayError, match=r"bad.jsonl line 3: unknown kind 'exchange\?'$"):
         play_cassette(PAIR, bad)
+
+
+def test_credentials_are_redacted_and_the_cassette_still_plays(tmp_path: Path) -> None:
+    """A prompt holding a URL with a password: the cassette hides it as the record's configs
+    do, and the replayed request is compared with it hidden too."""
+    shutil.copy(TEAMS / "pair_script.py", tmp_path)
+    hook = "https://bot:hunter2@hooks.example.org/notify?api_key=abc123"
+    text = PAIR.read_text().replace(
+        'description = "Helps the lead"',
+        f'description = "Helps the lead"\nprompt = "Post to {hook}"',
+    )
+    (tmp_path / "pair.toml").write_text(text)
+    where = tmp_path / "team.sqlite"
+    with load_team_file(tmp_path / "pair.toml").start(store=str(where)) as running:
+        running.send("plan it")
+        running.wait_idle()
+        team_id = running.orchestrator.team_id
+    assert team_id is not None
+    with open_store(where, create=False) as store:
+        export_cassette(store, team_id, tmp_path / "pair.jsonl")
+    cassette = (tmp_path / "pair.jsonl").read_text()
+    assert "hunter2" not in cassette and "abc123" not in cassette
+    assert "https://bot:***@hooks.example.org/notify?api_key=***" in cassette
+    report = play_cassette(tmp_path / "pair.toml", tmp_path / "pair.jsonl")
+    assert report.ok, report.render()
