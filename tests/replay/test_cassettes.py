@@ -86,3 +86,22 @@ def test_credentials_are_redacted_and_the_cassette_still_plays(tmp_path: Path) -
     assert "https://bot:***@hooks.example.org/notify?api_key=***" in cassette
     report = play_cassette(tmp_path / "pair.toml", tmp_path / "pair.jsonl")
     assert report.ok, report.render()
+
+
+def test_an_agent_the_cassette_has_no_turn_of_is_named_and_leftovers_are_listed(
+    tmp_path: Path,
+) -> None:
+    lines = CASSETTE.read_text().splitlines()
+    (tmp_path / "no_helper.jsonl").write_text(
+        "\n".join(line for line in lines if '"agent": "@Helper"' not in line) + "\n"
+    )
+    strict = play_cassette(PAIR, tmp_path / "no_helper.jsonl")
+    assert strict.stopped
+    assert [(d.agent, d.turn, d.what) for d in strict.differences] == [("@Helper", 1, "extra")]
+    assert "the record has no turn of this agent" in strict.render()
+
+    lenient = play_cassette(PAIR, tmp_path / "no_helper.jsonl", lenient=True)
+    assert [(d.agent, d.turn, d.what) for d in lenient.differences] == [
+        ("@Helper", 1, "extra"),
+        ("@Lead", 2, "messages"),  # the Lead was told of the Helper's failure, not its answer
+    ]
