@@ -64,6 +64,7 @@ class Lane:
         self.tally = tally
         self.served: set[int] = set()
         self.asked = 0
+        self.forms = [_forms(turn.instructions, turn.request) for turn in self.turns]
         self.results = {
             part["tool_call_id"]: part
             for turn in self.turns
@@ -82,11 +83,12 @@ class Lane:
             if not waiting:
                 tally.differ(Difference(self.agent, self.asked, "extra", _shown(messages, info)))
                 raise ReplayStoppedError(f"{self.agent} asked more than the record holds")
-            index = self._matching(waiting, messages, info)
+            asked = _forms(info.instructions, replayed_request(messages))
+            index = next((i for i in waiting if self.forms[i] == asked), waiting[0])
             turn = self.turns[index]
             self.served.add(index)
             tally.replayed += 1
-            difference = _difference(turn, messages, info)
+            difference = _difference(turn, self.forms[index], asked)
             if difference is None:
                 difference = _unoffered(turn, info)
             if difference is None:
@@ -96,13 +98,6 @@ class Lane:
         response = data_to_message(stable(turn.response))  # this run's ids, not the record's
         assert isinstance(response, ModelResponse)
         return response
-
-    def _matching(self, waiting: list[int], messages: list[ModelMessage], info: AgentInfo) -> int:
-        """The next turn in order, or a later one equal to this request."""
-        for index in waiting:
-            if _difference(self.turns[index], messages, info) is None:
-                return index
-        return waiting[0]
 
     def served_tool_result(self, call: ToolCallPart) -> ServedResult | None:
         if not self.tally.serve_tools:
@@ -160,12 +155,19 @@ def replayed_request(messages: list[ModelMessage]) -> list[dict[str, Any]]:
     ]
 
 
-def _difference(turn: Turn, messages: list[ModelMessage], info: AgentInfo) -> Difference | None:
-    recorded, replayed = instructions_form(turn.instructions), instructions_form(info.instructions)
-    diff = first_difference(recorded.splitlines(), replayed.splitlines())
+Forms = tuple[list[str], list[str]]
+"""A request as compared: its instructions' lines, and one line per part it added."""
+
+
+def _forms(instructions: str | None, parts: list[dict[str, Any]]) -> Forms:
+    return instructions_form(instructions).splitlines(), request_lines(parts)
+
+
+def _difference(turn: Turn, recorded: Forms, replayed: Forms) -> Difference | None:
+    diff = first_difference(recorded[0], replayed[0])
     if diff is not None:
         return Difference(turn.agent, turn.number, "instructions", diff)
-    diff = first_difference(request_lines(turn.request), request_lines(replayed_request(messages)))
+    diff = first_difference(recorded[1], replayed[1])
     if diff is not None:
         return Difference(turn.agent, turn.number, "messages", diff)
     return None
