@@ -105,3 +105,14 @@ def test_an_agent_the_cassette_has_no_turn_of_is_named_and_leftovers_are_listed(
         ("@Helper", 1, "extra"),
         ("@Lead", 2, "messages"),  # the Lead was told of the Helper's failure, not its answer
     ]
+
+
+def test_a_message_to_a_member_the_team_file_does_not_start_is_a_difference(
+    tmp_path: Path,
+) -> None:
+    text = CASSETTE.read_text().replace('"to": "@Lead"', '"to": "@Planner"')
+    (tmp_path / "planner.jsonl").write_text(text)
+    report = play_cassette(PAIR, tmp_path / "planner.jsonl")
+    assert report.stopped and report.replayed == 0
+    (difference,) = report.differences
+    assert str(difference) == "the person's step 1 cannot be taken\n    no member @Planner"

@@ -47,11 +47,15 @@ class Tally:
         self.differences: list[Difference] = []
         self.stopped = False
 
-    def differ(self, difference: Difference) -> None:
+    def note(self, difference: Difference) -> None:
         """Note a difference (under `lock`); a strict replay stops at its first."""
         self.differences.append(difference)
-        if not self.lenient:
-            self.stopped = True
+        self.stopped = self.stopped or not self.lenient
+
+    def differ(self, difference: Difference) -> None:
+        """`note` it, and end the run of the agent that asked when the replay stops."""
+        self.note(difference)
+        if self.stopped:
             raise ReplayStoppedError(str(difference))
 
 

@@ -22,7 +22,7 @@ from retinue.agent.messages import AgentMessage
 from retinue.llm.model_overrides import ModelOverride, add_model_override, remove_model_override
 from retinue.replay.compare import request_lines
 from retinue.replay.lanes import Lane, LaneModel, StrayModel, Tally
-from retinue.replay.report import Difference, ReplayReport, ReplayStoppedError
+from retinue.replay.report import Difference, ReplayReport
 from retinue.replay.script import Answer, Register, Say, Script, Start, Step
 from retinue.team.card import AgentCard
 from retinue.team.subscriber import EventSubscriber
@@ -121,11 +121,8 @@ class Playback:
         recipient = roster.get(step.to)
         if person is None or recipient is None:
             missing = "no person's seat" if person is None else f"no member {step.to}"
-            try:
-                with self.tally.lock:
-                    self.tally.differ(Difference("the person", number, "person", missing))
-            except ReplayStoppedError:
-                pass
+            with self.tally.lock:
+                self.tally.note(Difference("the person", number, "person", missing))
             return
         message = AgentMessage(content=step.content, type=step.intent)
         system.proxy_ask(person, HumanProxy).send(recipient, message)
