@@ -115,4 +115,4 @@ def test_a_message_to_a_member_the_team_file_does_not_start_is_a_difference(
     report = play_cassette(PAIR, tmp_path / "planner.jsonl")
     assert report.stopped and report.replayed == 0
     (difference,) = report.differences
-    assert str(difference) == "the person's step 1 cannot be taken\n    no member @Planner"
+    assert str(difference) == "the person's message 1 cannot be sent\n    no member @Planner"

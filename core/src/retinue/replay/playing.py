@@ -87,7 +87,8 @@ class Playback:
         difference."""
         team: Any = system.proxy_ask(orchestrator)
         busy = False
-        for number, step in enumerate(steps, start=1):
+        said = 0
+        for step in steps:
             if busy:
                 system.wait_idle(timeout)
                 busy = False
@@ -99,7 +100,8 @@ class Playback:
             elif isinstance(step, Register):
                 team.register_agent_profiles([self.cards.get(c.role, c) for c in step.cards])
             elif isinstance(step, Say):
-                self._say(system, roster, step, number)
+                said += 1
+                self._say(system, roster, step, said)
                 busy = True
         system.wait_idle(timeout)
 

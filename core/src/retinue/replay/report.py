@@ -34,7 +34,7 @@ class Difference:
         elif self.what == "missing":
             head = f"{self.agent} turn {self.turn}: a recorded turn never asked for"
         elif self.what == "person":
-            head = f"the person's step {self.turn} cannot be taken"
+            head = f"the person's message {self.turn} cannot be sent"
         return f"{head}\n" + "\n".join(f"    {line}" for line in self.detail.splitlines())
 
 
