@@ -54,7 +54,7 @@ def test_answers_reaching_a_manager_in_another_order_replay_equal(tmp_path: Path
     assert team.shutdown()
 
     with open_store(where, create=False) as store:
-        for _ in range(5):
+        for _ in range(3):
             report = replay_team(store, team.team_id)
             assert report.ok, report.render()
             assert (report.turns, report.equal) == (7, 7)
