@@ -1,5 +1,6 @@
 """What a replay serves in a tool's place: its recorded result, or the retry it asked for;
-and a recorded answer calling a tool the agent no longer offers is a difference."""
+a recorded answer calling a tool the agent no longer offers is a difference; a member that
+cannot start here is one error."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 from pydantic_ai import ModelRetry
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import ToolCard
+from retinue.replay import ReplayError
 from retinue.store import open_store
 from retinue.testing import (
     TeamHarness,
@@ -87,3 +90,14 @@ def test_a_tool_no_longer_offered_is_a_difference(tmp_path: Path) -> None:
     (difference,) = report.differences
     assert (difference.agent, difference.turn, difference.what) == ("@Counter", 1, "tools")
     assert difference.detail.startswith("the recorded answer calls count; offered now: ")
+
+
+def test_a_member_that_cannot_start_here_is_one_replay_error(tmp_path: Path) -> None:
+    where = tmp_path / "team.sqlite"
+    team_id = record(where)
+    card = scripted_card("Counter", EXPLODE)  # its class moved away since it was checked:
+    gone = card.model_copy(update={"agent_class": "gone_package.agents:Counter"})
+    with open_store(where, create=False) as store, pytest.raises(ReplayError) as caught:
+        replay_team(store, team_id, cards=[gone])
+    assert str(caught.value).startswith(f"{team_id}: @Counter cannot start: ")
+    assert "gone_package" in str(caught.value) and "\n" not in str(caught.value)

@@ -23,7 +23,7 @@ from retinue.llm.model_overrides import ModelOverride, add_model_override, remov
 from retinue.replay.compare import request_lines
 from retinue.replay.lanes import Lane, LaneModel, StrayModel, Tally
 from retinue.replay.report import Difference, ReplayReport
-from retinue.replay.script import Answer, Register, Say, Script, Start, Step
+from retinue.replay.script import Answer, Register, ReplayError, Say, Script, Start, Step
 from retinue.team.card import AgentCard
 from retinue.team.subscriber import EventSubscriber
 
@@ -106,15 +106,20 @@ class Playback:
         system.wait_idle(timeout)
 
     def _start(self, team: Any, step: Start) -> None:
-        """The member as recorded, or as the card given for its role says (under its name)."""
+        """The member as recorded, or as the card given for its role says (under its name);
+        one that cannot start here (its class or its model's code is gone) is a `ReplayError`."""
         card = self.cards.get(step.role)
-        if step.person:
-            team.createActor(HumanProxy, BaseConfig(name=step.name, role=step.role))
-        elif card is not None:
-            config = card.get_config_copy().model_copy(update={"name": step.name})
-            team.createActor(card.get_agent_class(), config)
-        else:
-            team.createActor(resolve_actor_class(step.actor_class), step.config)
+        try:
+            if step.person:
+                team.createActor(HumanProxy, BaseConfig(name=step.name, role=step.role))
+            elif card is not None:
+                config = card.get_config_copy().model_copy(update={"name": step.name})
+                team.createActor(card.get_agent_class(), config)
+            else:
+                team.createActor(resolve_actor_class(step.actor_class), step.config)
+        except (ValueError, ImportError) as exc:  # a ConfigError, an ActorClassError
+            problem = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+            raise ReplayError(f"{self.script.source}: {step.name} cannot start: {problem}") from exc
 
     def _say(
         self, system: ActorSystem, roster: dict[str, ActorAddress], step: Say, number: int
