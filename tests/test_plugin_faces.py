@@ -27,6 +27,7 @@ FACES = frozenset(
         "retinue.console",
         "retinue.kit",
         "retinue.record",
+        "retinue.replay",
         "retinue.resume",
         "retinue.store",
         "retinue.teamfile",

@@ -91,6 +91,12 @@ ARRIVALS_NAMED = 5
 """How many arrivals a notice names; the rest are counted, so its length stays bounded."""
 
 
+def is_arrival_notice(text: str) -> bool:
+    """Whether `text` is a `render_arrival_notice`: timing (what arrived while a run was
+    working), which a replay leaves out when it compares requests."""
+    return text.startswith("[retinue] ") and " arrived while you were working: " in text
+
+
 def render_arrival_notice(messages: Sequence[AgentMessage], how_to_read: str | None) -> str:
     """The notice that mail arrived mid-run; `how_to_read` comes from a card that reads mail.
 

@@ -12,6 +12,7 @@ from retinue.cli import (
     plugin_commands,
     plugin_new,
     plugins,
+    replaying,
     resume,
     run,
     store_commands,
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.register(commands)
     store_commands.register(commands)
     resume.register(commands)
+    replaying.register(commands)
     plugin_commands.register(commands)  # last: the kernel's own names are taken first
     return parser
 

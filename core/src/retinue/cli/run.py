@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from retinue.cli.options import add_session_arguments
+from retinue.cli.replaying import add_replay_arguments
 
 DESCRIPTION = """\
 Start the team a team file describes and talk to it as its person.
@@ -62,6 +63,13 @@ def register(commands: Any) -> None:
         action="store_true",
         help="with --message: print only the answers, not the flow",
     )
+    parser.add_argument(
+        "--cassette",
+        metavar="FILE",
+        help="play the team against a cassette (`retinue export --cassette`), offline: the "
+        "person's messages and every model answer from it; exit 1 on a difference",
+    )
+    add_replay_arguments(parser)
     add_session_arguments(parser)
     parser.set_defaults(run=run_command)
 
@@ -71,6 +79,17 @@ def run_command(args: argparse.Namespace) -> int:
     from retinue.cli.drive import drive
     from retinue.teamfile import TeamFileError, load_team_file
 
+    if args.cassette is not None:
+        from retinue.cli.replaying import run_cassette
+
+        if args.message is not None:
+            print(
+                "retinue run: --cassette plays the person's messages it holds: give no --message",
+                file=sys.stderr,
+            )
+            return 2
+
+        return run_cassette(args)
     if args.json and args.message is None:
         print("retinue run: --json needs --message", file=sys.stderr)
         return launch.BAD_INPUT

@@ -23,15 +23,16 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic_ai import CancellationToken, RunContext
-from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai import CancellationToken, ModelRetry, RunContext
+from pydantic_ai.capabilities import AbstractCapability, WrapToolExecuteHandler
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.output import OutputContext
 from pydantic_ai.tools import ToolDefinition
 
 from retinue.actors.address import new_id
 from retinue.llm.context import ContextManager
+from retinue.llm.served_tools import ToolResultSource
 
 RunKind = Literal["run", "conclusion"]
 
@@ -138,7 +139,8 @@ class RunnerCapability(AbstractCapability[Any]):
     Before each request: the owner's hooks, then compaction once the context is over budget,
     which marks the run compacted and keeps the run's own messages it dropped, so what the
     run reports still accounts for them. It learns which tools end the run, so a call of one
-    is reported as the answer, not as a tool call.
+    is reported as the answer, not as a tool call. A run on a model that serves tool results
+    (a replay's, `retinue.llm.served_tools`) gets them from it instead of running the tools.
     """
 
     async def prepare_output_tools(
@@ -183,6 +185,24 @@ class RunnerCapability(AbstractCapability[Any]):
             for hook in binding.hooks:
                 await hook.after_model_request(ctx, binding.state, response)
         return response
+
+    async def wrap_tool_execute(
+        self,
+        ctx: RunContext[Any],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: Any,
+        handler: WrapToolExecuteHandler,
+    ) -> Any:
+        model = ctx.model
+        if isinstance(model, ToolResultSource):  # a replay's model: the record answers
+            served = model.served_tool_result(call)
+            if served is not None:
+                if served.retry is not None:
+                    raise ModelRetry(served.retry)
+                return served.value
+        return await handler(args)
 
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any

@@ -13,9 +13,11 @@
   a record, as retinue-web keeps for a team that records nowhere).
 - `charge_event`, `team_usage_from_events`, `team_limits_from_events`: the team's usage and
   limits folded from recorded events, exactly as its budget counted them.
+- `read_script`, `read_cassette`, `write_cassette`: what a replay plays, read from a record
+  or a cassette file, and a cassette written (see docs/replay.md).
 
-A face over the layers that hold these (`retinue.actors`, `retinue.store`, `retinue.llm`):
-each name loads on first use, so importing this package costs nothing.
+A face over the layers that hold these (`retinue.actors`, `retinue.store`, `retinue.llm`,
+`retinue.replay`): each name loads on first use, so importing this package costs nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
     from retinue.llm.team_usage import charge_event as charge_event
     from retinue.llm.team_usage import team_limits_from_events as team_limits_from_events
     from retinue.llm.team_usage import team_usage_from_events as team_usage_from_events
+    from retinue.replay.cassette import read_cassette as read_cassette
+    from retinue.replay.cassette import write_cassette as write_cassette
+    from retinue.replay.script import read_script as read_script
     from retinue.store import MemberInfo as MemberInfo
     from retinue.store import Record as Record
     from retinue.store import Store as Store
@@ -48,6 +53,8 @@ _LAZY = by_name(
             "team_limits_from_events",
             "team_usage_from_events",
         ),
+        "retinue.replay.cassette": ("read_cassette", "write_cassette"),
+        "retinue.replay.script": ("read_script",),
         "retinue.store": ("MemberInfo", "Record", "Store", "TeamInfo", "open_store"),
         "retinue.team.record_codec": (
             "RecordDecodeError",

@@ -10,6 +10,9 @@
 - `provided`: `provided_by`, what a plugin's hook module provides, as discovery sees it.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
+- `replays`: `replay_team` (a recorded team run again offline, answered by its record),
+  `export_cassette` and `play_cassette` (a team file run against a cassette), each ending
+  in a `ReplayReport`.
 - `plugin`: the pytest plugin, opt-in: `pytest_plugins = ["retinue.testing.plugin"]`.
 """
 
@@ -26,6 +29,7 @@ from retinue.testing.directives import (
 from retinue.testing.host import StubHost
 from retinue.testing.override import ModelLike, override_model
 from retinue.testing.provided import Provided, provided_by
+from retinue.testing.replays import ReplayReport, export_cassette, play_cassette, replay_team
 from retinue.testing.scripted import (
     Incoming,
     agent_name,
@@ -51,12 +55,14 @@ __all__ = [
     "PingTool",
     "Provided",
     "Recorder",
+    "ReplayReport",
     "StubHost",
     "TeamHarness",
     "agent_name",
     "call_directive",
     "call_tool",
     "closed_within",
+    "export_cassette",
     "follow",
     "half_sent",
     "incoming",
@@ -64,9 +70,11 @@ __all__ = [
     "last_prompt",
     "output",
     "override_model",
+    "play_cassette",
     "provided_by",
     "read_directives",
     "received",
+    "replay_team",
     "run_messages",
     "scripted_card",
     "send",
