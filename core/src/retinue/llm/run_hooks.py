@@ -24,8 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic_ai import CancellationToken, RunContext
-from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.capabilities import (
+    AbstractCapability,
+    ValidatedToolArgs,
+    WrapToolExecuteHandler,
+)
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.output import OutputContext
 from pydantic_ai.tools import ToolDefinition
@@ -92,6 +96,27 @@ class RunHooks:
         return output
 
 
+class ToolHooks:
+    """What a runner's owner does around each function tool call of its runs.
+
+    Apart from `RunHooks`, so a run whose model calls no tool pays nothing for them.
+    """
+
+    async def tool_starting(
+        self, ctx: RunContext[Any], state: RunState, call: ToolCallPart, tool: ToolDefinition
+    ) -> None:
+        """Before a function tool runs (once its arguments validated)."""
+
+    def tool_finished(
+        self,
+        state: RunState,
+        call: ToolCallPart,
+        result: Any,
+        error: BaseException | None,
+    ) -> None:
+        """After a function tool returned `result` or raised `error` (also when cancelled)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RunBinding:
     """What one run of a runner needs from inside pydantic-ai: set in the run's context.
@@ -104,6 +129,7 @@ class RunBinding:
     context: ContextManager | None = None
     hooks: tuple[RunHooks, ...] = ()
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    tool_hooks: tuple[ToolHooks, ...] = ()
 
 
 _BINDING: ContextVar[RunBinding | None] = ContextVar("retinue_run_binding", default=None)
@@ -183,6 +209,31 @@ class RunnerCapability(AbstractCapability[Any]):
             for hook in binding.hooks:
                 await hook.after_model_request(ctx, binding.state, response)
         return response
+
+    async def wrap_tool_execute(
+        self,
+        ctx: RunContext[Any],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: ValidatedToolArgs,
+        handler: WrapToolExecuteHandler,
+    ) -> Any:
+        binding = _binding_of(ctx)
+        if binding is None or not binding.tool_hooks:
+            return await handler(args)
+        state, hooks = binding.state, binding.tool_hooks
+        for hook in hooks:
+            await hook.tool_starting(ctx, state, call, tool_def)
+        try:
+            result = await handler(args)
+        except BaseException as exc:
+            for hook in hooks:
+                hook.tool_finished(state, call, None, exc)
+            raise
+        for hook in hooks:
+            hook.tool_finished(state, call, result, None)
+        return result
 
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
