@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic_ai import RunContext, Tool
+from retinue import ToolEffect, effect_metadata
 from retinue.kit import tool_answer
 
 from retinue_planning.errors import PlanningError
@@ -98,8 +99,21 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
         """
         return tool_answer(ctx, lambda: card.show_task(task_id), PlanningError)
 
+    # What running each twice does (the tool-effect ledger): reads change nothing, and an
+    # update by id sets what it sets again; new tasks and comments would be added twice.
+    effects: dict[str, ToolEffect] = {
+        "planning_search": "read_only",
+        "planning_get_task": "read_only",
+        "planning_update_task": "idempotent",
+    }
     return [
-        Tool(function, takes_ctx=True)
+        Tool(
+            function,
+            takes_ctx=True,
+            metadata=effect_metadata(effects[function.__name__])
+            if function.__name__ in effects
+            else None,
+        )
         for function in (
             planning_create_tasks,
             planning_update_task,
