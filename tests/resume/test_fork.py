@@ -97,6 +97,31 @@ def test_a_fork_goes_on_from_the_position_and_the_source_is_unchanged(where: str
         assert "second answer" not in forked_turn
 
 
+def test_retinue_log_shows_where_a_fork_began_and_the_forks_of_a_team(
+    where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, position = recorded_team(where)
+    with open_store(where, create=False) as store:
+        fork = fork_team(store, source, at=position)
+        fork.send(answer("a changed answer"), to=fork.roster["@Manager"])
+        fork.wait_idle(30)
+        assert fork.shutdown(10)
+
+    assert main(["log", source, "--store", where]) == 0
+    lines = [line.split("] ", 1)[-1] for line in capsys.readouterr().out.splitlines()]
+    assert lines[lines.index(f"⑂ forked at position {position} into team {fork.team_id}") - 1 :][
+        :3
+    ] == [
+        "@Manager → @Human (response): first answer",
+        f"⑂ forked at position {position} into team {fork.team_id}",
+        "@Human → @Manager (request): /plan_add Test the parser",
+    ]
+    assert main(["log", fork.team_id, "--store", where]) == 0
+    lines = [line.split("] ", 1)[-1] for line in capsys.readouterr().out.splitlines()]
+    assert lines[0] == f"⑂ forked from team {source} at position {position}"
+    assert lines[-1] == "@Manager → @Human (response): a changed answer"
+
+
 def test_retinue_resume_fork_says_where_it_began_and_bad_input_is_one_error(
     where: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
