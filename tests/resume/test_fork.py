@@ -128,7 +128,17 @@ def test_retinue_resume_fork_says_where_it_began_and_bad_input_is_one_error(
     source, position = recorded_team(where)
 
     code = main(
-        ["resume", source, "--store", where, "--at", str(position), "--fork", "-m", "/planning_summary"]
+        [
+            "resume",
+            source,
+            "--store",
+            where,
+            "--at",
+            str(position),
+            "--fork",
+            "-m",
+            "/planning_summary",
+        ]
     )
     out = capsys.readouterr().out.splitlines()
     assert code == 0

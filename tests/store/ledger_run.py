@@ -125,6 +125,7 @@ if __name__ == "__main__":
     worker_address = team.createActor(
         "retinue.BaseAgent", ledger_run.worker_card().get_config_copy()
     )
-    system.proxy_ask(human, HumanProxy).send(worker_address, AgentMessage(content="Do the four things."))
+    system.proxy_ask(human, HumanProxy).send(
+        worker_address, AgentMessage(content="Do the four things.")
+    )
     threading.Event().wait()  # until killed
-

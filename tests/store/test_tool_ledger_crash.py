@@ -44,7 +44,7 @@ def kill_mid_tools(where: str) -> str:
         for line in lines_until(proc, "LEDGER"):
             team_id = line.removeprefix("TEAM ") if line.startswith("TEAM ") else team_id
             seen.add(line)
-        while not EXPECTED <= seen:
+        while not seen >= EXPECTED:
             seen.update(lines_until(proc, "LEDGER"))
     finally:
         proc.send_signal(signal.SIGKILL)

@@ -62,7 +62,7 @@ class ToolLedger(ToolHooks):
             tool_call_id=call.tool_call_id,
             effect=effect,
         )
-        if effect is not None or agent.system.store is None:
+        if effect is not None or getattr(agent.system, "store", None) is None:
             agent.notify_event(event)
             return
         future = agent.report_durably(EventMessage(event=event))

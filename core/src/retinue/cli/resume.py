@@ -79,13 +79,10 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
     from retinue.store import LeaseHeldError, StoreError, open_store, store_location
 
     setup_logging(level_of(args))
-    forking = getattr(args, "fork", False)
-    at = getattr(args, "at", None)
-    if at is not None and not forking:
-        print(f"retinue {command}: --at needs --fork (a team's record is never cut)", file=sys.stderr)
-        return 2
-    if forking and args.no_record:
-        print(f"retinue {command}: a fork is a new team in the store: not with --no-record", file=sys.stderr)
+    forking, at = getattr(args, "fork", False), getattr(args, "at", None)
+    misuse = _fork_misuse(forking, at, args.no_record)
+    if misuse is not None:
+        print(f"retinue {command}: {misuse}", file=sys.stderr)
         return 2
     try:
         store = open_store(store_location(args.store), create=False)
@@ -127,6 +124,15 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
         return code
     finally:
         store.close()
+
+
+def _fork_misuse(forking: bool, at: int | None, no_record: bool) -> str | None:
+    """What is wrong with how `--at` and `--fork` were given, if anything."""
+    if at is not None and not forking:
+        return "--at needs --fork (a team's record is never cut)"
+    if forking and no_record:
+        return "a fork is a new team in the store: not with --no-record"
+    return None
 
 
 def _converse(

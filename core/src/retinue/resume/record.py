@@ -38,9 +38,9 @@ from retinue.actors.messages import (
     ProfilesRegisteredMessage,
     SentMessage,
     StartMessage,
+    StateChangedMessage,
     StopMessage,
 )
-from retinue.actors.messages import StateChangedMessage
 from retinue.resume.lineage import lineage_records
 from retinue.store import Record, Store
 from retinue.team.card import AgentCard
@@ -112,8 +112,7 @@ def read_team_record(
         raise ResumeError(f"{store.describe()} has no team {team_id} (teams: {known})")
     if at is not None and not 1 <= at <= info.last_position:
         raise ResumeError(
-            f"team {team_id} has no position {at}: its record runs from 1 to "
-            f"{info.last_position}"
+            f"team {team_id} has no position {at}: its record runs from 1 to {info.last_position}"
         )
     folder = _Folder(team_id)
     history: list[Message] = []
@@ -151,6 +150,16 @@ def _decoded(record: Record, load_classes: bool) -> Message | None:
         return None
 
 
+def _reported(actor: RecordedActor, message: Message) -> None:
+    """What an actor's checkpoint, stop or event says of it."""
+    if isinstance(message, StateChangedMessage):
+        actor.state = message.state
+    elif isinstance(message, StopMessage):
+        actor.alive = message.shutdown
+    elif isinstance(message, EventMessage):
+        actor.events.append(message)
+
+
 class _Folder:
     """Folds the stream, record by record, into a `TeamRecord`."""
 
@@ -169,19 +178,12 @@ class _Folder:
     def add(self, message: Message, own: bool = True) -> None:
         sender = message.sender
         actor_id = sender.agent_id if sender is not None else None
+        actor = self.actors.get(actor_id) if actor_id is not None else None
         if isinstance(message, StartMessage) and sender is not None:
-            if not own and sender.agent_id == sender.team_id:  # the origin's orchestrator
-                self.origin = RecordedActor(address=sender, start=message)
-                return
-            self._started(sender, message)
-        elif isinstance(message, StateChangedMessage) and actor_id is not None:
-            actor = self.actors.get(actor_id)
+            self._started(sender, message, own)
+        elif isinstance(message, StateChangedMessage | StopMessage | EventMessage):
             if actor is not None:
-                actor.state = message.state
-        elif isinstance(message, StopMessage) and actor_id is not None:
-            actor = self.actors.get(actor_id)
-            if actor is not None:
-                actor.alive = message.shutdown
+                _reported(actor, message)
         elif isinstance(message, SentMessage):
             delivered = message.message
             self.delivered[delivered.id] = delivered
@@ -189,16 +191,15 @@ class _Folder:
                 self.person_wrote_to = delivered.recipient
         elif isinstance(message, HandledMessage):
             self.handled.add(message.message_id)
-        elif isinstance(message, EventMessage) and actor_id is not None:
-            actor = self.actors.get(actor_id)
-            if actor is not None:
-                actor.events.append(message)
         elif isinstance(message, ProfilesRegisteredMessage):
             for card in message.cards:
                 if isinstance(card, AgentCard):
                     self.profiles[card.role] = card
 
-    def _started(self, sender: ActorAddress, start: StartMessage) -> None:
+    def _started(self, sender: ActorAddress, start: StartMessage, own: bool) -> None:
+        if not own and sender.agent_id == sender.team_id:  # the origin's orchestrator
+            self.origin = RecordedActor(address=sender, start=start)
+            return
         if sender.agent_id == self.team_id:
             if self.orchestrator is None:
                 self.orchestrator = RecordedActor(address=sender, start=start)

@@ -271,7 +271,9 @@ def _resume_actor(
     if not actor.is_member:  # attached: it finds its team's orchestrator in its config
         config = _attached_to(config, orchestrator)
         return system.spawn(cls, config, orchestrator=None, parent=None, resumption=resumption)
-    return system.spawn(cls, config, orchestrator=orchestrator, parent=parent, resumption=resumption)
+    return system.spawn(
+        cls, config, orchestrator=orchestrator, parent=parent, resumption=resumption
+    )
 
 
 def _attached_to(config: BaseConfig, orchestrator: ActorAddress) -> BaseConfig:
