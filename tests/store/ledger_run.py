@@ -35,6 +35,7 @@ from retinue import (
 from retinue.testing import incoming, scripted_card, send, tool_returns, user_texts
 
 BLOCK = "LEDGER_BLOCK"
+STORE = "LEDGER_STORE"
 SEEN: list[str] = []
 """The user-prompt texts of each request the Worker's model got, in this process."""
 
@@ -70,8 +71,22 @@ class LedgerTool(ToolCard):
 
     def launch(self, target: str) -> str:
         """Launch something."""
+        if os.environ.get(BLOCK):
+            print(
+                f"LEDGER launch ran, its start committed: {_start_committed('launch')}", flush=True
+            )
         _block()
         return "launched"
+
+
+def _start_committed(tool: str) -> bool:
+    """Whether the store holds this tool's start, read from another connection."""
+    from retinue.store import open_store
+
+    with open_store(os.environ[STORE], create=False) as store:
+        (team,) = store.list_teams()
+        starts = store.read(team.team_id, kinds=["ToolCallStartedEvent"])
+        return any(f'"tool_name":"{tool}"' in record.data for record in starts)
 
 
 CALLS = [

@@ -27,6 +27,7 @@ EXPECTED = {
     "LEDGER ToolCallStartedEvent look",
     "LEDGER ToolCallStartedEvent put",
     "LEDGER ToolCallStartedEvent launch",
+    "LEDGER launch ran, its start committed: True",  # read by the tool, before it blocks
 }
 
 
@@ -36,7 +37,7 @@ def kill_mid_tools(where: str) -> str:
         [sys.executable, str(HERE / "ledger_run.py"), where],
         stdout=subprocess.PIPE,
         text=True,
-        env=env(LEDGER_BLOCK="1"),
+        env=env(LEDGER_BLOCK="1", LEDGER_STORE=where),
     )
     seen: set[str] = set()
     team_id = ""

@@ -65,11 +65,10 @@ class ToolLedger(ToolHooks):
         if effect is not None or getattr(agent.system, "store", None) is None:
             agent.notify_event(event)
             return
-        future = agent.report_durably(EventMessage(event=event))
-        if future is None:
-            return
         try:
-            await asyncio.wait_for(asyncio.wrap_future(future), agent.system.ask_timeout)
+            future = agent.report_durably(EventMessage(event=event))
+            if future is not None:
+                await asyncio.wait_for(asyncio.wrap_future(future), agent.system.ask_timeout)
         except Exception as exc:  # noqa: BLE001 - the record's trouble never stops the tool
             what = f"{agent.myAddress.name}: the start of {call.tool_name} was not committed"
             log_failure(logger, what, exc, logging.WARNING)
