@@ -71,6 +71,8 @@ def test_a_fork_goes_on_from_the_position_and_the_source_is_unchanged(where: str
         fork: ResumedTeam = fork_team(store, source, at=position)
         try:
             assert sorted(fork.roster) == ["@Human", "@Manager", "@Worker"]
+            spent = fork.team.get_budget_status().usage  # as at the position: one run
+            assert (spent.runs, spent.requests) == (1, 1)
             manager = fork.roster["@Manager"]
             fork.send(answer("a changed answer"), to=manager)
             fork.send("/planning_summary", to=manager)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic_ai import RunContext, Tool
-from retinue import ToolEffect, effect_metadata
+from retinue import effect_metadata
 from retinue.kit import tool_answer
 
 from retinue_workspace.errors import WorkspaceError
@@ -85,24 +85,11 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
     # What running each twice does (the tool-effect ledger): reads change nothing, and a
     # write of the same content leaves the file as one write did; an edit or a delete
     # run again is unknown (the second finds the file changed), so a crash is told.
-    effects: dict[str, ToolEffect] = {
-        "workspace_read": "read_only",
-        "workspace_list": "read_only",
-        "workspace_write": "idempotent",
-    }
+    read_only, idempotent = effect_metadata("read_only"), effect_metadata("idempotent")
     return [
-        Tool(
-            function,
-            takes_ctx=True,
-            metadata=effect_metadata(effects[function.__name__])
-            if function.__name__ in effects
-            else None,
-        )
-        for function in (
-            workspace_read,
-            workspace_write,
-            workspace_edit,
-            workspace_list,
-            workspace_delete,
-        )
+        Tool(workspace_read, takes_ctx=True, metadata=read_only),
+        Tool(workspace_write, takes_ctx=True, metadata=idempotent),
+        Tool(workspace_edit, takes_ctx=True),
+        Tool(workspace_list, takes_ctx=True, metadata=read_only),
+        Tool(workspace_delete, takes_ctx=True),
     ]
