@@ -167,6 +167,24 @@ def test_retinue_resume_fork_says_where_it_began_and_bad_input_is_one_error(
         assert len(store.list_teams()) == 2
 
 
+def test_a_team_this_process_runs_is_not_forked_here(where: str) -> None:
+    running = TeamHarness(store=where)
+    running.add(scripted_card("Manager"))
+    running.wait_idle(30)
+    try:
+        store = running.system.store
+        assert store is not None
+        with pytest.raises(ResumeError) as caught:
+            fork_team(store, running.team_id)
+        assert str(caught.value) == (
+            f"team {running.team_id} runs in this process (@Human, @Manager): fork it from "
+            "another process, or once it has stopped"
+        )
+        assert [t.team_id for t in store.list_teams()] == [running.team_id]
+    finally:
+        assert running.shutdown(10)
+
+
 def test_a_fork_of_a_fork_reads_through_both(where: str) -> None:
     source, position = recorded_team(where)
     with open_store(where, create=False) as store:

@@ -7,7 +7,8 @@ record reads through the source's up to that position (`retinue.resume.lineage`)
 members alive then come back (same names and ids, in the new team), with their histories,
 states, the boards, the budget spent and the task chains as they were, and the messages
 owed at that point are delivered again. The source's record is only read, never written,
-and its lease is not taken: a running team can be forked.
+and its lease is not taken: a team another process runs can be forked (one this process
+runs cannot: the fork's members have its members' ids).
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ def fork_team(
     position = info.last_position if info is not None and at is None else at
     plan = read_team_record(store, team_id, at=position)  # ResumeError: no team, no position
     assert info is not None and position is not None
+    running = [actor.address.name for actor in plan.alive if actor.address.is_alive()]
+    if running:  # its members keep their ids in the fork: two of one id cannot run here
+        raise ResumeError(
+            f"team {team_id} runs in this process ({', '.join(running)}): fork it from "
+            "another process, or once it has stopped"
+        )
     fork_id = new_id()
     origin = plan.orchestrator.address
     address = origin.model_copy(update={"agent_id": fork_id, "team_id": fork_id})
