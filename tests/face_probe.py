@@ -126,8 +126,11 @@ from retinue import (
     TeamUsage,
     TeamUsageLimits,
     ToolCallEvent,
+    ToolCallFinishedEvent,
+    ToolCallStartedEvent,
     ToolCard,
     ToolCardError,
+    ToolEffect,
     ToolHost,
     ToolState,
     TurnObserver,
@@ -139,6 +142,7 @@ from retinue import (
     aggregate_usage,
     check_member_name,
     describe_plugins,
+    effect_metadata,
     from_operator,
     get_plugin_manager,
     guard_usage_limits,
@@ -151,6 +155,7 @@ from retinue import (
     resolve_recipient,
     team_limits_from_events,
     team_usage_from_events,
+    tool_effect,
 )
 from retinue import hookspec  # type: ignore[attr-defined]
 from retinue import Letter  # type: ignore[attr-defined]

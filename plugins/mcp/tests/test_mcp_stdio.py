@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from mcp_helpers import returns, role, stdio_card, work
 from pydantic import SecretStr
+from retinue import ToolCallStartedEvent
 from retinue.testing import TeamHarness, call_directive
 
 
@@ -26,6 +27,9 @@ def test_a_model_calls_the_tools_of_a_stdio_server(retinue_team: TeamHarness) ->
         ("read_env", "success", "k-123"),
     ]
     assert [m.content for m in team.received_by("@Human")] == ["done"]
+    # the ledger: `add` is annotated readOnlyHint by the server; read_env is not annotated
+    started = {e.tool_name: e.effect for e in team.events(ToolCallStartedEvent)}
+    assert started == {"add": "read_only", "read_env": None}
 
 
 def test_a_tool_error_is_a_retry_the_model_reads_and_the_run_goes_on(

@@ -217,6 +217,24 @@ def test_notes_keep_their_order_and_the_latest_are_kept_past_the_cap() -> None:
     assert task.notes[-1].author == f"@W{MAX_NOTES + 2}"
 
 
+def test_an_update_run_again_changes_nothing_more_its_note_included() -> None:
+    # planning_update_task is declared idempotent (a crash's rerun repeats it silently)
+    changes = TaskChanges(status="blocked", note="waiting for the keys")
+    once = apply(board("A"), update_task(board("A"), "T1", changes, "@Ada", WHEN))
+
+    assert update_task(once, "T1", changes, "@Ada", WHEN) is None
+    again = apply(
+        once,
+        update_task(
+            once, "T1", TaskChanges(status="doing", note="waiting for the keys"), "@Ada", WHEN
+        ),
+    )
+    assert [n.text for n in again["T1"].notes] == ["waiting for the keys"]
+    assert again["T1"].status == "doing"
+    other = apply(once, update_task(once, "T1", changes, "@Bo", WHEN))  # another's note
+    assert [n.author for n in other["T1"].notes] == ["@Ada", "@Bo"]
+
+
 def test_an_empty_or_long_note_is_refused() -> None:
     with refused("the note is empty"):
         add_note(board("A"), "T1", " \n\t", "@A", WHEN)

@@ -181,3 +181,18 @@ def test_a_task_whose_owner_left_says_so(retinue_team: TeamHarness, lead: ActorA
 
     [shown] = team.tool_results("@Lead")
     assert "owner: @Dev (no longer in the team)" in shown.splitlines()
+
+
+def test_the_reads_are_read_only_and_an_update_by_id_idempotent() -> None:
+    from retinue import effect_metadata
+    from retinue_planning import PlanningTool
+    from retinue_planning.model_tools import build_tools
+
+    metadata = {tool.name: tool.metadata for tool in build_tools(PlanningTool())}
+    assert metadata == {
+        "planning_create_tasks": None,  # run again, it would add the tasks twice
+        "planning_update_task": effect_metadata("idempotent"),
+        "planning_comment": None,
+        "planning_search": effect_metadata("read_only"),
+        "planning_get_task": effect_metadata("read_only"),
+    }

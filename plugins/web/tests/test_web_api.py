@@ -270,6 +270,26 @@ def test_a_team_the_view_does_not_know_is_a_404_on_every_route(view: WebView) ->
     assert answers == [(404, {"error": "no such team"})] * len(reads)
 
 
+def test_a_fork_is_listed_with_the_team_and_position_it_began_at(tmp_path: Path) -> None:
+    from retinue.resume import fork_team
+
+    where = tmp_path / "team.sqlite"
+    team = TeamHarness(store=str(where))
+    team.register(scripted_card("Worker"), model=worker)
+    leader = team.add(scripted_card("Lead"), model=lead)
+    team.say(leader, "delegate the sum")
+    team.wait_idle()
+    team.shutdown()
+    with open_store(where, create=False) as store:
+        fork = fork_team(store, team.team_id, at=5)
+        assert fork.shutdown(10)
+        with WebView(store=store) as view:
+            _, listed = request(view.port, "GET", "/api/teams")
+
+    origins = {info["id"]: info["forked_from"] for info in listed["teams"]}
+    assert origins == {team.team_id: None, fork.team_id: {"team_id": team.team_id, "position": 5}}
+
+
 def test_a_store_that_cannot_be_read_is_a_503_naming_it(tmp_path: Path) -> None:
     where = tmp_path / "team.sqlite"
     team = TeamHarness(store=str(where))

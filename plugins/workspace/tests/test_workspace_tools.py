@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from retinue import ToolCallFinishedEvent, ToolCallStartedEvent
 from retinue.testing import TeamHarness, call_directive, send_directive, tool_returns
 from workspace_scripts import png, workspace_card
 
@@ -44,6 +45,17 @@ def test_a_model_writes_reads_edits_lists_and_deletes(
     ]
     assert (root / "notes" / "todo.md").read_text() == "- a\n- c\n"
     assert [m.content for m in team.received_by("@Human")] == ["done"]
+    # the ledger: each call started (with what running it twice does) and finished
+    assert [(e.tool_name, e.effect) for e in team.events(ToolCallStartedEvent)] == [
+        ("workspace_write", "idempotent"),
+        ("workspace_edit", None),
+        ("workspace_read", "read_only"),
+        ("workspace_write", "idempotent"),
+        ("workspace_delete", None),
+        ("workspace_list", "read_only"),
+    ]
+    finished = team.events(ToolCallFinishedEvent)
+    assert [e.result for e in finished] == team.tool_results("@Clerk")
 
 
 def test_a_correctable_mistake_is_sent_back_as_a_retry(

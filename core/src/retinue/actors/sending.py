@@ -7,6 +7,7 @@ through `_tell_orchestrator` and only this part may batch those reports.
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -107,6 +108,22 @@ class SendingActor(pykka.ThreadingActor):
                 self._system.post(target, ReportBatch(reports=tuple(buffer)))
         else:
             self._system.post(target, report)
+
+    def report_durably(self, message: Message) -> concurrent.futures.Future[Any] | None:
+        """Report `message` and have the orchestrator commit it before it answers (the
+        future); None when this actor has no orchestrator. From any thread but the actor's."""
+        target = self.orchestrator
+        if target is None:
+            return None
+        me = self.myAddress
+        current = self._current
+        if current is None:
+            report = message.addressed(me, target, me.team_id)
+        else:
+            report = message.addressed(
+                me, target, me.team_id, parent_id=current.id, chain_id=current.chain_id
+            )
+        return self._system.ask_future(target, "record_now", report)
 
     def _send_receipt(self, flush: bool = False) -> None:
         """Report the turn's `ReceivedMessage` if it is still held (from the actor's thread)."""

@@ -28,6 +28,7 @@ from retinue.agent.output import StructuredOutput
 from retinue.agent.routing import Router
 from retinue.agent.routing_check import RecipientCheck
 from retinue.agent.runner_setup import RunnerSetup, own_events
+from retinue.agent.tool_ledger import ToolLedger
 from retinue.agent.usage_guard import guard_usage_limits
 from retinue.llm.errors import RunInterruptedError, TeamBudgetExhaustedError
 from retinue.llm.events import RunStartedEvent, ToolCallEvent
@@ -71,6 +72,8 @@ class BaseAgent(FailureHandling):
         self.router = Router(self, self.chains, locate=self._locate, skip=self._skip)
         #: Holds the messages the team's budget refused; answers `/budget`.
         self.budget_hold = BudgetHold(self)
+        #: Records its tool calls; after a crash, tells the model which may have run.
+        self.tool_ledger = ToolLedger(self)
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -88,6 +91,7 @@ class BaseAgent(FailureHandling):
             identity=self._identity,
             capabilities=self.extra_capabilities(),
             run_hooks=[self.cancellation, self._recipient_check],
+            tool_hooks=[self.tool_ledger],
             event_sink=self._on_llm_event,
             team_budget=self.budget_hold.team_budget,
         )
@@ -114,6 +118,7 @@ class BaseAgent(FailureHandling):
         """Take back the state (tool state and card states included), then the history."""
         super().on_resume(resumption)
         self.init_llm_context(resumption.events)
+        self.tool_ledger.restore(own_events(resumption.events, self.myAddress.agent_id))
 
     def init_llm_context(self, events: Iterable[object]) -> None:
         """Rebuild the model history and the lifetime usage counters from recorded events.
@@ -229,6 +234,9 @@ class BaseAgent(FailureHandling):
         """One model run: context update, media expansion, then the loop; cancels absorbed."""
         react = self.react_agent
         self.chains.turn_started()
+        notice = self.tool_ledger.notice_for(self.current_turn_id())
+        if notice is not None:  # this turn was cut short by a crash before
+            self._note_for_model(notice)
         self._deliver_context_update()
         content = self._expand_media(prompt)
         try:

@@ -31,7 +31,7 @@ from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
 if TYPE_CHECKING:
     from retinue.actors.runtime_api import Runtime
     from retinue.llm.context import EventSink
-    from retinue.llm.run_hooks import RunHooks
+    from retinue.llm.run_hooks import RunHooks, ToolHooks
     from retinue.team.budget import TeamBudget
 
 
@@ -63,6 +63,7 @@ class RunnerSetup:
         identity: Callable[[], str],
         capabilities: Sequence[AbstractCapability[Any]],
         run_hooks: Sequence[RunHooks],
+        tool_hooks: Sequence[ToolHooks] = (),
         event_sink: EventSink,
         team_budget: Callable[[], TeamBudget | None],
     ) -> ReactAgent:
@@ -83,6 +84,7 @@ class RunnerSetup:
             toolsets=factory.get_toolsets(),
             capabilities=[*plugin_capabilities, *capabilities],
             run_hooks=[*run_hooks, *_offer(factory)],
+            tool_hooks=tool_hooks,
             event_sink=event_sink,
             model=self.model,
             team_budget=team_budget(),

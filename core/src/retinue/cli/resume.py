@@ -47,6 +47,17 @@ def register(commands: Any) -> None:
         metavar="TEXT",
         help="say TEXT as the person once the owed work is done (repeatable)",
     )
+    parser.add_argument(
+        "--fork",
+        action="store_true",
+        help="start a new team from the record instead (the team's own record is unchanged)",
+    )
+    parser.add_argument(
+        "--at",
+        type=int,
+        metavar="POSITION",
+        help="with --fork: from the record as it was at POSITION (`retinue log --all`)",
+    )
     add_drive_arguments(parser)
     add_logging_arguments(parser)
     parser.set_defaults(run=run_resume)
@@ -64,10 +75,15 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
     from retinue.cli.serving import sigterm_ends_session
     from retinue.cli.store_commands import find_team, latest_team
     from retinue.console import Console
-    from retinue.resume import ResumeError, resume_team
-    from retinue.store import StoreError, open_store, store_location
+    from retinue.resume import ResumeError, fork_team, resume_team
+    from retinue.store import LeaseHeldError, StoreError, open_store, store_location
 
     setup_logging(level_of(args))
+    forking, at = getattr(args, "fork", False), getattr(args, "at", None)
+    misuse = _fork_misuse(forking, at, args.no_record)
+    if misuse is not None:
+        print(f"retinue {command}: {misuse}", file=sys.stderr)
+        return 2
     try:
         store = open_store(store_location(args.store), create=False)
     except StoreError as exc:
@@ -78,12 +94,16 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
         try:
             wanted = args.team_id
             team_id = latest_team(store) if wanted is None else find_team(store, wanted)
-            team = resume_team(store, team_id, system=system)
+            if forking:
+                team = fork_team(store, team_id, at=at)
+                team_id = team.team_id
+            else:
+                team = resume_team(store, team_id, system=system)
         except (ResumeError, StoreError) as exc:
             if system is not None:
                 system.shutdown()
             print(f"retinue {command}: {exc}", file=sys.stderr)
-            return 1
+            return 2 if forking and not isinstance(exc, LeaseHeldError) else 1
         on_terminal = not args.message and sys.stdin.isatty() and sys.stdout.isatty()
         console = Console(
             verbose=args.verbose > 0,
@@ -106,13 +126,30 @@ def run_resume(args: argparse.Namespace, command: str = "resume") -> int:
         store.close()
 
 
+def _fork_misuse(forking: bool, at: int | None, no_record: bool) -> str | None:
+    """What is wrong with how `--at` and `--fork` were given, if anything."""
+    if at is not None and not forking:
+        return "--at needs --fork (a team's record is never cut)"
+    if forking and no_record:
+        return "a fork is a new team in the store: not with --no-record"
+    return None
+
+
 def _converse(
     team: ResumedTeam, console: Console, args: argparse.Namespace, on_terminal: bool
 ) -> int:
     from retinue.cli.session import PlainReader, Session, interact
 
     members = ", ".join(sorted(team.roster)) or "nobody"
-    console.note(f"resumed team {team.team_id}: {members}", style="")
+    origin = team.forked_from
+    if origin is not None:
+        console.note(
+            f"forked team {team.team_id} from {origin.source_team_id} at position "
+            f"{origin.position}: {members}",
+            style="",
+        )
+    else:
+        console.note(f"resumed team {team.team_id}: {members}", style="")
     for message in team.redelivered:
         console.note(f"  delivered again: {_line(message)}", style="")
     team.team.subscribe(console)

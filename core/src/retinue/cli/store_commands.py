@@ -149,12 +149,17 @@ def _log(args: argparse.Namespace) -> int:
             )
         shown = {"SentMessage", MODEL_KIND} if args.turns else {"SentMessage"}
         turns = TurnReader()
+        forks = [] if args.json else _forks(store, team_id)
         for record in _records(store, team_id, args.follow):
+            while forks and forks[0][0] < record.position:
+                sys.stdout.write(_fork_line(forks.pop(0)[1]))
             if not args.all and record.kind not in shown:
                 continue
             line = _json_line(record) if args.json else _text_line(record, turns)
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
+        for fork in forks:
+            sys.stdout.write(_fork_line(fork[1]))
     except StoreError as exc:
         return _fail(exc)
     except KeyboardInterrupt:
@@ -196,6 +201,35 @@ def _records(store: Store, team_id: str, follow: bool) -> Iterator[Record]:
         if not follow:
             return
         time.sleep(FOLLOW_INTERVAL)
+
+
+def _origin(team: TeamInfo | None) -> tuple[str, int] | None:
+    """(source team, position) of a fork, from its metadata (`retinue.resume.FORKED_FROM`)."""
+    origin = team.metadata.get("forked_from") if team is not None else None
+    if not isinstance(origin, dict):
+        return None
+    source, position = origin.get("team_id"), origin.get("position")
+    if not isinstance(source, str) or not isinstance(position, int):
+        return None
+    return source, position
+
+
+def _forks(store: Store, team_id: str) -> list[tuple[int, str]]:
+    """The team's own origin as a first line (position 0), then the forks made of it, by
+    the position they began at: (position, line)."""
+    lines: list[tuple[int, str]] = []
+    origin = _origin(store.team(team_id))
+    if origin is not None:
+        lines.append((0, f"forked from team {origin[0]} at position {origin[1]}"))
+    for team in store.list_teams():
+        began = _origin(team)
+        if began is not None and began[0] == team_id:
+            lines.append((began[1], f"forked at position {began[1]} into team {team.team_id}"))
+    return sorted(lines)
+
+
+def _fork_line(text: str) -> str:
+    return f"⑂ {_clean(text)}\n"
 
 
 def _conversation(record: Record) -> tuple[str, str] | None:

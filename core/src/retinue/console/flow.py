@@ -48,6 +48,7 @@ from retinue.llm.events import (
     ToolCallEvent,
 )
 from retinue.llm.run_report import describe_usage
+from retinue.llm.tool_calls import ToolCallFinishedEvent, ToolCallStartedEvent
 from retinue.team.subscriber import EventSubscriber
 
 INTENT_STYLES = {
@@ -59,7 +60,14 @@ INTENT_STYLES = {
 }
 
 #: Events whose news is shown another way: the status line, a run's end, `/help`.
-_SHOWN_OTHERWISE = (RunStartedEvent, ModelMessageEvent, LlmUsageEvent, CommandsAnnouncedEvent)
+_SHOWN_OTHERWISE = (
+    RunStartedEvent,
+    ModelMessageEvent,
+    LlmUsageEvent,
+    CommandsAnnouncedEvent,
+    ToolCallStartedEvent,  # the ledger's records of a call its `ToolCallEvent` shows
+    ToolCallFinishedEvent,
+)
 
 #: Runs ending so are shown without `verbose`; the others are news elsewhere (a completed
 #: run's messages, an interrupted run's notice to the person, a failed turn's notice).

@@ -40,6 +40,8 @@ from retinue.llm.loop import get_model_loop as get_model_loop
 from retinue.llm.prompt import PromptTemplate
 from retinue.llm.runner_config import RunnerConfig
 from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
+from retinue.llm.tool_calls import ToolCallFinishedEvent, ToolCallStartedEvent
+from retinue.llm.tool_effects import ToolEffect, effect_metadata, tool_effect
 from retinue.llm.usage import AgentUsageSummary, RunUsageSummary, aggregate_usage
 
 if TYPE_CHECKING:  # the names below load pydantic-ai, so they load on first use (`_LAZY`)
@@ -83,11 +85,16 @@ __all__ = [
     "SharedCapability",
     "TeamBudgetExhaustedError",
     "ToolCallEvent",
+    "ToolCallFinishedEvent",
+    "ToolCallStartedEvent",
+    "ToolEffect",
     "UsageLimitError",
     "UsageLimits",
     "aggregate_usage",
+    "effect_metadata",
     "team_limits_from_events",
     "team_usage_from_events",
+    "tool_effect",
 ]
 
 if not TYPE_CHECKING:  # hidden from type checkers, so an unknown name is an error there

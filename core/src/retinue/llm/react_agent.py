@@ -96,6 +96,7 @@ class ReactAgent:
             instructions=self.system_block or None,
         )
         self._run_hooks = tuple(config.run_hooks)
+        self._tool_hooks = tuple(config.tool_hooks)
         self._compaction = self.context if self.context.auto_compaction else None
         self._binding_tools = member_tools(list(config.tools))
         #: Its pydantic-ai agents by output type (`runner_agents`); `_agents` is their dict.
@@ -242,7 +243,9 @@ class ReactAgent:
         try:
             state.team_request_cap = request_cap(self.run_usage_limits, remaining)
             hooks = with_budget(self._run_hooks, self.team_budget, self.name, remaining)
-            binding = RunBinding(state, self._compaction, hooks, self._binding_tools)
+            binding = RunBinding(
+                state, self._compaction, hooks, self._binding_tools, self._tool_hooks
+            )
             for hook in self._run_hooks:
                 hook.run_starting(state)
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))

@@ -35,6 +35,7 @@ from pydantic_ai.toolsets import AbstractToolset
 
 from retinue.llm.config import RuntimeConfig
 from retinue.llm.run_hooks import RUNNER_CAPABILITY, current_binding
+from retinue.llm.tool_effects import effect_metadata, function_effect
 
 
 def output_key(output_type: Any) -> object:
@@ -214,7 +215,7 @@ def _calling_tool(tool: Callable[..., Any]) -> Tool[Any] | None:
         carried = dataclasses.replace(schema, function=call)
     except TypeError:  # a schema that is not a dataclass any more: share nothing
         return None
-    return Tool(call, name=name, function_schema=carried)
+    return Tool(call, name=name, function_schema=carried, metadata=_declared(tool))
 
 
 def _caller(name: str, *, is_async: bool) -> Callable[..., Any]:
@@ -265,18 +266,25 @@ def _tool(function: Tool[Any] | Callable[..., Any]) -> Tool[Any]:
     """A fresh `Tool` for `function`, its schema taken from the first tool of the same function."""
     if isinstance(function, Tool):
         return function
+    metadata = _declared(function)
     underlying = _underlying(function)
     if underlying is None:
-        return Tool(function)
+        return Tool(function, metadata=metadata)
     with _Schemas.lock:
         first = _Schemas.tools.get(underlying)
     if first is None:
-        tool = Tool(function)
+        tool = Tool(function, metadata=metadata)
         with _Schemas.lock:
             _Schemas.tools.setdefault(underlying, tool)
         return tool
     try:
         schema = dataclasses.replace(first.function_schema, function=function)
     except TypeError:  # a schema that is not a dataclass any more: work it out again
-        return Tool(function)
-    return Tool(function, function_schema=schema)
+        return Tool(function, metadata=metadata)
+    return Tool(function, function_schema=schema, metadata=metadata)
+
+
+def _declared(function: Callable[..., Any]) -> dict[str, Any] | None:
+    """The metadata of a function declared with `tool_effect` (the ledger reads it)."""
+    effect = function_effect(function)
+    return effect_metadata(effect) if effect is not None else None

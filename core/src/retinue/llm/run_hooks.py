@@ -24,7 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic_ai import CancellationToken, ModelRetry, RunContext
-from pydantic_ai.capabilities import AbstractCapability, WrapToolExecuteHandler
+from pydantic_ai.capabilities import (
+    AbstractCapability,
+    ValidatedToolArgs,
+    WrapToolExecuteHandler,
+)
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.output import OutputContext
@@ -93,6 +97,27 @@ class RunHooks:
         return output
 
 
+class ToolHooks:
+    """What a runner's owner does around each function tool call of its runs.
+
+    Apart from `RunHooks`, so a run whose model calls no tool pays nothing for them.
+    """
+
+    async def tool_starting(
+        self, ctx: RunContext[Any], state: RunState, call: ToolCallPart, tool: ToolDefinition
+    ) -> None:
+        """Before a function tool runs (once its arguments validated)."""
+
+    def tool_finished(
+        self,
+        state: RunState,
+        call: ToolCallPart,
+        result: Any,
+        error: BaseException | None,
+    ) -> None:
+        """After a function tool returned `result` or raised `error` (also when cancelled)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RunBinding:
     """What one run of a runner needs from inside pydantic-ai: set in the run's context.
@@ -105,6 +130,7 @@ class RunBinding:
     context: ContextManager | None = None
     hooks: tuple[RunHooks, ...] = ()
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    tool_hooks: tuple[ToolHooks, ...] = ()
 
 
 _BINDING: ContextVar[RunBinding | None] = ContextVar("retinue_run_binding", default=None)
@@ -192,17 +218,24 @@ class RunnerCapability(AbstractCapability[Any]):
         *,
         call: ToolCallPart,
         tool_def: ToolDefinition,
-        args: Any,
+        args: ValidatedToolArgs,
         handler: WrapToolExecuteHandler,
     ) -> Any:
-        model = ctx.model
-        if isinstance(model, ToolResultSource):  # a replay's model: the record answers
-            served = model.served_tool_result(call)
-            if served is not None:
-                if served.retry is not None:
-                    raise ModelRetry(served.retry)
-                return served.value
-        return await handler(args)
+        binding = _binding_of(ctx)
+        if binding is None or not binding.tool_hooks:
+            return await _execute(ctx, call, args, handler)
+        state, hooks = binding.state, binding.tool_hooks
+        for hook in hooks:
+            await hook.tool_starting(ctx, state, call, tool_def)
+        try:
+            result = await _execute(ctx, call, args, handler)
+        except BaseException as exc:
+            for hook in hooks:
+                hook.tool_finished(state, call, None, exc)
+            raise
+        for hook in hooks:
+            hook.tool_finished(state, call, result, None)
+        return result
 
     async def after_output_validate(
         self, ctx: RunContext[Any], *, output_context: OutputContext, output: Any
@@ -234,3 +267,20 @@ def _offered(
 
 RUNNER_CAPABILITY = RunnerCapability()
 """The one instance every runner's pydantic-ai agents carry."""
+
+
+async def _execute(
+    ctx: RunContext[Any],
+    call: ToolCallPart,
+    args: ValidatedToolArgs,
+    handler: WrapToolExecuteHandler,
+) -> Any:
+    """Run the tool, unless the run's model serves its result (a replay's: the record answers)."""
+    model = ctx.model
+    if isinstance(model, ToolResultSource):
+        served = model.served_tool_result(call)
+        if served is not None:
+            if served.retry is not None:
+                raise ModelRetry(served.retry)
+            return served.value
+    return await handler(args)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from retinue.llm.context import EventSink
     from retinue.llm.prompt import SystemPrompt
-    from retinue.llm.run_hooks import RunHooks
+    from retinue.llm.run_hooks import RunHooks, ToolHooks
     from retinue.team.budget import TeamBudget
 
 
@@ -62,6 +62,8 @@ class RunnerConfig:
     capabilities: Sequence[AgentCapability[Any]] = ()
     #: What the runner's owner does inside each run (`RunHooks`), in this order.
     run_hooks: Sequence[RunHooks] = ()
+    #: What the runner's owner does around each function tool call (`ToolHooks`).
+    tool_hooks: Sequence[ToolHooks] = ()
 
     # ---------------------------------------------------------------- wiring
     #: Receives every event on the calling thread; it should not block.
@@ -75,5 +77,12 @@ class RunnerConfig:
     label: str | None = None
 
     def __post_init__(self) -> None:
-        for name in ("system_prompts", "tools", "toolsets", "capabilities", "run_hooks"):
+        for name in (
+            "system_prompts",
+            "tools",
+            "toolsets",
+            "capabilities",
+            "run_hooks",
+            "tool_hooks",
+        ):
             object.__setattr__(self, name, tuple(getattr(self, name)))

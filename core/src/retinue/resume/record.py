@@ -16,6 +16,11 @@ The rules, each from the record alone:
   says handled for a turn whose effects it lost.
 - **Owed**: delivered to an alive actor and not handled. Delivered again on resume, with its
   own id and before anything new, so when it is handled then the record says so once.
+
+A fork's record reads through its origin (`retinue.resume.lineage`): the source's records up
+to the fork's position, then its own; the source's orchestrator stands for the fork's until
+the fork's own has started. `at` reads a record as it was at a position (to fork it there):
+each actor's state is then its latest checkpoint at or before it.
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ from retinue.actors.messages import (
     ProfilesRegisteredMessage,
     SentMessage,
     StartMessage,
+    StateChangedMessage,
     StopMessage,
 )
+from retinue.resume.lineage import lineage_records
 from retinue.store import Record, Store
 from retinue.team.card import AgentCard
 from retinue.team.record_codec import RecordDecodeError, decode
@@ -90,32 +97,42 @@ class TeamRecord:
         return [actor for actor in self.actors.values() if actor.alive]
 
 
-def read_team_record(store: Store, team_id: str, *, load_classes: bool = False) -> TeamRecord:
+def read_team_record(
+    store: Store, team_id: str, *, load_classes: bool = False, at: int | None = None
+) -> TeamRecord:
     """The resume plan of `team_id` in `store`; `ResumeError` when there is none to resume.
 
     `load_classes`: import the classes the record names (its actors', its cards'), as a resume
-    that starts them does; otherwise nothing is imported and cards keep class paths.
+    that starts them does; otherwise nothing is imported and cards keep class paths. `at`:
+    the record as it was at that position (`ResumeError` when the team has none such).
     """
-    if store.team(team_id) is None:
+    info = store.team(team_id)
+    if info is None:
         known = ", ".join(info.team_id for info in store.list_teams()) or "none"
         raise ResumeError(f"{store.describe()} has no team {team_id} (teams: {known})")
+    if at is not None and not 1 <= at <= info.last_position:
+        raise ResumeError(
+            f"team {team_id} has no position {at}: its record runs from 1 to {info.last_position}"
+        )
     folder = _Folder(team_id)
     history: list[Message] = []
-    for record in store.read(team_id):
+    for holder, record in lineage_records(store, team_id, at):
         message = _decoded(record, load_classes)
         if message is not None:
-            folder.add(message)
+            folder.add(message, own=holder == team_id)
             if isinstance(message, EventMessage | SentMessage):
                 history.append(message)
-        folder.last_position = record.position
+        if holder == team_id:
+            folder.last_position = record.position
     plan = folder.plan(store.describe())
     plan.history = history
     plan.events = [message for message in history if isinstance(message, EventMessage)]
-    for actor_id, snapshot in store.snapshots(team_id).items():
-        actor = plan.actors.get(actor_id)
-        message = _decoded(snapshot, load_classes)
-        if actor is not None and message is not None:
-            actor.state = getattr(message, "state", None)
+    if at is None:  # the latest checkpoints: the store keeps them even when older ones go
+        for actor_id, snapshot in store.snapshots(team_id).items():
+            actor = plan.actors.get(actor_id)
+            message = _decoded(snapshot, load_classes)
+            if actor is not None and message is not None:
+                actor.state = getattr(message, "state", None)
     return plan
 
 
@@ -133,6 +150,16 @@ def _decoded(record: Record, load_classes: bool) -> Message | None:
         return None
 
 
+def _reported(actor: RecordedActor, message: Message) -> None:
+    """What an actor's checkpoint, stop or event says of it."""
+    if isinstance(message, StateChangedMessage):
+        actor.state = message.state
+    elif isinstance(message, StopMessage):
+        actor.alive = message.shutdown
+    elif isinstance(message, EventMessage):
+        actor.events.append(message)
+
+
 class _Folder:
     """Folds the stream, record by record, into a `TeamRecord`."""
 
@@ -145,16 +172,18 @@ class _Folder:
         self.handled: set[str] = set()
         self.person_wrote_to: ActorAddress | None = None
         self.last_position = 0
+        #: The latest orchestrator start of the team's origin (a fork's, before its own).
+        self.origin: RecordedActor | None = None
 
-    def add(self, message: Message) -> None:
+    def add(self, message: Message, own: bool = True) -> None:
         sender = message.sender
         actor_id = sender.agent_id if sender is not None else None
+        actor = self.actors.get(actor_id) if actor_id is not None else None
         if isinstance(message, StartMessage) and sender is not None:
-            self._started(sender, message)
-        elif isinstance(message, StopMessage) and actor_id is not None:
-            actor = self.actors.get(actor_id)
+            self._started(sender, message, own)
+        elif isinstance(message, StateChangedMessage | StopMessage | EventMessage):
             if actor is not None:
-                actor.alive = message.shutdown
+                _reported(actor, message)
         elif isinstance(message, SentMessage):
             delivered = message.message
             self.delivered[delivered.id] = delivered
@@ -162,16 +191,15 @@ class _Folder:
                 self.person_wrote_to = delivered.recipient
         elif isinstance(message, HandledMessage):
             self.handled.add(message.message_id)
-        elif isinstance(message, EventMessage) and actor_id is not None:
-            actor = self.actors.get(actor_id)
-            if actor is not None:
-                actor.events.append(message)
         elif isinstance(message, ProfilesRegisteredMessage):
             for card in message.cards:
                 if isinstance(card, AgentCard):
                     self.profiles[card.role] = card
 
-    def _started(self, sender: ActorAddress, start: StartMessage) -> None:
+    def _started(self, sender: ActorAddress, start: StartMessage, own: bool) -> None:
+        if not own and sender.agent_id == sender.team_id:  # the origin's orchestrator
+            self.origin = RecordedActor(address=sender, start=start)
+            return
         if sender.agent_id == self.team_id:
             if self.orchestrator is None:
                 self.orchestrator = RecordedActor(address=sender, start=start)
@@ -184,6 +212,10 @@ class _Folder:
             actor.address, actor.start = sender, start
 
     def plan(self, where: str) -> TeamRecord:
+        if self.orchestrator is None and self.origin is not None:  # a fork, not started yet
+            origin = self.origin.address
+            address = origin.model_copy(update={"agent_id": self.team_id, "team_id": self.team_id})
+            self.orchestrator = RecordedActor(address=address, start=self.origin.start)
         if self.orchestrator is None:
             raise ResumeError(
                 f"the record of team {self.team_id} in {where} has no start of its "

@@ -27,6 +27,7 @@ from retinue.actors.system import ActorSystem, resolve_actor_class
 from retinue.agent.messages import AgentMessage
 from retinue.llm.team_usage import team_limits_from_events, team_usage_from_events
 from retinue.resume.chains import replay_chains
+from retinue.resume.lineage import TeamForkedEvent
 from retinue.resume.record import RecordedActor, ResumeError, TeamRecord, read_team_record
 from retinue.store import Store
 from retinue.team.card import AgentCard
@@ -62,6 +63,8 @@ class ResumedTeam:
     """Where the person's words go by default: the member they last wrote to, if it is back."""
     redelivered: list[Message] = field(default_factory=list)
     """The messages delivered again, oldest first."""
+    forked_from: TeamForkedEvent | None = None
+    """Set when this team is a new fork (`fork_team`): the team and position it began at."""
 
     @property
     def team_id(self) -> str:
@@ -254,16 +257,36 @@ def _resume_actor(
 ) -> ActorAddress:
     start = actor.start
     address = actor.address
+    parent = start.parent
+    team_id = orchestrator.team_id
+    if address.team_id != team_id:  # a fork: its members are its own team's now
+        address = address.model_copy(update={"team_id": team_id})
+        if parent is not None and parent.agent_id == parent.team_id:  # hired by the origin
+            parent = orchestrator
     cls = resolve_actor_class(
         human_class if human_class is not None and address.is_user_proxy else start.actor_class
     )
     config = _config_for(cls, start.config, given.get(address.role), address.name)
     resumption = Resumption(address=address, state=actor.state, events=actor.events)
     if not actor.is_member:  # attached: it finds its team's orchestrator in its config
+        config = _attached_to(config, orchestrator)
         return system.spawn(cls, config, orchestrator=None, parent=None, resumption=resumption)
     return system.spawn(
-        cls, config, orchestrator=orchestrator, parent=start.parent, resumption=resumption
+        cls, config, orchestrator=orchestrator, parent=parent, resumption=resumption
     )
+
+
+def _attached_to(config: BaseConfig, orchestrator: ActorAddress) -> BaseConfig:
+    """An attached actor's config, naming this team's orchestrator: a fork's, not its
+    origin's; a key that named the origin team (a service's, `service_key`) names the fork."""
+    named = getattr(config, "team_orchestrator", None)
+    if not isinstance(named, ActorAddress) or named.agent_id == orchestrator.agent_id:
+        return config
+    update: dict[str, Any] = {"team_orchestrator": orchestrator}
+    for name in type(config).model_fields:
+        if name != "name" and getattr(config, name) == named.agent_id:
+            update[name] = orchestrator.agent_id
+    return config.model_copy(update=update)
 
 
 def _config_for(

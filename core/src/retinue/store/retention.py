@@ -35,6 +35,7 @@ PROTECTED_KINDS: frozenset[str] = frozenset(
         "ContextResetEvent",
         "PlanningChangedEvent",
         "DeadLetterEvent",
+        "TeamForkedEvent",
     }
 )
 

@@ -349,6 +349,13 @@ class Orchestrator(Actor[BaseConfig, BaseState]):
                 tracker.done()
 
     @remote
+    def record_now(self, message: Message) -> None:
+        """Observe `message` and commit it (with all before it) before answering: a tool
+        call's start is durable before the tool runs (the tool-effect ledger)."""
+        self.receiveMsg_Message(message, message.sender)
+        self._observers.commit()
+
+    @remote
     def flush_sinks(self) -> None:
         """Have every sink make what it took durable now (a recorder retrying its store)."""
         self._observers.flush()

@@ -27,6 +27,7 @@ from pydantic_ai.messages import InstructionPart
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
 from retinue_mcp.card import MAX_RESULT_CHARS, ToolErrors
+from retinue_mcp.effects import declared
 from retinue_mcp.results import capped
 
 logger = logging.getLogger("retinue_mcp")
@@ -177,7 +178,7 @@ class ServerToolset(AbstractToolset[Any]):
                 self._fail(f"stopped answering: {one_line(exc)}")
             else:
                 self._known = {
-                    name: replace(tool, toolset=self)
+                    name: replace(tool, toolset=self, tool_def=declared(tool.tool_def))
                     for name, tool in tools.items()
                     if self.only is None or name in self.only
                 }

@@ -17,11 +17,12 @@ import sys
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 
 server = MCPServer("demo", instructions="The demo server: arithmetic and diagnostics.")
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
@@ -54,7 +55,7 @@ def big(chars: int) -> str:
     return "x" * chars
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(idempotentHint=True))
 def rows(count: int) -> list[dict[str, int]]:
     """`count` rows of structured content."""
     return [{"row": n} for n in range(count)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic_ai import RunContext, Tool
+from retinue import effect_metadata
 from retinue.kit import tool_answer
 
 from retinue_planning.errors import PlanningError
@@ -98,15 +99,15 @@ def build_tools(card: PlanningTool) -> list[Tool[Any]]:
         """
         return tool_answer(ctx, lambda: card.show_task(task_id), PlanningError)
 
+    # What running each twice does (the tool-effect ledger): reads change nothing, and an
+    # update by id sets what it sets again; new tasks and comments would be added twice.
+    read_only, idempotent = effect_metadata("read_only"), effect_metadata("idempotent")
     return [
-        Tool(function, takes_ctx=True)
-        for function in (
-            planning_create_tasks,
-            planning_update_task,
-            planning_comment,
-            planning_search,
-            planning_get_task,
-        )
+        Tool(planning_create_tasks, takes_ctx=True),
+        Tool(planning_update_task, takes_ctx=True, metadata=idempotent),
+        Tool(planning_comment, takes_ctx=True),
+        Tool(planning_search, takes_ctx=True, metadata=read_only),
+        Tool(planning_get_task, takes_ctx=True, metadata=read_only),
     ]
 
 

@@ -136,9 +136,10 @@ def update_task(
         _check_no_cycle(before.id, depends_on, tasks)
         update["depends_on"] = depends_on
     after = before.model_copy(update=update)
-    if changes.note is not None:
-        after = _with_note(after, _note_text(changes.note), author, when)
-    elif after == before:
+    note = _note_text(changes.note) if changes.note is not None else None
+    if note is not None and not _last_note_is(before, author, note):
+        after = _with_note(after, note, author, when)
+    elif after == before:  # as asked already: an update run again changes nothing
         return None
     if after.status == "done":
         _check_done(after, tasks)
@@ -309,6 +310,11 @@ def _check_may_reopen(task: PlanningTask, tasks: Tasks) -> None:
             f"{task.id} cannot leave done while {listed}, which depend on it, "
             f"{'is' if len(done_after) == 1 else 'are'} done; reopen {listed} first"
         )
+
+
+def _last_note_is(task: PlanningTask, author: str, text: str) -> bool:
+    """Whether the task's latest note is this one (an update repeated adds it once)."""
+    return bool(task.notes) and task.notes[-1].author == author and task.notes[-1].text == text
 
 
 def _with_note(task: PlanningTask, text: str, author: str, when: datetime) -> PlanningTask:

@@ -157,6 +157,7 @@ class _Api:
                         "requests": info.requests,
                         "tokens": info.input_tokens + info.output_tokens,
                         "cost_usd": info.cost_usd,
+                        "forked_from": _forked_from(info),
                     }
                     for info in found
                 ],
@@ -264,6 +265,14 @@ class _Api:
 def _refused(exc: ActionError) -> Response:
     """An action the view refused: 409 once the team has stopped, 400 for a bad request."""
     return _error(409 if isinstance(exc, TeamStoppedError) else 400, str(exc))
+
+
+def _forked_from(info: TeamInfo) -> dict[str, Any] | None:
+    """Where a fork began (`{"team_id", "position"}`, from its metadata); None otherwise."""
+    origin = info.metadata.get("forked_from")
+    if isinstance(origin, dict) and isinstance(origin.get("team_id"), str):
+        return {"team_id": origin["team_id"], "position": origin.get("position")}
+    return None
 
 
 def _team_name(view: WebView, info: TeamInfo) -> str:

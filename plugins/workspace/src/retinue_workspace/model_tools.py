@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic_ai import RunContext, Tool
+from retinue import effect_metadata
 from retinue.kit import tool_answer
 
 from retinue_workspace.errors import WorkspaceError
@@ -81,13 +82,14 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
         """
         return tool_answer(ctx, lambda: card.workspace.delete(path), WorkspaceError)
 
+    # What running each twice does (the tool-effect ledger): reads change nothing, and a
+    # write of the same content leaves the file as one write did; an edit or a delete
+    # run again is unknown (the second finds the file changed), so a crash is told.
+    read_only, idempotent = effect_metadata("read_only"), effect_metadata("idempotent")
     return [
-        Tool(function, takes_ctx=True)
-        for function in (
-            workspace_read,
-            workspace_write,
-            workspace_edit,
-            workspace_list,
-            workspace_delete,
-        )
+        Tool(workspace_read, takes_ctx=True, metadata=read_only),
+        Tool(workspace_write, takes_ctx=True, metadata=idempotent),
+        Tool(workspace_edit, takes_ctx=True),
+        Tool(workspace_list, takes_ctx=True, metadata=read_only),
+        Tool(workspace_delete, takes_ctx=True),
     ]

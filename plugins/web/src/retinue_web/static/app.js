@@ -10,7 +10,7 @@ const state = {
   team: null, live: false, ended: false, position: 0, source: null,
   members: new Map(), rows: new Map(), flow: [], flowMore: false, loadingOlder: false,
   commands: {}, activity: {}, budget: null, chains: [], panels: [], openTab: "detail",
-  selected: null, replaying: null, dirty: new Set(),
+  selected: null, replaying: null, dirty: new Set(), teams: new Map(),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -50,8 +50,10 @@ async function loadTeams() {
   const found = await api("/api/teams");
   const select = $("team-select");
   select.replaceChildren();
+  state.teams = new Map(found.teams.map((t) => [t.id, t]));
   for (const team of found.teams) {
-    const label = `${team.live ? "● " : ""}${team.name} · ${team.id.slice(0, 8)}${team.live ? " (live)" : ""}`;
+    const fork = team.forked_from ? " ⑂" : "";
+    const label = `${team.live ? "● " : ""}${team.name} · ${team.id.slice(0, 8)}${fork}${team.live ? " (live)" : ""}`;
     const option = el("option", null, label);
     option.value = team.id;
     select.append(option);
@@ -67,9 +69,18 @@ async function openTeam(id, replay = false) {
   if (state.source) state.source.close();
   state.team = id;
   history.replaceState(null, "", `#team=${encodeURIComponent(id)}`);
+  showOrigin(state.teams.get(id));
   const shot = await api(teamPath("snapshot"));
   reset(shot, replay);
   connect(replay ? 0 : shot.position, replay);
+}
+
+// A fork says where it began: the team and the position of its record it went on from.
+function showOrigin(team) {
+  const origin = $("origin"), from = team && team.forked_from;
+  origin.hidden = !from;
+  origin.textContent = from ? `⑂ forked from ${from.team_id.slice(0, 8)} at position ${from.position}` : "";
+  origin.title = from ? `forked from team ${from.team_id}` : "";
 }
 
 function reset(shot, replay) {
