@@ -72,9 +72,8 @@ class LedgerTool(ToolCard):
     def launch(self, target: str) -> str:
         """Launch something."""
         if os.environ.get(BLOCK):
-            print(
-                f"LEDGER launch ran, its start committed: {_start_committed('launch')}", flush=True
-            )
+            committed = _start_committed("launch")  # one write: other threads print too
+            print(f"LEDGER launch ran, its start committed: {committed}\n", end="", flush=True)
         _block()
         return "launched"
 

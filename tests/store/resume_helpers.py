@@ -4,10 +4,12 @@ with this directory importable, its output read up to a line, and the team kille
 from __future__ import annotations
 
 import os
-import selectors
+import queue
 import signal
 import subprocess
 import sys
+import threading
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,20 +27,44 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def lines_until(proc: subprocess.Popen[str], last: str) -> Iterator[str]:
-    """The process's output lines up to the one starting with `last`; fails past `WAIT`."""
-    assert proc.stdout is not None
-    with selectors.DefaultSelector() as selector:
-        selector.register(proc.stdout, selectors.EVENT_READ)
-        while True:
-            if not selector.select(WAIT):
-                proc.kill()
-                pytest.fail(f"no {last!r} from the team's process within {WAIT:g}s")
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"the team's process ended before {last!r}: {proc.wait()}")
-            yield line.rstrip("\n")
-            if line.startswith(last):
-                return
+    """The process's output lines up to the one starting with `last`; fails past `WAIT`.
+
+    Lines are read by a thread of their own: a `select` on the pipe cannot see lines already
+    in the reader's buffer, so waiting on it could miss the very line it waits for."""
+    lines = _reader(proc)
+    while True:
+        try:
+            line = lines.get(timeout=WAIT)
+        except queue.Empty:
+            proc.kill()
+            pytest.fail(f"no {last!r} from the team's process within {WAIT:g}s")
+        if line is None:
+            pytest.fail(f"the team's process ended before {last!r}: {proc.wait()}")
+        yield line.rstrip("\n")
+        if line.startswith(last):
+            return
+
+
+_READERS: weakref.WeakKeyDictionary[subprocess.Popen[str], queue.Queue[str | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _reader(proc: subprocess.Popen[str]) -> queue.Queue[str | None]:
+    """The queue of `proc`'s output lines (None once it ends), read by one thread."""
+    if proc not in _READERS:
+        assert proc.stdout is not None
+        lines: queue.Queue[str | None] = queue.Queue()
+        stdout = proc.stdout
+
+        def read() -> None:
+            for line in stdout:
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=read, daemon=True).start()
+        _READERS[proc] = lines
+    return _READERS[proc]
 
 
 def start_and_kill(where: str) -> str:
