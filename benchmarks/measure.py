@@ -220,12 +220,13 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_child(target: str, **kwargs: Any) -> Any:
-    """Call `module:function(**kwargs)` in a fresh interpreter; returns its JSON result."""
+def run_child(target: str, *, environ: dict[str, str] | None = None, **kwargs: Any) -> Any:
+    """Call `module:function(**kwargs)` in a fresh interpreter (`environ` added to its
+    environment); returns its JSON result."""
     completed = subprocess.run(
         [sys.executable, "-m", "benchmarks.child", target, json.dumps(kwargs)],
         cwd=REPO_ROOT,
-        env=child_env(),
+        env={**child_env(), **(environ or {})},
         capture_output=True,
         text=True,
         check=False,

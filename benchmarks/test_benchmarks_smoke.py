@@ -28,6 +28,7 @@ EXPECTED = {
     "record",
     "otel",
     "shutdown",
+    "team_scale",
 }
 CASES = discover()
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
+from retinue.actors.young_generation import YOUNG_GENERATION
+
 if TYPE_CHECKING:
     from retinue.actors.actor import Actor
     from retinue.actors.address import ActorAddress
@@ -26,13 +28,18 @@ class LocalActors:
 
     def add(self, actor: Actor[Any, Any]) -> None:
         with self._lock:
+            new = actor.myAddress.agent_id not in self._actors
             self._actors[actor.myAddress.agent_id] = actor
+        if new:
+            YOUNG_GENERATION.started()
 
     def forget(self, actor: Actor[Any, Any]) -> None:
         with self._lock:
-            self._actors.pop(actor.myAddress.agent_id, None)
+            known = self._actors.pop(actor.myAddress.agent_id, None) is not None
             if self._closing and not self._actors:
                 self.all_stopped.set()
+        if known:
+            YOUNG_GENERATION.stopped()
 
     def snapshot(self) -> list[Actor[Any, Any]]:
         with self._lock:
