@@ -237,14 +237,20 @@ def test_a_turn_opens_with_its_model_messages_and_tokens(team: TeamHarness, view
     assert missing == 404
 
 
-def test_recorded_teams_are_listed_and_read_only(tmp_path: Path) -> None:
-    where = tmp_path / "team.sqlite"
+def recorded_team(where: Path) -> TeamHarness:
+    """A lead that delegated a sum to a worker, recorded in `where` and shut down."""
     team = TeamHarness(store=str(where))
     team.register(scripted_card("Worker"), model=worker)
     leader = team.add(scripted_card("Lead"), model=lead)
     team.say(leader, "delegate the sum")
     team.wait_idle()
     team.shutdown()
+    return team
+
+
+def test_recorded_teams_are_listed_and_read_only(tmp_path: Path) -> None:
+    where = tmp_path / "team.sqlite"
+    recorded_team(where)
 
     with open_store(where, create=False) as store, WebView(store=store) as view:
         _, listed = request(view.port, "GET", "/api/teams")
@@ -274,12 +280,7 @@ def test_a_fork_is_listed_with_the_team_and_position_it_began_at(tmp_path: Path)
     from retinue.resume import fork_team
 
     where = tmp_path / "team.sqlite"
-    team = TeamHarness(store=str(where))
-    team.register(scripted_card("Worker"), model=worker)
-    leader = team.add(scripted_card("Lead"), model=lead)
-    team.say(leader, "delegate the sum")
-    team.wait_idle()
-    team.shutdown()
+    team = recorded_team(where)
     with open_store(where, create=False) as store:
         fork = fork_team(store, team.team_id, at=5)
         assert fork.shutdown(10)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 from retinue.actors.loader import add_import_folders
 from retinue.actors.spawning import resolve_actor_class
@@ -17,27 +17,20 @@ from retinue.team.card import AgentCard
 Tools = Literal["recorded", "live"]
 
 
-def replay_team(
-    store: Store,
-    team_id: str,
-    *,
-    lenient: bool = False,
-    tools: Tools = "recorded",
-    record_to: Store | None = None,
-    cards: Iterable[AgentCard] = (),
-    timeout: float = 60.0,
-    plugin_manager: Any = None,
-) -> ReplayReport:
+class ReplayOptions(TypedDict, total=False):
+    """How `replay_team` and `replay_script` play (see `replay_script`)."""
+
+    lenient: bool
+    tools: Tools
+    record_to: Store | None
+    cards: Iterable[AgentCard]
+    timeout: float
+    plugin_manager: Any
+
+
+def replay_team(store: Store, team_id: str, **options: Unpack[ReplayOptions]) -> ReplayReport:
     """Replay team `team_id` of `store` offline; see `replay_script`."""
-    return replay_script(
-        read_script(store, team_id),
-        lenient=lenient,
-        tools=tools,
-        record_to=record_to,
-        cards=cards,
-        timeout=timeout,
-        plugin_manager=plugin_manager,
-    )
+    return replay_script(read_script(store, team_id), **options)
 
 
 def replay_script(
