@@ -9,7 +9,7 @@ import threading
 import pytest
 from pydantic import BaseModel
 from retinue import FrozenMap
-from retinue.frozen import HISTORY_LIMIT
+from retinue.frozen import HISTORY_LIMIT, UNREAD_LIMIT
 
 
 def test_it_reads_like_a_dict_and_cannot_be_changed() -> None:
@@ -141,3 +141,49 @@ def test_differing_keys_lists_what_changed_between_unrelated_maps_in_order() -> 
     assert new.differing_keys(old) == ["b", "d", "c"]  # changed and added, then removed
     assert new.differing_keys({"a": "1", "b": "two", "d": "4"}) == []
     assert FrozenMap().differing_keys({"x": "1"}) == ["x"]
+
+
+def test_versions_nobody_reads_cost_the_writer_only_the_keys_it_changed() -> None:
+    first = FrozenMap({f"@M{n}": n for n in range(1000)})
+    versions = [first]
+    for n in range(1000, 1050):
+        versions.append(versions[-1].evolve(put={f"@M{n}": n}))
+
+    assert [v.built for v in versions] == [True] + [False] * 50  # no copy of 1,000 items yet
+    assert versions[20]["@M1019"] == 1019  # an older version, read: replayed from `first`
+    assert "@M1020" not in versions[20]
+    assert len(versions[-1]) == 1050 and list(versions[-1])[-1] == "@M1049"
+    assert [v.built for v in versions].count(True) == 3  # only what was read
+
+
+def test_a_line_nobody_reads_is_built_now_and_then_so_it_holds_few_changes() -> None:
+    latest = FrozenMap({"a": 0})
+    for n in range(1, 200):
+        latest = latest.evolve(put={"a": n})
+        assert latest.built == (n % (UNREAD_LIMIT + 1) == 0)
+    assert latest["a"] == 199
+
+
+def test_readers_building_versions_while_the_writer_evolves_see_each_as_made() -> None:
+    latest = FrozenMap({"n": 0})
+    made: list[FrozenMap[str, int]] = [latest]
+    done = threading.Event()
+    wrong: list[str] = []
+
+    def read() -> None:
+        while not done.is_set():
+            for v in made[-5:]:
+                if dict(v) != {"n": v.version, **{f"k{i}": i for i in range(1, v.version + 1)}}:
+                    wrong.append(f"version {v.version}: {dict(v)}")
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for t in readers:
+        t.start()
+    for n in range(1, 300):
+        made.append(made[-1].evolve(put={"n": n, f"k{n}": n}))
+    done.set()
+    for t in readers:
+        t.join()
+
+    assert not wrong, wrong[:3]
+    assert all(dict(v)["n"] == v.version for v in made)

@@ -24,7 +24,7 @@ from collections.abc import (
     Mapping,
     ValuesView,
 )
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
@@ -37,29 +37,39 @@ T = TypeVar("T")
 #: How many versions of one line keep their changed keys; an older reader gets None.
 HISTORY_LIMIT = 256
 
+#: How many versions nobody read a line lets pile up before it builds the newest anyway
+#: (at least; a line of n items lets n pile up, so a build's copy is paid for by n changes).
+UNREAD_LIMIT = 64
+
 _ABSENT = object()
+
+_Delta = tuple[tuple[Any, ...], dict[Any, Any]]
+"""What one version changed: the keys dropped, then the items put."""
 
 
 class _Lineage:
-    """The keys each version of one line of maps touched, for the last `HISTORY_LIMIT`."""
+    """One line of maps: the keys each version touched (for the last `HISTORY_LIMIT`), and
+    the items of the newest version, which a change updates in place unless a built map
+    holds them (`shared`); `lock` guards both."""
 
-    __slots__ = ("_changes", "_head", "_lock")
+    __slots__ = ("_changes", "head", "latest", "lock", "shared", "unread")
 
-    def __init__(self) -> None:
+    def __init__(self, latest: dict[Any, Any]) -> None:
         self._changes: dict[int, tuple[Any, ...]] = {}
-        self._head = 0
-        self._lock = threading.Lock()
+        self.head = 0
+        self.latest = latest
+        self.shared = True
+        #: Versions made since the newest one was last built.
+        self.unread = 0
+        self.lock = threading.Lock()
 
-    def advance(self, version: int, keys: tuple[Any, ...]) -> bool:
-        """Record `version + 1`; False when `version` is not the newest (a fork)."""
-        with self._lock:
-            if version != self._head:
-                return False
-            self._head = version + 1
-            self._changes[self._head] = keys
-            while len(self._changes) > HISTORY_LIMIT:
-                del self._changes[next(iter(self._changes))]
-            return True
+    def advance(self, keys: tuple[Any, ...]) -> int:
+        """Record the next version, which touched `keys`; its number. With `lock` held."""
+        self.head += 1
+        self._changes[self.head] = keys
+        while len(self._changes) > HISTORY_LIMIT:
+            del self._changes[next(iter(self._changes))]
+        return self.head
 
     def keys_between(self, old: int, new: int) -> tuple[Any, ...] | None:
         """Keys touched after version `old` up to `new`, or None when no longer known."""
@@ -74,6 +84,20 @@ class _Lineage:
         return tuple(touched)
 
 
+def _touched(data: Mapping[Any, Any], put: Mapping[Any, Any], drop: tuple[Any, ...]) -> list[Any]:
+    """The keys `drop` and `put` would change in `data`."""
+    touched = [key for key in drop if key in data]
+    touched.extend(k for k, v in put.items() if k not in data or data[k] != v)
+    return touched
+
+
+def _apply(data: dict[Any, Any], delta: _Delta) -> None:
+    drop, put = delta
+    for key in drop:
+        data.pop(key, None)
+    data.update(put)
+
+
 class FrozenMap(Mapping[K, V], Generic[K, V]):
     """A mapping that never changes; `evolve` makes the next version.
 
@@ -81,21 +105,43 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     costs nothing to take or to compare. Pickling or validating from a dict starts a new
     line (the history of changes stays in this process). Pydantic fields may be typed
     `FrozenMap[str, str]`: they accept a dict or a map and serialize as a dict.
+
+    A version is built (its items copied) when it is first read, not when it is made: a
+    writer making many versions nobody reads in between (a team hiring agent after agent)
+    pays for the keys it changes, not for the whole map each time.
     """
 
-    __slots__ = ("__weakref__", "_data", "_lineage", "_memo", "_owner", "_tag", "_version")
+    __slots__ = (
+        "__weakref__",
+        "_base",
+        "_data",
+        "_delta",
+        "_lineage",
+        "_memo",
+        "_owner",
+        "_tag",
+        "_version",
+    )
 
     def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
-        self._data: dict[K, V] = dict(items)
-        self._lineage = _Lineage()
+        self._data: dict[K, V] | None = dict(items)
+        self._lineage = _Lineage(self._data)
         self._version = 0
         self._tag: Hashable = None
         self._owner = True
         self._memo: dict[Hashable, Any] = {}
+        #: Until built: the version this one was made from, and what it changed there.
+        self._base: FrozenMap[K, V] | None = None
+        self._delta: _Delta | None = None
 
     @classmethod
     def _make(
-        cls, data: dict[Any, Any], lineage: _Lineage, version: int, tag: Hashable, owner: bool
+        cls,
+        data: dict[Any, Any] | None,
+        lineage: _Lineage,
+        version: int,
+        tag: Hashable,
+        owner: bool,
     ) -> FrozenMap[Any, Any]:
         made: FrozenMap[Any, Any] = cls.__new__(cls)
         made._data = data
@@ -104,46 +150,53 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         made._tag = tag
         made._owner = owner
         made._memo = {}
+        made._base = None
+        made._delta = None
         return made
 
     # ------------------------------------------------------------------ mapping
     def __getitem__(self, key: K) -> V:
-        return self._data[key]
+        data = self._data
+        return (data if data is not None else self._build())[key]
 
     def __iter__(self) -> Iterator[K]:
-        return iter(self._data)
+        data = self._data
+        return iter(data if data is not None else self._build())
 
     def __len__(self) -> int:
-        return len(self._data)
+        data = self._data
+        return len(data if data is not None else self._build())
 
     def __contains__(self, key: object) -> bool:
-        return key in self._data
+        data = self._data
+        return key in (data if data is not None else self._build())
 
     def get(self, key: K, default: Any = None) -> Any:
-        return self._data.get(key, default)
+        data = self._data
+        return (data if data is not None else self._build()).get(key, default)
 
     def keys(self) -> KeysView[K]:
-        return self._data.keys()
+        return self._items().keys()
 
     def values(self) -> ValuesView[V]:
-        return self._data.values()
+        return self._items().values()
 
     def items(self) -> ItemsView[K, V]:
-        return self._data.items()
+        return self._items().items()
 
     def __eq__(self, other: object) -> bool:
         if other is self:
             return True
         if isinstance(other, FrozenMap):
-            return self._data == other._data
+            return self._items() == other._items()
         if isinstance(other, Mapping):
-            return self._data == dict(other)
+            return self._items() == dict(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"FrozenMap({self._data!r})"
+        return f"FrozenMap({self._items()!r})"
 
     def __copy__(self) -> FrozenMap[K, V]:
         return self
@@ -152,7 +205,42 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self._data,))
+        return (type(self), (self._items(),))
+
+    # ------------------------------------------------------------------ building
+    @property
+    def built(self) -> bool:
+        """Whether this version's items have been made (it was read, or is the first)."""
+        return self._data is not None
+
+    def _items(self) -> dict[K, V]:
+        data = self._data
+        return data if data is not None else self._build()
+
+    def _build(self) -> dict[K, V]:
+        """This version's items, made on first read: the line's newest items when it is the
+        newest version, else a built ancestor's items with the changes since replayed."""
+        lineage = self._lineage
+        with lineage.lock:
+            data = self._data
+            if data is not None:  # another reader built it meanwhile
+                return data
+            if lineage.head == self._version and not lineage.shared:
+                data = lineage.latest
+                lineage.shared = True  # the next change copies them first
+                lineage.unread = 0
+            else:
+                deltas: list[_Delta] = []
+                source: FrozenMap[K, V] = self  # back to the nearest built version
+                while (built := source._data) is None:
+                    deltas.append(cast("_Delta", source._delta))
+                    source = cast("FrozenMap[K, V]", source._base)
+                data = dict(built)
+                for delta in reversed(deltas):
+                    _apply(data, delta)
+            self._data = data
+            self._base = self._delta = None  # older versions may go now
+        return data
 
     # ------------------------------------------------------------------ versions
     @property
@@ -163,23 +251,43 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     def evolve(self, put: Mapping[K, V] | None = None, drop: Iterable[K] = ()) -> FrozenMap[K, V]:
         """The next version: `drop` removed, then `put` set; this map itself when nothing changes.
 
-        Costs one copy of the items for the writer; every reader then pays only for the keys
-        that changed (`changed_since`).
+        From the newest version of a line this costs the keys that changed: the new version
+        is built when first read (`built`), by whoever reads it. From an older version (or a
+        derived map) it copies the items and starts a line of its own.
         """
-        data = self._data
-        touched = [key for key in drop if key in data]
-        updates = put or {}
-        touched.extend(k for k, v in updates.items() if k not in data or data[k] != v)
-        if not touched:
+        updates = dict(put or {})
+        gone = tuple(drop)
+        lineage = self._lineage
+        if self._owner:
+            with lineage.lock:
+                if lineage.head == self._version:
+                    return self._next(updates, gone)
+        data = self._items()
+        if not _touched(data, updates, gone):
             return self
         new = dict(data)
-        for key in drop:
-            new.pop(key, None)
-        new.update(updates)
-        keys = tuple(dict.fromkeys(touched))
-        if self._owner and self._lineage.advance(self._version, keys):
-            return self._make(new, self._lineage, self._version + 1, self._tag, True)
-        return self._make(new, _Lineage(), 0, None, True)  # evolved from an old version
+        _apply(new, (gone, updates))
+        return self._make(new, _Lineage(new), 0, None, True)  # evolved from an old version
+
+    def _next(self, put: dict[K, V], drop: tuple[K, ...]) -> FrozenMap[K, V]:
+        """`evolve` from the newest version, with the line's lock held."""
+        lineage = self._lineage
+        touched = _touched(lineage.latest, put, drop)
+        if not touched:
+            return self
+        if lineage.shared:  # a built version holds the newest items: they stay as they are
+            lineage.latest = dict(lineage.latest)
+            lineage.shared = False
+        _apply(lineage.latest, (drop, put))
+        version = lineage.advance(tuple(dict.fromkeys(touched)))
+        made: FrozenMap[K, V] = self._make(None, lineage, version, self._tag, True)
+        made._base, made._delta = self, (drop, put)
+        lineage.unread += 1
+        if lineage.unread > max(UNREAD_LIMIT, len(lineage.latest)):  # keep the chain short
+            made._data, made._base, made._delta = lineage.latest, None, None
+            lineage.shared = True
+            lineage.unread = 0
+        return made
 
     def changed_since(self, older: Mapping[Any, Any]) -> tuple[K, ...] | None:
         """The keys that may differ from `older`, or None when that is not known here.
@@ -205,8 +313,8 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         keys only `other` has (in its order). For maps of unrelated lines, where
         `changed_since` knows nothing; one pass at C speed where the maps are equal.
         """
-        theirs = other._data if isinstance(other, FrozenMap) else other  # noqa: SLF001 (same class)
-        mine = self._data
+        theirs = other._items() if isinstance(other, FrozenMap) else other  # noqa: SLF001 (same class)
+        mine = self._items()
         if mine == theirs:
             return []
         get = theirs.get
@@ -238,7 +346,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         tag = (self._tag, key)
 
         def build(source: FrozenMap[K, V]) -> FrozenMap[K, W]:
-            values = {k: fn(v) for k, v in source._data.items()}
+            values = {k: fn(v) for k, v in source._items().items()}
             return source._make(values, source._lineage, source._version, tag, False)
 
         derived: FrozenMap[K, W] = self.memo(("derive", key), build)

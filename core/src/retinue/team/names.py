@@ -47,10 +47,15 @@ class MemberNames:
     the name is released, so the next member hired for `@Manager` is `@Manager` again, not
     `@Manager2`. A resumed member claims its own name back exactly (`claim_exact`).
     Used by one thread (the orchestrator's), so it takes no lock.
+
+    Each stem remembers the lowest number that may be free (every number below it is held),
+    so hiring a thousandth `@Worker` tries one name, not a thousand; a release lowers it.
     """
 
     def __init__(self, reserved: Iterable[str] = ()) -> None:
         self._taken: set[str] = set(reserved)
+        #: stem -> a number n such that `stem2` ... `stem(n-1)` are all held.
+        self._free_from: dict[str, int] = {}
 
     def __contains__(self, name: object) -> bool:
         return name in self._taken
@@ -60,10 +65,11 @@ class MemberNames:
         name = check_member_name(wanted)
         if name in self._taken:
             stem = _TRAILING_NUMBER.sub("", name) or name
-            n = 2
+            n = self._free_from.get(stem, 2)
             while f"{stem}{n}" in self._taken:
                 n += 1
             name = check_member_name(f"{stem}{n}")
+            self._free_from[stem] = n + 1
         self._taken.add(name)
         return name
 
@@ -77,4 +83,15 @@ class MemberNames:
 
     def release(self, name: str) -> None:
         """Free `name` (its member stopped); a name nobody holds is ignored."""
+        if name not in self._taken:
+            return
         self._taken.discard(name)
+        # `name` may be `stem` + n for each split of its trailing digits (a stem of digits
+        # alone keeps its own digits); such a stem's first free number is now at most n.
+        digits = _TRAILING_NUMBER.search(name)
+        if digits is None or not self._free_from:
+            return
+        for split in range(digits.start(), len(name)):
+            stem, number = name[:split], name[split:]
+            if number[0] != "0" and (n := int(number)) >= 2 and n < self._free_from.get(stem, 0):
+                self._free_from[stem] = n
