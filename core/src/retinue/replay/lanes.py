@@ -31,6 +31,7 @@ from retinue.replay.compare import (
 )
 from retinue.replay.report import Difference, ReplayStoppedError
 from retinue.replay.script import Turn
+from retinue.replay.tools import offered_of, tools_difference
 
 _NAME = re.compile(r"You are (@\S+?); today is ", re.MULTILINE)
 
@@ -94,7 +95,7 @@ class Lane:
             tally.replayed += 1
             difference = _difference(turn, self.forms[index], asked)
             if difference is None:
-                difference = _unoffered(turn, info)
+                difference = _tools(turn, info)
             if difference is None:
                 tally.equal += 1
             else:
@@ -177,9 +178,12 @@ def _difference(turn: Turn, recorded: Forms, replayed: Forms) -> Difference | No
     return None
 
 
-def _unoffered(turn: Turn, info: AgentInfo) -> Difference | None:
-    """The recorded answer calls a tool this request does not offer (the record holds no
-    tool definitions: what its answers call is what can be checked)."""
+def _tools(turn: Turn, info: AgentInfo) -> Difference | None:
+    """The first tool this request offers otherwise than the recorded one; for a record
+    without definitions, a tool the recorded answer calls that is not offered now."""
+    if turn.tools is not None:
+        detail = tools_difference(turn.tools, offered_of(info))
+        return None if detail is None else Difference(turn.agent, turn.number, "tools", detail)
     offered = {tool.name for tool in (*info.function_tools, *info.output_tools)}
     called = [
         part.get("tool_name")
