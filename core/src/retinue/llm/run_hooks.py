@@ -4,9 +4,9 @@ the state of a run they all share (`RunState`).
 pydantic-ai calls every hook of every capability of an agent on every step of a run, each
 with its own copy of the run context, so each capability costs a run even where it does
 nothing. A runner therefore adds exactly one, `RUNNER_CAPABILITY`, holding all it must
-learn or do from inside a run: which tools end the run, which tool definitions it offers, automatic compaction, and its
-`RunHooks` (an agent's cancellation check and recipient check, the team budget's
-reservations).
+learn or do from inside a run: which tools end the run, which tool definitions it offers,
+automatic compaction, and its `RunHooks` (an agent's cancellation check and recipient check,
+the team budget's reservations).
 
 That capability keeps no state: each run finds what it acts for in its `RunBinding`, which
 the runner sets in the run's context (a context variable, copied into every task and worker
@@ -196,7 +196,9 @@ class RunnerCapability(AbstractCapability[Any]):
             await hook.before_model_request(ctx, state)
         request_context = _offered(request_context, binding.hooks)
         if binding.offered is not None:
-            changed = binding.offered.changed(request_context.model_request_parameters, state.run_id)
+            changed = binding.offered.changed(
+                request_context.model_request_parameters, state.run_id
+            )
             if changed is not None:
                 state.tool_definitions.append((state.responses, changed))
         context = binding.context

@@ -146,13 +146,13 @@ def _add(script: Script, tools: OfferedFolder, row: dict[str, Any], *, first: bo
             )
         )
     elif kind == "tools":
-        names = [row["function_tools"], row["output_tools"]]
+        function, output = row["function_tools"], row["output_tools"]
         definitions = row["definitions"]
-        if not all(isinstance(n, list) for n in names) or not isinstance(definitions, list):
+        if not all(isinstance(item, list) for item in (function, output, definitions)):
             raise ValueError("a tools row's names and definitions are lists")
         if not all(isinstance(d, dict) and isinstance(d.get("name"), str) for d in definitions):
             raise ValueError("a tool definition is an object with a name")
-        tools.add(str(row["agent"]), *names, definitions)
+        tools.add(str(row["agent"]), function, output, definitions)
     elif kind == "answer":
         script.answers.append(Answer(str(row["from"]), str(row["content"])))
     else:

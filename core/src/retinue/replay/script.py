@@ -22,9 +22,9 @@ from retinue.actors.messages import (
 )
 from retinue.agent.messages import AgentMessage
 from retinue.llm.events import ModelMessageEvent, ToolDefinitionsEvent
+from retinue.replay.tools import Offered, OfferedFolder
 from retinue.store import Store
 from retinue.team.card import AgentCard
-from retinue.replay.tools import Offered, OfferedFolder
 from retinue.team.record_codec import RecordDecodeError, decode
 
 

@@ -112,10 +112,10 @@ def tools_difference(recorded: Offered, replayed: Offered) -> str | None:
             detail = _definition_difference(definition, after[name])
             if detail is not None:
                 return f"{kind} {name}: {detail}"
-        for name in after:
+        for name, definition in after.items():
             if name not in before:
                 return f"{kind} {name} is offered, the record has no such tool\n" + _shown(
-                    after[name]
+                    definition
                 )
     return None
 
@@ -126,22 +126,27 @@ def _definition_difference(was: Definition, now: Definition) -> str | None:
         return f"its description differs\n{diff}"
     old, new = was.get("parameters") or {}, now.get("parameters") or {}
     if old != new:
-        old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
-        for name in old_props:
-            if name not in new_props:
-                return f"parameter {name} was removed"
-        for name in new_props:
-            if name not in old_props:
-                return f"parameter {name} was added\n+ {_json(new_props[name])}"
-        for name, schema in old_props.items():
-            if schema != new_props[name]:
-                diff = first_difference([_json(schema)], [_json(new_props[name])])
-                return f"parameter {name} differs\n{diff}"
-        diff = first_difference(_json(old, 1).splitlines(), _json(new, 1).splitlines())
-        return f"its parameters' schema differs\n{diff}"
+        return _parameters_difference(old, new)
     if was.get("strict") != now.get("strict"):
         return f"strict was {was.get('strict')}, is {now.get('strict')}"
     return None
+
+
+def _parameters_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """The first parameter added, removed or changed; else the schema's own diff."""
+    old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
+    for name in old_props:
+        if name not in new_props:
+            return f"parameter {name} was removed"
+    for name, schema in new_props.items():
+        if name not in old_props:
+            return f"parameter {name} was added\n+ {_json(schema)}"
+    for name, schema in old_props.items():
+        if schema != new_props[name]:
+            diff = first_difference([_json(schema)], [_json(new_props[name])])
+            return f"parameter {name} differs\n{diff}"
+    diff = first_difference(_json(old, 1).splitlines(), _json(new, 1).splitlines())
+    return f"its parameters' schema differs\n{diff}"
 
 
 def _lines(text: Any) -> list[str]:
