@@ -21,7 +21,9 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from retinue.agent.tool_offer import ToolOffer
 from retinue.llm.events import data_to_message, message_to_data
+from retinue.llm.run_hooks import current_binding
 from retinue.llm.served_tools import ServedResult
 from retinue.replay.compare import (
     first_difference,
@@ -179,11 +181,12 @@ def _difference(turn: Turn, recorded: Forms, replayed: Forms) -> Difference | No
 
 
 def _tools(turn: Turn, info: AgentInfo) -> Difference | None:
-    """The first tool this request offers otherwise than the recorded one; for a record
-    without definitions, a tool the recorded answer calls that is not offered now."""
+    """The first tool this request offers otherwise than the recorded one (a record without
+    definitions: none); then a tool the recorded answer calls that is not offered now."""
     if turn.tools is not None:
-        detail = tools_difference(turn.tools, offered_of(info))
-        return None if detail is None else Difference(turn.agent, turn.number, "tools", detail)
+        detail = tools_difference(turn.tools, offered_of(info), _gated())
+        if detail is not None:
+            return Difference(turn.agent, turn.number, "tools", detail)
     offered = {tool.name for tool in (*info.function_tools, *info.output_tools)}
     called = [
         part.get("tool_name")
@@ -197,6 +200,13 @@ def _tools(turn: Turn, info: AgentInfo) -> Difference | None:
         ", ".join(sorted(offered)) or "none"
     )
     return Difference(turn.agent, turn.number, "tools", detail)
+
+
+def _gated() -> frozenset[str]:
+    """The tools the asking agent's cards offer only at times (see `ToolOffer`)."""
+    binding = current_binding()
+    hooks = binding.hooks if binding is not None else ()
+    return frozenset().union(*(hook.gated for hook in hooks if isinstance(hook, ToolOffer)))
 
 
 def _shown(messages: list[ModelMessage], info: AgentInfo) -> str:

@@ -97,9 +97,15 @@ def changes(offered: Sequence[Offered | None]) -> Iterator[tuple[int, Change]]:
         last = now
 
 
-def tools_difference(recorded: Offered, replayed: Offered) -> str | None:
+def tools_difference(
+    recorded: Offered, replayed: Offered, gated: frozenset[str] = frozenset()
+) -> str | None:
     """None when the same tools are offered with the same definitions; else the first tool
-    that differs: added, removed, or which of its fields (a parameter, the description)."""
+    that differs: added, removed, or which of its fields (a parameter, the description).
+
+    A `gated` tool (one a card offers only at times) may be offered or not: that may be
+    timing (a mail-reading tool while mail waits); its definition is compared when both are.
+    """
     for kind, was, now in (
         ("tool", recorded.function, replayed.function),
         ("output tool", recorded.output, replayed.output),
@@ -108,12 +114,14 @@ def tools_difference(recorded: Offered, replayed: Offered) -> str | None:
         after = {str(d["name"]): d for d in now}
         for name, definition in before.items():
             if name not in after:
+                if name in gated:
+                    continue
                 return f"{kind} {name} is no longer offered"
             detail = _definition_difference(definition, after[name])
             if detail is not None:
                 return f"{kind} {name}: {detail}"
         for name, definition in after.items():
-            if name not in before:
+            if name not in before and name not in gated:
                 return f"{kind} {name} is offered, the record has no such tool\n" + _shown(
                     definition
                 )
