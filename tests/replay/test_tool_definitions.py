@@ -119,3 +119,19 @@ def test_a_tools_row_offering_an_undefined_tool_is_one_error(tmp_path: Path) -> 
         ReplayError, match=r"bad.jsonl line 3: @Helper offers final_result, never defined before$"
     ):
         play_cassette(PAIR, tmp_path / "bad.jsonl")
+
+
+def test_a_cassette_whose_tool_changed_since_misses_naming_it(tmp_path: Path) -> None:
+    """The team file's hire tool is described otherwise than when the cassette was made."""
+    text = (CASSETTES / "pair.jsonl").read_text()
+    described = '"description": "Hire a member for each role given'
+    assert text.count(described) == 1
+    (tmp_path / "old.jsonl").write_text(text.replace(described, described.replace("Hire", "Add")))
+    report = play_cassette(PAIR, tmp_path / "old.jsonl")
+    assert report.stopped
+    ((agent, turn, what, detail),) = [
+        (d.agent, d.turn, d.what, d.detail) for d in report.differences
+    ]
+    assert (agent, turn, what) == ("@Lead", 1, "tools")
+    assert detail.startswith("tool hire_members: its description differs\n--- recorded")
+    assert "-Add a member for each role given" in detail
