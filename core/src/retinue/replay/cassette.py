@@ -3,7 +3,7 @@
 A cassette is JSON lines, sorted keys, one object a line, written so that exporting the same
 session twice gives the same file and a re-recorded one a readable diff:
 
-- `{"kind": "cassette", "version": 1, "source": TEAM_ID}` first;
+- `{"kind": "cassette", "version": 2, "source": TEAM_ID}` first;
 - `{"kind": "say", "to": "@Lead", "intent": "request", "content": ...}`: the person's
   messages, in order;
 - `{"kind": "tools", "agent": "@Lead", "turn": 1, "function_tools": [...], "output_tools":

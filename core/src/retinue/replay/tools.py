@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic_ai.models.function import AgentInfo
 
+from retinue.actors.redaction import redact_credentials
 from retinue.llm.offered_tools import definition_data
 from retinue.replay.compare import first_difference
 
@@ -110,8 +111,8 @@ def tools_difference(
         ("tool", recorded.function, replayed.function),
         ("output tool", recorded.output, replayed.output),
     ):
-        before = {str(d["name"]): d for d in was}
-        after = {str(d["name"]): d for d in now}
+        before = {str(d["name"]): redact_credentials(d) for d in was}  # as a cassette has them
+        after = {str(d["name"]): redact_credentials(d) for d in now}
         for name, definition in before.items():
             if name not in after:
                 if name in gated:
