@@ -130,6 +130,7 @@ from retinue import (
     ToolCallStartedEvent,
     ToolCard,
     ToolCardError,
+    ToolDefinitionsEvent,
     ToolEffect,
     ToolHost,
     ToolState,

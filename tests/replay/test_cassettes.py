@@ -59,7 +59,7 @@ def test_a_missing_or_malformed_cassette_is_one_line_naming_it(tmp_path: Path) -
         play_cassette(PAIR, tmp_path / "nothing.jsonl")
     bad = tmp_path / "bad.jsonl"
     bad.write_text(CASSETTE.read_text().replace('"kind": "exchange"', '"kind": "exchange?"', 1))
-    with pytest.raises(ReplayError, match=r"bad.jsonl line 3: unknown kind 'exchange\?'$"):
+    with pytest.raises(ReplayError, match=r"bad.jsonl line 4: unknown kind 'exchange\?'$"):
         play_cassette(PAIR, bad)
 
 

@@ -46,10 +46,17 @@ def test_replay_and_export_then_run_against_the_cassette(
     assert [row["kind"] for row in rows] == [
         "cassette",
         "say",
+        "tools",  # @Helper's, before its only turn
         "exchange",
+        "tools",  # @Lead's: hire_members
         "exchange",
+        "tools",  # @Lead's second turn offers fire_members too: only that one defined
         "exchange",
         "answer",
+    ]
+    assert [row["definitions"][0]["name"] for row in rows if row["kind"] == "tools"][1:] == [
+        "hire_members",
+        "fire_members",
     ]
 
     assert main(["run", str(PAIR), "--cassette", str(cassette)]) == 0

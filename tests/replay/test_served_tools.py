@@ -1,6 +1,6 @@
 """What a replay serves in a tool's place: its recorded result, or the retry it asked for;
-a recorded answer calling a tool the agent no longer offers is a difference; a member that
-cannot start here is one error."""
+a tool offered otherwise than recorded (gone, its description or a parameter changed) is a
+difference; a member that cannot start here is one error."""
 
 from __future__ import annotations
 
@@ -89,7 +89,54 @@ def test_a_tool_no_longer_offered_is_a_difference(tmp_path: Path) -> None:
     assert report.stopped
     (difference,) = report.differences
     assert (difference.agent, difference.turn, difference.what) == ("@Counter", 1, "tools")
-    assert difference.detail.startswith("the recorded answer calls count; offered now: ")
+    assert difference.detail == "tool count is no longer offered"
+
+
+class TerseCounter(CounterTool):
+    def count(self, n: int) -> str:
+        """Count to n."""
+        return super().count(n)
+
+
+class SteppedCounter(CounterTool):
+    def count(self, n: int, step: int = 1) -> str:
+        """Count up to n (n > 0)."""
+        return super().count(n)
+
+
+@pytest.mark.parametrize(
+    ("tool", "detail"),
+    [
+        (
+            TerseCounter(),
+            "tool count: its description differs\n--- recorded\n+++ replayed\n@@ -1 +1 @@\n"
+            "-Count up to n (n > 0).\n+Count to n.",
+        ),
+        (
+            SteppedCounter(),
+            'tool count: parameter step was added\n+ {"default": 1, "type": "integer"}',
+        ),
+    ],
+    ids=["docstring", "parameter"],
+)
+def test_a_changed_tool_stops_at_the_first_turn_naming_it(
+    tmp_path: Path, tool: CounterTool, detail: str
+) -> None:
+    """The record holds the tools offered: a changed docstring or a new parameter is seen at
+    the agent's first turn, though the recorded answers call the tool as they did."""
+    where = tmp_path / "team.sqlite"
+    team_id = record(where)
+    changed = scripted_card("Counter", EXPLODE, tools=[tool])
+    with open_store(where, create=False) as store:
+        strict = replay_team(store, team_id, cards=[changed])
+        lenient = replay_team(store, team_id, cards=[changed], lenient=True)
+    assert strict.stopped
+    assert [(d.agent, d.turn, d.what, d.detail) for d in strict.differences] == [
+        ("@Counter", 1, "tools", detail)
+    ]
+    assert "@Counter turn 1: the tools differ" in strict.render()
+    assert [(d.turn, d.what) for d in lenient.differences] == [(n, "tools") for n in (1, 2, 3)]
+    assert lenient.same_answers and not lenient.stopped
 
 
 def test_a_member_that_cannot_start_here_is_one_replay_error(tmp_path: Path) -> None:

@@ -25,6 +25,12 @@ class ToolOffer(RunHooks):
         self._gates = gates
         self._failed: set[str] = set()
 
+    @property
+    def gated(self) -> frozenset[str]:
+        """The tools a card offers only at times (a replay compares their definitions, not
+        whether they were offered: that may follow timing, such as mail waiting)."""
+        return frozenset(self._gates)
+
     def offers(self, tool: str) -> bool:
         card = self._gates.get(tool)
         if card is None:

@@ -46,6 +46,7 @@ from retinue.llm.events import (
     RunFinishedEvent,
     RunStartedEvent,
     ToolCallEvent,
+    ToolDefinitionsEvent,
 )
 from retinue.llm.run_report import describe_usage
 from retinue.llm.tool_calls import ToolCallFinishedEvent, ToolCallStartedEvent
@@ -67,6 +68,7 @@ _SHOWN_OTHERWISE = (
     CommandsAnnouncedEvent,
     ToolCallStartedEvent,  # the ledger's records of a call its `ToolCallEvent` shows
     ToolCallFinishedEvent,
+    ToolDefinitionsEvent,  # what a replay compares, not news
 )
 
 #: Runs ending so are shown without `verbose`; the others are news elsewhere (a completed

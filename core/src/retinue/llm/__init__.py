@@ -32,6 +32,7 @@ from retinue.llm.events import (
     RunFinishedEvent,
     RunStartedEvent,
     ToolCallEvent,
+    ToolDefinitionsEvent,
 )
 from retinue.llm.events import parse_llm_event as parse_llm_event
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, UsageLimits
@@ -87,6 +88,7 @@ __all__ = [
     "ToolCallEvent",
     "ToolCallFinishedEvent",
     "ToolCallStartedEvent",
+    "ToolDefinitionsEvent",
     "ToolEffect",
     "UsageLimitError",
     "UsageLimits",

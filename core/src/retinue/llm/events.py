@@ -149,6 +149,23 @@ class ModelSwitchedEvent(LlmEvent):
     model_cfg: ModelConfig | None = None
 
 
+class ToolDefinitionsEvent(LlmEvent):
+    """The tools the agent offers its model changed, from its next model request on.
+
+    Recorded when they differ from the last ones this runner recorded, not per request:
+    `function_tools` and `output_tools` name all offered now, in order; `definitions` holds
+    only those whose definition this runner had not recorded yet (a new tool, a changed
+    description or schema), each `{"name", "description", "parameters", "strict"}`. A tool
+    that comes and goes (a card holding it back) costs its name only. A replay folds these
+    to know each turn's tools (`retinue.replay`); nothing else reads them.
+    """
+
+    event_type: Literal["tool_definitions"] = "tool_definitions"
+    function_tools: list[str] = Field(default_factory=list)
+    output_tools: list[str] = Field(default_factory=list)
+    definitions: list[dict[str, Any]] = Field(default_factory=list)
+
+
 AnyLlmEvent = Annotated[
     RunStartedEvent
     | RunFinishedEvent
@@ -156,7 +173,8 @@ AnyLlmEvent = Annotated[
     | ToolCallEvent
     | LlmUsageEvent
     | ContextResetEvent
-    | ModelSwitchedEvent,
+    | ModelSwitchedEvent
+    | ToolDefinitionsEvent,
     Field(discriminator="event_type"),
 ]
 

@@ -25,6 +25,7 @@ from retinue.llm.events import LlmEvent, ModelSwitchedEvent, RunStartedEvent
 from retinue.llm.history import SentHistory
 from retinue.llm.loop import get_model_loop
 from retinue.llm.models import get_model, model_settings
+from retinue.llm.offered_tools import OfferedTools
 from retinue.llm.prompt import UserPrompt, render_system_block
 from retinue.llm.run_agents import member_tools
 from retinue.llm.run_budget import admit_run, request_cap, team_cut, with_budget
@@ -99,6 +100,8 @@ class ReactAgent:
         self._tool_hooks = tuple(config.tool_hooks)
         self._compaction = self.context if self.context.auto_compaction else None
         self._binding_tools = member_tools(list(config.tools))
+        #: The tool definitions it recorded last: a change is recorded, not every request.
+        self._offered = OfferedTools(name)
         #: Its pydantic-ai agents by output type (`runner_agents`); `_agents` is their dict.
         self._run_agents = RunnerAgents(
             self.model,
@@ -244,7 +247,7 @@ class ReactAgent:
             state.team_request_cap = request_cap(self.run_usage_limits, remaining)
             hooks = with_budget(self._run_hooks, self.team_budget, self.name, remaining)
             binding = RunBinding(
-                state, self._compaction, hooks, self._binding_tools, self._tool_hooks
+                state, self._compaction, hooks, self._binding_tools, self._tool_hooks, self._offered
             )
             for hook in self._run_hooks:
                 hook.run_starting(state)

@@ -4,9 +4,9 @@ the state of a run they all share (`RunState`).
 pydantic-ai calls every hook of every capability of an agent on every step of a run, each
 with its own copy of the run context, so each capability costs a run even where it does
 nothing. A runner therefore adds exactly one, `RUNNER_CAPABILITY`, holding all it must
-learn or do from inside a run: which tools end the run, automatic compaction, and its
-`RunHooks` (an agent's cancellation check and recipient check, the team budget's
-reservations).
+learn or do from inside a run: which tools end the run, which tool definitions it offers,
+automatic compaction, and its `RunHooks` (an agent's cancellation check and recipient check,
+the team budget's reservations).
 
 That capability keeps no state: each run finds what it acts for in its `RunBinding`, which
 the runner sets in the run's context (a context variable, copied into every task and worker
@@ -36,6 +36,8 @@ from pydantic_ai.tools import ToolDefinition
 
 from retinue.actors.address import new_id
 from retinue.llm.context import ContextManager
+from retinue.llm.events import ToolDefinitionsEvent
+from retinue.llm.offered_tools import OfferedTools
 from retinue.llm.served_tools import ToolResultSource
 
 RunKind = Literal["run", "conclusion"]
@@ -65,6 +67,10 @@ class RunState:
     notes: dict[str, Any] = field(default_factory=dict)
     #: The team's remaining requests when they cap this run more tightly than its own tier.
     team_request_cap: int | None = None
+    #: Model responses so far; and the tool definitions that changed, each with the number
+    #: of responses before the request that offered them (reported just before its answer).
+    responses: int = 0
+    tool_definitions: list[tuple[int, ToolDefinitionsEvent]] = field(default_factory=list)
 
 
 class RunHooks:
@@ -123,7 +129,8 @@ class RunBinding:
     """What one run of a runner needs from inside pydantic-ai: set in the run's context.
 
     `context` is set when the runner compacts automatically; `tools` are the runner's own
-    tool functions by name, which the tools of a shared pydantic-ai agent call.
+    tool functions by name, which the tools of a shared pydantic-ai agent call; `offered`
+    the tool definitions it recorded last.
     """
 
     state: RunState
@@ -131,6 +138,7 @@ class RunBinding:
     hooks: tuple[RunHooks, ...] = ()
     tools: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     tool_hooks: tuple[ToolHooks, ...] = ()
+    offered: OfferedTools | None = None
 
 
 _BINDING: ContextVar[RunBinding | None] = ContextVar("retinue_run_binding", default=None)
@@ -187,6 +195,12 @@ class RunnerCapability(AbstractCapability[Any]):
         for hook in binding.hooks:
             await hook.before_model_request(ctx, state)
         request_context = _offered(request_context, binding.hooks)
+        if binding.offered is not None:
+            changed = binding.offered.changed(
+                request_context.model_request_parameters, state.run_id
+            )
+            if changed is not None:
+                state.tool_definitions.append((state.responses, changed))
         context = binding.context
         if context is None or not context.over_budget(request_context.messages):
             return request_context
@@ -208,6 +222,7 @@ class RunnerCapability(AbstractCapability[Any]):
     ) -> ModelResponse:
         binding = _binding_of(ctx)
         if binding is not None:
+            binding.state.responses += 1
             for hook in binding.hooks:
                 await hook.after_model_request(ctx, binding.state, response)
         return response

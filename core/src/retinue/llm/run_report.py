@@ -65,13 +65,21 @@ def message_events(
 ) -> Iterator[LlmEvent]:
     """Each message as an event; a response also as its usage and its tool calls.
 
-    A call of a tool that ends the run (an output tool) is the answer, not a tool call.
+    A call of a tool that ends the run (an output tool) is the answer, not a tool call. A
+    change of the tool definitions offered comes just before the answer to the request that
+    offered them (a request that got none: at the end), so a reader of the record finds
+    each answer's definitions before it.
     """
     run_id = state.run_id
+    changes, responses = state.tool_definitions, 0
     for message in messages:
+        if changes and isinstance(message, ModelResponse):
+            while changes and changes[0][0] <= responses:
+                yield changes.pop(0)[1]
         yield ModelMessageEvent(agent_name=agent_name, run_id=run_id, message=message)
         if not isinstance(message, ModelResponse):
             continue
+        responses += 1
         yield usage_event(agent_name, message, run_id)
         for part in message.parts:
             if isinstance(part, ToolCallPart) and part.tool_name not in state.output_tools:
@@ -82,6 +90,9 @@ def message_events(
                     args=part.args,
                     tool_call_id=part.tool_call_id,
                 )
+    for _, event in changes:
+        yield event
+    changes.clear()
 
 
 def compaction_event(

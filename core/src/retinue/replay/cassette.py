@@ -3,9 +3,13 @@
 A cassette is JSON lines, sorted keys, one object a line, written so that exporting the same
 session twice gives the same file and a re-recorded one a readable diff:
 
-- `{"kind": "cassette", "version": 1, "source": TEAM_ID}` first;
+- `{"kind": "cassette", "version": 2, "source": TEAM_ID}` first;
 - `{"kind": "say", "to": "@Lead", "intent": "request", "content": ...}`: the person's
   messages, in order;
+- `{"kind": "tools", "agent": "@Lead", "turn": 1, "function_tools": [...], "output_tools":
+  [...], "definitions": [...]}`: the tools an agent offers from that turn on, before it, only
+  when they change (the names; the definitions not given before: name, description,
+  parameters, strict);
 - `{"kind": "exchange", "agent": "@Lead", "turn": 1, "instructions": ..., "request": [...],
   "response": {...}}`: one model turn, by agent then turn; a tool's result is in the next
   turn's request, as the model was shown it;
@@ -19,6 +23,7 @@ has its credentials redacted as a record's configs do (`redact_credentials`).
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +33,10 @@ from retinue.actors.redaction import redact_credentials
 from retinue.llm.events import data_to_message
 from retinue.replay.compare import instructions_form, stable
 from retinue.replay.script import Answer, ReplayError, Say, Script, Turn
+from retinue.replay.tools import OfferedFolder, changes
 
-VERSION = 1
+#: 2: tool definitions (`tools` rows); a version 1 cassette replays without comparing them.
+VERSION = 2
 
 
 def cassette_lines(script: Script) -> list[str]:
@@ -42,7 +49,14 @@ def cassette_lines(script: Script) -> list[str]:
     ]
     for agent in sorted(script.turns):
         ids: dict[str, str] = {}
-        rows += [_exchange(turn, ids) for turn in script.turns[agent]]
+        turns = script.turns[agent]
+        tools = dict(changes([turn.tools for turn in turns]))
+        for index, turn in enumerate(turns):
+            change = tools.get(index)
+            if change is not None:
+                row = {"kind": "tools", "agent": agent, "turn": turn.number, **asdict(change)}
+                rows.append(row)
+            rows.append(_exchange(turn, ids))
     answers = sorted(enumerate(script.answers), key=lambda pair: (pair[1].sender, pair[0]))
     rows += [{"kind": "answer", "from": a.sender, "content": a.content} for _, a in answers]
     return [json.dumps(redact_credentials(row), sort_keys=True, ensure_ascii=False) for row in rows]
@@ -89,6 +103,7 @@ def read_cassette(path: str | Path) -> Script:
     except (OSError, UnicodeDecodeError) as exc:
         raise ReplayError(f"cassette {where} cannot be read: {exc}") from None
     script = Script(source=str(where))
+    tools = OfferedFolder()
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ReplayError(f"cassette {where} is empty")
@@ -100,7 +115,7 @@ def read_cassette(path: str | Path) -> Script:
         try:
             if not isinstance(row, dict):
                 raise ValueError("it is not a JSON object")
-            _add(script, row, first=number == lines[0][0])
+            _add(script, tools, row, first=number == lines[0][0])
         except (ValueError, KeyError, TypeError) as exc:
             problem = f"it has no field {exc}" if isinstance(exc, KeyError) else str(exc)
             problem = problem.splitlines()[0] if problem else type(exc).__name__
@@ -108,7 +123,7 @@ def read_cassette(path: str | Path) -> Script:
     return script
 
 
-def _add(script: Script, row: dict[str, Any], *, first: bool) -> None:
+def _add(script: Script, tools: OfferedFolder, row: dict[str, Any], *, first: bool) -> None:
     kind = row["kind"]
     if first != (kind == "cassette"):
         raise ValueError('a cassette starts with its header line ("kind": "cassette"), once')
@@ -124,9 +139,20 @@ def _add(script: Script, row: dict[str, Any], *, first: bool) -> None:
             raise ValueError("an exchange's request is a list and its response an object")
         if not isinstance(data_to_message(response), ModelResponse):
             raise ValueError("an exchange's response is a model response")
+        agent = str(row["agent"])
         turns.append(
-            Turn(str(row["agent"]), len(turns) + 1, request, row["instructions"], response)
+            Turn(
+                agent, len(turns) + 1, request, row["instructions"], response, tools.current(agent)
+            )
         )
+    elif kind == "tools":
+        function, output = row["function_tools"], row["output_tools"]
+        definitions = row["definitions"]
+        if not all(isinstance(item, list) for item in (function, output, definitions)):
+            raise ValueError("a tools row's names and definitions are lists")
+        if not all(isinstance(d, dict) and isinstance(d.get("name"), str) for d in definitions):
+            raise ValueError("a tool definition is an object with a name")
+        tools.add(str(row["agent"]), function, output, definitions)
     elif kind == "answer":
         script.answers.append(Answer(str(row["from"]), str(row["content"])))
     else:

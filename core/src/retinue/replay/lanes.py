@@ -21,7 +21,9 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from retinue.agent.tool_offer import ToolOffer
 from retinue.llm.events import data_to_message, message_to_data
+from retinue.llm.run_hooks import current_binding
 from retinue.llm.served_tools import ServedResult
 from retinue.replay.compare import (
     first_difference,
@@ -31,6 +33,7 @@ from retinue.replay.compare import (
 )
 from retinue.replay.report import Difference, ReplayStoppedError
 from retinue.replay.script import Turn
+from retinue.replay.tools import offered_of, tools_difference
 
 _NAME = re.compile(r"You are (@\S+?); today is ", re.MULTILINE)
 
@@ -94,7 +97,7 @@ class Lane:
             tally.replayed += 1
             difference = _difference(turn, self.forms[index], asked)
             if difference is None:
-                difference = _unoffered(turn, info)
+                difference = _tools(turn, info)
             if difference is None:
                 tally.equal += 1
             else:
@@ -177,9 +180,13 @@ def _difference(turn: Turn, recorded: Forms, replayed: Forms) -> Difference | No
     return None
 
 
-def _unoffered(turn: Turn, info: AgentInfo) -> Difference | None:
-    """The recorded answer calls a tool this request does not offer (the record holds no
-    tool definitions: what its answers call is what can be checked)."""
+def _tools(turn: Turn, info: AgentInfo) -> Difference | None:
+    """The first tool this request offers otherwise than the recorded one (a record without
+    definitions: none); then a tool the recorded answer calls that is not offered now."""
+    if turn.tools is not None:
+        detail = tools_difference(turn.tools, offered_of(info), _gated())
+        if detail is not None:
+            return Difference(turn.agent, turn.number, "tools", detail)
     offered = {tool.name for tool in (*info.function_tools, *info.output_tools)}
     called = [
         part.get("tool_name")
@@ -193,6 +200,13 @@ def _unoffered(turn: Turn, info: AgentInfo) -> Difference | None:
         ", ".join(sorted(offered)) or "none"
     )
     return Difference(turn.agent, turn.number, "tools", detail)
+
+
+def _gated() -> frozenset[str]:
+    """The tools the asking agent's cards offer only at times (see `ToolOffer`)."""
+    binding = current_binding()
+    hooks = binding.hooks if binding is not None else ()
+    return frozenset().union(*(hook.gated for hook in hooks if isinstance(hook, ToolOffer)))
 
 
 def _shown(messages: list[ModelMessage], info: AgentInfo) -> str:

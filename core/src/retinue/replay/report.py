@@ -64,6 +64,9 @@ class ReplayReport:
     """A strict replay stopped at its first difference."""
     team_id: str | None = None
     """The replay's own team (recorded only when asked)."""
+    untooled: int = 0
+    """Recorded turns without tool definitions (a record or cassette from before they were
+    kept): only the tools their answers call were checked."""
 
     @property
     def differing(self) -> int:
@@ -85,6 +88,11 @@ class ReplayReport:
             lines.append("replay stopped at the first difference (--lenient goes on)")
         if not self.same_answers and not self.stopped:  # stopped: its failures reached them
             lines.append(_answers_diff(self.recorded_answers, self.answers))
+        if self.untooled:
+            lines.append(
+                f"{self.untooled} of the {self.turns} recorded turns hold no tool definitions: "
+                "of their tools, only those their answers call were checked"
+            )
         answers = "the same answers" if self.same_answers else "different answers"
         lines.append(
             f"{self.source}: {self.turns} turns recorded, {self.replayed} replayed, "

@@ -21,7 +21,8 @@ from retinue.actors.messages import (
     StartMessage,
 )
 from retinue.agent.messages import AgentMessage
-from retinue.llm.events import ModelMessageEvent
+from retinue.llm.events import ModelMessageEvent, ToolDefinitionsEvent
+from retinue.replay.tools import Offered, OfferedFolder
 from retinue.store import Store
 from retinue.team.card import AgentCard
 from retinue.team.record_codec import RecordDecodeError, decode
@@ -36,7 +37,8 @@ class Turn:
     """One model request of an agent and its answer, as recorded (pydantic-ai's JSON forms).
 
     `request` holds the parts the agent added since its previous answer; `instructions` the
-    system block in force for it.
+    system block in force for it; `tools` the tool definitions it offered (None: a record
+    from before they were recorded).
     """
 
     agent: str
@@ -44,6 +46,7 @@ class Turn:
     request: list[dict[str, Any]]
     instructions: str | None
     response: dict[str, Any]
+    tools: Offered | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +114,10 @@ def read_script(store: Store, team_id: str) -> Script:
             raise ReplayError(
                 f"record {record.position} ({record.kind}) of team {team_id} cannot be read: {exc}"
             ) from None
-        script.add(message)
+        try:
+            script.add(message)
+        except ValueError as exc:
+            raise ReplayError(f"record {record.position} of team {team_id}: {exc}") from None
     info = store.team(team_id)
     folders = info.metadata.get("import_path") if info is not None else None
     if isinstance(folders, list):
@@ -130,6 +136,7 @@ class _Reader:
         self.started: set[str] = set()
         self.pending: dict[str, list[dict[str, Any]]] = {}  # requests since the last answer
         self.instructions: dict[str, str | None] = {}
+        self.tools = OfferedFolder()
 
     def add(self, message: Message) -> None:
         if isinstance(message, StartMessage) and message.sender is not None:
@@ -142,6 +149,11 @@ class _Reader:
             self._sent(message.message)
         elif isinstance(message, EventMessage) and isinstance(message.event, ModelMessageEvent):
             self._model_message(message.event)
+        elif isinstance(message, EventMessage) and isinstance(message.event, ToolDefinitionsEvent):
+            event = message.event
+            self.tools.add(
+                event.agent_name, event.function_tools, event.output_tools, event.definitions
+            )
 
     def _started(self, sender: ActorAddress, start: StartMessage) -> None:
         if sender.agent_id == self.team_id:
@@ -179,5 +191,6 @@ class _Reader:
                 request=self.pending.pop(agent, []),
                 instructions=self.instructions.get(agent),
                 response=data,
+                tools=self.tools.current(agent),
             )
         )

@@ -17,7 +17,8 @@ CHECKPOINT = "StateChangedMessage"
 START = "StartMessage"
 STOP = "StopMessage"
 
-#: Kinds a resume or the conversation's reader needs: no retention setting may prune them.
+#: Kinds a resume, a replay or the conversation's reader needs: no retention setting may
+#: prune them.
 PROTECTED_KINDS: frozenset[str] = frozenset(
     {
         "SentMessage",
@@ -36,6 +37,7 @@ PROTECTED_KINDS: frozenset[str] = frozenset(
         "PlanningChangedEvent",
         "DeadLetterEvent",
         "TeamForkedEvent",
+        "ToolDefinitionsEvent",  # a replay's: only changes are recorded, each one counts
     }
 )
 
