@@ -14,7 +14,7 @@ import pytest
 from agent_cards import card
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue import ActorAddress
+from retinue import ActorAddress, AgentConfig
 from retinue.testing import TeamHarness, call_tool, incoming, run_messages, send, tool_returns
 from retinue_workspace import WorkspaceTool
 
@@ -40,7 +40,9 @@ def team() -> Iterator[TeamHarness]:
 
 def start_writer(team: TeamHarness, root: Path) -> ActorAddress:
     writer_card = card("Writer", tools=[WorkspaceTool(root=root, per_team=False)])
-    writer_card.config.approve.append("workspace.write*")
+    config = writer_card.config
+    assert isinstance(config, AgentConfig)
+    config.approve.append("workspace.write*")
     return team.add(writer_card, model=writer)
 
 

@@ -116,8 +116,13 @@ def reopen(agent: BaseAgent, events: Iterable[object]) -> None:
 
 
 def holds(agent: BaseAgent, message: Message) -> bool:
-    """Whether `message` waits for the parked run (held now); commands never do."""
-    if not agent.approvals.parked:
+    """Whether `message` waits for the parked run (held now); commands never do.
+
+    The parked turn's own message, delivered again after a restart, is the park itself.
+    """
+    approvals = agent.approvals
+    if not approvals.parked:
         return False
-    agent.approvals.hold(message)
+    if not approvals.is_parked_turn(message):
+        approvals.hold(message)
     return True

@@ -114,6 +114,9 @@ class Approvals:
         """Keep `message` until the parked run goes on (its turn comes then, in order)."""
         self._held.append(message)
 
+    def is_parked_turn(self, message: Message) -> bool:
+        return self._turn is not None and self._turn.id == message.id
+
     def take_held(self) -> list[Message]:
         """The mail held while parked, oldest first; none is held afterwards."""
         held, self._held = self._held, []

@@ -1,0 +1,82 @@
+"""A Writer whose write waits for the person's yes, killed while it waits (the approvals'
+crash test).
+
+`python approve_run.py STORE ROOT` starts @Human and @Writer, recording to STORE, and has the
+person ask the Writer to write. Its model calls `workspace_write` (workspace in ROOT) under
+the rule `workspace.write*`: the run parks. A subscriber prints `TEAM <id>`, then `PARKED`
+once the pending call is committed to the record.
+
+Imported by the test (the resume runs in its process), the Writer's model counts the
+results it was shown in `RESULTS`.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue import (
+    ActorSystem,
+    AgentConfig,
+    AgentMessage,
+    BaseConfig,
+    EventMessage,
+    EventSubscriber,
+    HumanProxy,
+    Message,
+    Orchestrator,
+)
+from retinue.agent.events import ToolApprovalAskedEvent
+from retinue.testing import call_tool, run_messages, scripted_card, send, tool_returns
+from retinue_workspace import WorkspaceTool
+
+RESULTS: list[str] = []
+"""What the Writer's tool returned, as its model read it, in this process."""
+
+
+def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    returns = tool_returns(run_messages(messages))
+    if returns:
+        RESULTS.append(str(returns[-1].content))
+        return send(info, ("@Human", "response", f"wrote: {returns[-1].content}"))
+    return call_tool("workspace_write", {"path": "out.txt", "content": "hello"})
+
+
+class PrintParked(EventSubscriber):
+    """Prints `PARKED` once the pending call is committed (subscribers hear only then)."""
+
+    def on_message(self, message: Message) -> None:
+        if isinstance(message, EventMessage) and isinstance(message.event, ToolApprovalAskedEvent):
+            print("PARKED", flush=True)
+
+
+def writer_card(root: Path) -> Any:
+    card = scripted_card(
+        "Writer", "approve_run:writer", tools=[WorkspaceTool(root=root, per_team=False)]
+    )
+    config = card.config
+    assert isinstance(config, AgentConfig)
+    config.approve.append("workspace.write*")
+    return card
+
+
+if __name__ == "__main__":
+    import approve_run  # the card's class is recorded by its module's name, not __main__'s
+
+    system = ActorSystem(store=sys.argv[1])
+    orchestrator = system.createActor(
+        Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
+    )
+    team = system.proxy_ask(orchestrator, Orchestrator)
+    team.subscribe(approve_run.PrintParked())
+    print(f"TEAM {orchestrator.team_id}", flush=True)
+    human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
+    writer_address = team.createActor(
+        "retinue.BaseAgent", approve_run.writer_card(Path(sys.argv[2])).get_config_copy()
+    )
+    system.proxy_ask(human, HumanProxy).send(writer_address, AgentMessage(content="write it"))
+    threading.Event().wait()  # until killed
