@@ -122,3 +122,30 @@ def test_a_parked_agent_answers_commands_at_once_and_holds_other_mail(
         "/approve 1: refused, that call is no longer pending (dropped: stopped by /stop)."
     )
     assert team.command(writer, "/approve") == "/approve: nothing waits for approval here."
+
+
+def lead(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    asked = incoming(messages)
+    if asked.sender == "@Human":
+        return send(info, ("@Writer", "request", "write it"))
+    return send(info, ("@Human", "response", f"the Writer says: {asked.content}"))
+
+
+def test_a_stop_of_its_chain_drops_the_parked_call(team: TeamHarness, tmp_path: Path) -> None:
+    writer = start_writer(team, tmp_path)
+    boss = team.add(card("Lead"), model=lead)
+    team.say(boss, "get it written")
+    team.wait_idle()
+    (asked,) = told(team)
+    assert "[1] workspace_write(" in asked and "for @Lead" in asked
+
+    team.say(boss, "/stop")
+    team.wait_idle()
+    assert (
+        "@Writer dropped the call(s) waiting for approval: workspace_write (call 1); "
+        "its chain was stopped."
+    ) in told(team, 1)
+    assert team.command(writer, "/approve 1") == (
+        "/approve 1: refused, that call is no longer pending (dropped: its chain was stopped)."
+    )
+    assert not (tmp_path / "out.txt").exists()

@@ -200,9 +200,10 @@ class BaseAgent(HistoryCommands, FailureHandling):
         self.chains.drop_chain_mail(chain_id)
 
     def receiveMsg_CancelMessage(self, message: CancelMessage, sender: ActorAddress | None) -> None:
+        if approval_turns.cancelled(self, message):  # a parked run dropped, the person told
+            for turn in approval_turns.next_turns(self):  # held mail (a stopped chain's: dropped)
+                self._handle(turn)
         if message.stop_chain is not None:  # a cascade reached this idle member
-            if message.stop_chain == self.approvals.chain_id:
-                approval_turns.stop(self, "its chain was stopped")
             self.drop_chain_mail(message.stop_chain)
             return
         if message.cascade and self.stop_downstream(message, None):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic_ai.messages import ModelRequest, ToolReturnPart
 from pydantic_ai.tools import DeferredToolRequests
 
-from retinue.actors.messages import Message
+from retinue.actors.messages import CancelMessage, Message
 from retinue.agent.approval_policy import ApprovalGate, ApprovalPolicy
 from retinue.agent.messages import AgentMessage
 from retinue.llm import history
@@ -75,6 +75,19 @@ def stop(agent: BaseAgent, why: str) -> str | None:
         context = agent.react_agent.context
         context.replace(history.repair(context.messages))
     return line
+
+
+def cancelled(agent: BaseAgent, cancel: CancelMessage) -> bool:
+    """A cancel for the parked run's chain (or any, sent by code) drops the park and tells
+    the person; whether it did."""
+    approvals = agent.approvals
+    chain = cancel.stop_chain
+    if not approvals.parked or (chain is not None and chain != approvals.chain_id):
+        return False
+    line = stop(agent, "its chain was stopped" if chain is not None else "its run was cancelled")
+    if line is not None:
+        agent.notify_human(line)
+    return True
 
 
 def next_turns(agent: BaseAgent) -> Iterator[Message]:
