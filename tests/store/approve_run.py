@@ -13,22 +13,16 @@ results it was shown in `RESULTS`.
 from __future__ import annotations
 
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import (
-    ActorSystem,
     AgentConfig,
-    AgentMessage,
-    BaseConfig,
     EventMessage,
     EventSubscriber,
-    HumanProxy,
     Message,
-    Orchestrator,
 )
 from retinue.agent.events import ToolApprovalAskedEvent
 from retinue.testing import call_tool, run_messages, scripted_card, send, tool_returns
@@ -66,17 +60,7 @@ def writer_card(root: Path) -> Any:
 
 if __name__ == "__main__":
     import approve_run  # the card's class is recorded by its module's name, not __main__'s
+    from resume_helpers import run_until_killed
 
-    system = ActorSystem(store=sys.argv[1])
-    orchestrator = system.createActor(
-        Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
-    )
-    team = system.proxy_ask(orchestrator, Orchestrator)
-    team.subscribe(approve_run.PrintParked())
-    print(f"TEAM {orchestrator.team_id}", flush=True)
-    human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
-    writer_address = team.createActor(
-        "retinue.BaseAgent", approve_run.writer_card(Path(sys.argv[2])).get_config_copy()
-    )
-    system.proxy_ask(human, HumanProxy).send(writer_address, AgentMessage(content="write it"))
-    threading.Event().wait()  # until killed
+    card = approve_run.writer_card(Path(sys.argv[2]))
+    run_until_killed(sys.argv[1], approve_run.PrintParked(), card, "write it")
