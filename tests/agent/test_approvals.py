@@ -149,3 +149,37 @@ def test_a_stop_of_its_chain_drops_the_parked_call(team: TeamHarness, tmp_path: 
         "/approve 1: refused, that call is no longer pending (dropped: its chain was stopped)."
     )
     assert not (tmp_path / "out.txt").exists()
+
+
+def asker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    returns = tool_returns(run_messages(messages))
+    if returns:
+        return send(info, (incoming(messages).sender, "response", f"got: {returns[-1].content}"))
+    return call_tool("ask_person", {"question": "Which colour?", "choices": ["red", "blue"]})
+
+
+def test_a_member_deep_in_a_chain_asks_the_person_and_gets_the_answer(
+    team: TeamHarness, tmp_path: Path
+) -> None:
+    asker_card = card("Writer")
+    config = asker_card.config
+    assert isinstance(config, AgentConfig)
+    config.ask_person = True
+    writer = team.add(asker_card, model=asker)
+    boss = team.add(card("Lead"), model=lead)
+    team.say(boss, "pick a colour")
+    team.wait_idle()
+    (asked,) = told(team)
+    assert asked == (
+        "@Writer waits for you (answer @Writer with /answer ID TEXT, or /deny ID REASON):\n"
+        "  [1] asks: Which colour? (one of: red, blue), for @Lead"
+    )
+    assert (
+        team.command(writer, "/answer 1 green") == "/answer 1: say one of: red, blue after the id."
+    )
+    assert team.command(writer, "/approve 1") == (
+        "/approve 1: that is a question; /answer 1 TEXT answers it."
+    )
+    team.say(writer, "/answer 1 blue")
+    team.wait_idle()
+    assert told(team, 3) == ["Answered call 1. The run goes on.", "the Writer says: got: blue"]

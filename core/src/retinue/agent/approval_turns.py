@@ -26,14 +26,14 @@ from retinue.tools.factory import ToolFactory
 if TYPE_CHECKING:
     from retinue.agent.agent import BaseAgent
 
-_COMMAND = re.compile(r"/(approve|deny|pending)(?:\s+(.*))?\Z", re.DOTALL)
+_COMMAND = re.compile(r"/(approve|deny|answer|pending)(?:\s+(.*))?\Z", re.DOTALL)
 _ID = re.compile(r"\d+\Z")
 
 
 def gates(agent: BaseAgent, factory: ToolFactory) -> list[ToolHooks]:
     """The approval gate for the agent's runs, when its config names any tool."""
     policy = ApprovalPolicy(agent.config.approve, factory.cards)
-    agent.approvals.active = policy.active
+    agent.approvals.active = policy.active or agent.config.ask_person
     return [ApprovalGate(policy)] if policy.active else []
 
 
@@ -58,7 +58,8 @@ def command(agent: BaseAgent, message: AgentMessage) -> bool:
     else:
         first, _, after = rest.partition(" ")
         call_id, words = (first, after.strip()) if _ID.match(first) else (None, rest)
-        answer = (approvals.approve if verb == "approve" else approvals.deny)(call_id, words)
+        verbs = {"approve": approvals.approve, "deny": approvals.deny, "answer": approvals.answer}
+        answer = verbs[verb](call_id, words)
     _reply(agent, message, answer)
     return True
 

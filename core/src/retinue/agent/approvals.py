@@ -31,6 +31,8 @@ ARGS_CHARS = 400
 
 DENIED = "The person denied this tool call: {reason}"
 """What the model reads as a denied call's result."""
+DECLINED = "The person declined to answer: {reason}"
+"""What the model reads when the person declines a question (`/deny`)."""
 
 
 class ApprovalHost(Protocol):
@@ -54,8 +56,10 @@ class Approvals:
         #: The parked turn's message; None when no run is parked.
         self._turn: Message | None = None
         self._pending: dict[str, PendingCall] = {}
-        #: Answers given so far, by tool call id, until every pending call has one.
+        #: Answers given so far, by tool call id, until every pending call has one: to
+        #: approvals, and to questions.
         self._answers: dict[str, bool | ToolDenied] = {}
+        self._replies: dict[str, str] = {}
         #: Why each call that was asked is no longer pending, by its id.
         self._closed: dict[str, str] = {}
         #: Mail that arrived while parked, oldest first.
@@ -75,14 +79,17 @@ class Approvals:
         """The run of `message`'s turn ended waiting for approvals: record them, tell once."""
         host = self._host
         calls = []
-        for call in requests.approvals:
+        kinds = [(call, "approval") for call in requests.approvals]
+        kinds += [(call, "question") for call in requests.calls]
+        for call, kind in kinds:
             self._count += 1
             rule = requests.metadata.get(call.tool_call_id, {}).get(RULE_KEY, "")
             calls.append(
                 PendingCall(
                     id=str(self._count),
+                    kind=kind,
                     tool=call.tool_name,
-                    args=call.args,
+                    args=call.args_as_dict() if kind == "question" else call.args,
                     tool_call_id=call.tool_call_id,
                     rule=str(rule),
                     asked_by=message.sender.name if message.sender is not None else None,
@@ -98,15 +105,20 @@ class Approvals:
     def _park(self, message: Message, calls: list[PendingCall]) -> None:
         self._turn = message
         self._pending = {call.id: call for call in calls}
-        self._answers = {}
+        self._answers, self._replies = {}, {}
         self._ready = None
 
     def _ask(self) -> None:
         """Tell the person what waits for them, one line a call."""
         name = self._host.myAddress.name
-        lines = [
-            f"{name} waits for your approval (answer {name} with /approve ID or /deny ID REASON):"
-        ]
+        kinds = {call.kind for call in self._pending.values()}
+        how = {
+            "approval": "/approve ID or /deny ID REASON",
+            "question": "/answer ID TEXT, or /deny ID REASON",
+        }
+        ways = " or ".join(how[kind] for kind in sorted(kinds))
+        what = "your approval" if kinds == {"approval"} else "you"
+        lines = [f"{name} waits for {what} (answer {name} with {ways}):"]
         lines.extend(describe(call) for call in self._pending.values())
         self._host.notify_human("\n".join(lines))
 
@@ -140,6 +152,8 @@ class Approvals:
         found = self._find(call_id, "/approve")
         if isinstance(found, str):
             return found
+        if found.kind == "question":
+            return f"/approve {found.id}: that is a question; /answer {found.id} TEXT answers it."
         self._answer(found, True, "approved", note)
         return f"Approved {found.tool} (call {found.id}).{self._still_waiting()}"
 
@@ -150,8 +164,22 @@ class Approvals:
             return found
         if not reason.strip():
             return f"/deny {found.id}: say why after the id (/deny {found.id} REASON)."
-        self._answer(found, ToolDenied(DENIED.format(reason=reason.strip())), "denied", reason)
+        self._answer(found, refusal(found, reason.strip()), "denied", reason.strip())
         return f"Denied {found.tool} (call {found.id}).{self._still_waiting()}"
+
+    def answer(self, call_id: str | None = None, text: str = "") -> str:
+        """Answer a question the model asked (`ask_person`): `/answer ID TEXT`."""
+        found = self._find(call_id, "/answer")
+        if isinstance(found, str):
+            return found
+        if found.kind != "question":
+            return f"/answer {found.id}: that call waits for /approve or /deny."
+        choices = found.args.get("choices") if isinstance(found.args, dict) else None
+        if not text.strip() or (choices and text.strip() not in choices):
+            allowed = f"one of: {', '.join(map(str, choices))}" if choices else "your answer"
+            return f"/answer {found.id}: say {allowed} after the id."
+        self._answer(found, text.strip(), "answered", text.strip())
+        return f"Answered call {found.id}.{self._still_waiting()}"
 
     def pending(self) -> str:
         """The tool calls waiting for your approval here."""
@@ -167,7 +195,8 @@ class Approvals:
         dropped = list(self._pending.values())
         for call in dropped:
             self._close(call, "dropped", why)
-        self._turn, self._pending, self._answers, self._ready = None, {}, {}, None
+        self._turn, self._pending, self._ready = None, {}, None
+        self._answers, self._replies = {}, {}
         names = ", ".join(f"{call.tool} (call {call.id})" for call in dropped)
         return (
             f"{self._host.myAddress.name} dropped the call(s) waiting for approval: {names}; {why}."
@@ -203,12 +232,20 @@ class Approvals:
         return f"{command} {key}: refused, no call {key} was asked for here; pending: {waiting}."
 
     def _answer(
-        self, call: PendingCall, answer: bool | ToolDenied, verdict: str, note: str
+        self, call: PendingCall, answer: bool | ToolDenied | str, verdict: str, note: str
     ) -> None:
-        self._answers[call.tool_call_id] = answer
+        self._given(call, answer)
         self._close(call, verdict, note)
         if not self._pending:
-            self._ready = DeferredToolResults(approvals=dict(self._answers))
+            self._ready = DeferredToolResults(
+                approvals=dict(self._answers), calls=dict(self._replies)
+            )
+
+    def _given(self, call: PendingCall, answer: bool | ToolDenied | str) -> None:
+        if isinstance(answer, str):
+            self._replies[call.tool_call_id] = answer
+        else:
+            self._answers[call.tool_call_id] = answer
 
     def _close(self, call: PendingCall, verdict: Any, note: str) -> None:
         host = self._host
@@ -253,17 +290,34 @@ class Approvals:
         for call in asked.calls:  # answered before the crash, the rest not yet
             given = answered.get(call.id)
             if given is not None and given.verdict != "dropped":
-                approved = given.verdict == "approved"
-                self._answers[call.tool_call_id] = (
-                    True if approved else ToolDenied(DENIED.format(reason=given.note))
-                )
+                self._given(call, recorded_answer(call, given))
         self._ask()
         return True
 
 
+def refusal(call: PendingCall, reason: str) -> ToolDenied | str:
+    """What the model reads when the person says no: a denied call, a declined question."""
+    if call.kind == "question":
+        return DECLINED.format(reason=reason)
+    return ToolDenied(DENIED.format(reason=reason))
+
+
+def recorded_answer(call: PendingCall, given: ToolApprovalAnsweredEvent) -> bool | ToolDenied | str:
+    """The answer a recorded verdict gave, to give it again after a restart."""
+    if given.verdict == "approved":
+        return True
+    if given.verdict == "answered":
+        return given.note
+    return refusal(call, given.note)
+
+
 def describe(call: PendingCall) -> str:
     """One line a person decides on: the id, the tool and its arguments, who it works for."""
+    who = f", for {call.asked_by}" if call.asked_by else ""
+    if call.kind == "question" and isinstance(call.args, dict):
+        choices = call.args.get("choices")
+        among = f" (one of: {', '.join(map(str, choices))})" if choices else ""
+        return f"  [{call.id}] asks: {call.args.get('question')}{among}{who}"
     args = call.args if isinstance(call.args, str) else json.dumps(call.args, ensure_ascii=False)
     args = args if len(args) <= ARGS_CHARS else args[:ARGS_CHARS] + "…"
-    who = f", for {call.asked_by}" if call.asked_by else ""
     return f"  [{call.id}] {call.tool}({args}) under rule {call.rule!r}{who}"

@@ -106,6 +106,9 @@ class AgentConfig(BaseConfig):
     """Tool calls that wait for the person's yes: `card.tool` globs (`workspace.write*`,
     `mcp.*`); see `retinue.agent.approval_policy`."""
 
+    ask_person: bool = False
+    """Offer the model `ask_person(question, choices)`: its run waits for the person's answer."""
+
     @field_validator("approve")
     @classmethod
     def _approval_rules(cls, rules: list[str]) -> list[str]:

@@ -87,6 +87,8 @@ class PendingCall(BaseModel):
 
     id: str
     """What the person's `/approve ID` names: short, counted per member."""
+    kind: Literal["approval", "question"] = "approval"
+    """A call waiting for a yes, or an `ask_person` question waiting for an answer."""
     tool: str
     args: dict[str, Any] | str | None = None
     tool_call_id: str
@@ -118,6 +120,6 @@ class ToolApprovalAnsweredEvent(BaseModel):
 
     agent: ActorAddress
     call_id: str
-    verdict: Literal["approved", "denied", "dropped"]
+    verdict: Literal["approved", "denied", "answered", "dropped"]
     note: str = ""
     by: str | None = None
