@@ -85,9 +85,9 @@ def start_and_kill(where: str) -> str:
     return team_line.removeprefix("TEAM ")
 
 
-def run_until_killed(store: str, subscriber: EventSubscriber, card: AgentCard, text: str) -> None:
+def run_until_killed(store: str, subscriber: EventSubscriber, card: AgentCard, *texts: str) -> None:
     """In a team's process: record to `store`, start @Human and `card`'s member, print
-    `TEAM <id>`, have the person send it `text`, and run until the process is killed."""
+    `TEAM <id>`, have the person send it `texts`, and run until the process is killed."""
     from retinue import ActorSystem, AgentMessage, BaseConfig, HumanProxy, Orchestrator
 
     system = ActorSystem(store=store)
@@ -99,5 +99,6 @@ def run_until_killed(store: str, subscriber: EventSubscriber, card: AgentCard, t
     print(f"TEAM {orchestrator.team_id}", flush=True)
     human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
     member = team.createActor("retinue.BaseAgent", card.get_config_copy())
-    system.proxy_ask(human, HumanProxy).send(member, AgentMessage(content=text))
+    for text in texts:
+        system.proxy_ask(human, HumanProxy).send(member, AgentMessage(content=text))
     threading.Event().wait()  # until killed

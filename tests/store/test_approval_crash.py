@@ -1,5 +1,5 @@
-"""A call waiting for approval across a SIGKILL: resumed, it waits again, and one `/approve`
-runs the tool once."""
+"""A call waiting for approval across a SIGKILL: resumed, it waits again, one `/approve` runs
+the tool once, and the message held meanwhile gets its turn once, after the run."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def kill_while_parked(where: str, root: Path) -> str:
         env=env(),
     )
     try:
-        lines = list(lines_until(proc, "PARKED"))
+        lines = list(lines_until(proc, "HELD"))
     finally:
         proc.send_signal(signal.SIGKILL)
         assert proc.wait(WAIT) == -signal.SIGKILL
@@ -71,11 +71,12 @@ def test_a_parked_call_is_asked_again_after_a_crash_and_runs_once(tmp_path: Path
     assert (root / "out.txt").read_text() == "hello"
     assert len(approve_run.RESULTS) == 1 and "out.txt" in approve_run.RESULTS[0]
     after = recorded(where, team_id)[before:]
-    asked_again, approved, done, refused = to_human(after)
+    asked_again, approved, done, held, refused = to_human(after)
     assert asked_again.startswith("@Writer waits for your approval")
     assert "[1] workspace_write(" in asked_again
     assert approved == "Approved workspace_write (call 1). The run goes on."
     assert done == f"wrote: {approve_run.RESULTS[0]}"
+    assert held == "answered: and then?"  # held across the crash, handled once after the run
     assert refused == "/approve 1: refused, that call is no longer pending (already approved)."
     starts = [
         m.event

@@ -24,7 +24,12 @@ from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDen
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import EventMessage, Message
 from retinue.agent.approval_policy import RULE_KEY
-from retinue.agent.events import PendingCall, ToolApprovalAnsweredEvent, ToolApprovalAskedEvent
+from retinue.agent.events import (
+    PendingCall,
+    ToolApprovalAnsweredEvent,
+    ToolApprovalAskedEvent,
+    ToolApprovalHeldEvent,
+)
 
 #: The most characters of a call's arguments the person's notice quotes.
 ARGS_CHARS = 400
@@ -100,6 +105,8 @@ class Approvals:
         host.notify_event(
             ToolApprovalAskedEvent(agent=host.myAddress, calls=calls, message=message)
         )
+        for waiting in self._held:  # still held from a park before: the record says so again
+            host.notify_event(ToolApprovalHeldEvent(agent=host.myAddress, message=waiting))
         self._ask()
 
     def _park(self, message: Message, calls: list[PendingCall]) -> None:
@@ -123,8 +130,13 @@ class Approvals:
         self._host.notify_human("\n".join(lines))
 
     def hold(self, message: Message) -> None:
-        """Keep `message` until the parked run goes on (its turn comes then, in order)."""
+        """Keep `message` until the parked run goes on (its turn comes then, in order); in
+        the record too, as its turn is over (delivered again after a restart: held once)."""
+        if any(held.id == message.id for held in self._held):
+            return
         self._held.append(message)
+        host = self._host
+        host.notify_event(ToolApprovalHeldEvent(agent=host.myAddress, message=message))
 
     def is_parked_turn(self, message: Message) -> bool:
         return self._turn is not None and self._turn.id == message.id
@@ -269,11 +281,14 @@ class Approvals:
     def restore(self, events: Iterable[object]) -> bool:
         """Park again what the record left pending, and ask the person again; True if any."""
         asked: ToolApprovalAskedEvent | None = None
+        held: list[Message] = []  # since the latest park
         answered: dict[str, ToolApprovalAnsweredEvent] = {}
         for item in events:
             event = item.event if isinstance(item, EventMessage) else item
-            if isinstance(event, ToolApprovalAskedEvent):
-                asked = event
+            if isinstance(event, ToolApprovalHeldEvent):
+                held.append(event.message)
+            elif isinstance(event, ToolApprovalAskedEvent):
+                asked, held = event, []
                 self._count = max(self._count, *(int(c.id) for c in event.calls if c.id.isdigit()))
             elif isinstance(event, ToolApprovalAnsweredEvent):
                 answered[event.call_id] = event
@@ -287,6 +302,7 @@ class Approvals:
         if not waiting:
             return False
         self._park(asked.message, waiting)
+        self._held = held
         for call in asked.calls:  # answered before the crash, the rest not yet
             given = answered.get(call.id)
             if given is not None and given.verdict != "dropped":

@@ -113,6 +113,16 @@ class ToolApprovalAskedEvent(BaseModel):
     message: SerializeAsAny[Message]
 
 
+class ToolApprovalHeldEvent(BaseModel):
+    """A message that reached a member whose run is parked, held until the run goes on (a
+    resumed team holds it again while the park is still pending)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    agent: ActorAddress
+    message: SerializeAsAny[Message]
+
+
 class ToolApprovalAnsweredEvent(BaseModel):
     """A parked call was approved, denied, or dropped (its chain stopped, its run gone)."""
 
