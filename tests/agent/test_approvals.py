@@ -14,7 +14,7 @@ import pytest
 from agent_cards import card
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue import ActorAddress, AgentConfig
+from retinue import ActorAddress, AgentConfig, CommandsAnnouncedEvent
 from retinue.testing import TeamHarness, call_tool, incoming, run_messages, send, tool_returns
 from retinue_workspace import WorkspaceTool
 
@@ -183,3 +183,17 @@ def test_a_member_deep_in_a_chain_asks_the_person_and_gets_the_answer(
     team.say(writer, "/answer 1 blue")
     team.wait_idle()
     assert told(team, 3) == ["Answered call 1. The run goes on.", "the Writer says: got: blue"]
+
+
+def test_only_a_member_whose_calls_can_wait_offers_the_commands(
+    team: TeamHarness, tmp_path: Path
+) -> None:
+    start_writer(team, tmp_path)
+    team.add(card("Lead"), model=lead)
+    team.wait_idle()
+    offered = {
+        event.agent.name: {command.name for command in event.commands}
+        for event in team.events(CommandsAnnouncedEvent)
+    }
+    assert {"approve", "deny", "answer", "pending"} <= offered["@Writer"]
+    assert not {"approve", "deny", "answer", "pending"} & offered["@Lead"]

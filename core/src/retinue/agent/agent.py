@@ -89,8 +89,8 @@ class BaseAgent(HistoryCommands, FailureHandling):
         factory = ToolFactory(self._setup.cards, host=self)
         self._tool_factory = factory
         self.state.backstory = self._setup.backstory
-        approvals = self.approvals
-        builtins = [self.compact, self.clear, self.budget_hold.budget, approvals.pending]
+        gates = approval_turns.gates(self, factory)  # the approval commands only with them
+        builtins = [self.compact, self.clear, self.budget_hold.budget, *self.approvals.commands()]
         self._command_registry = command_registry(factory, builtins, self.chains.continue_chain)
         self._context_updater = factory.get_context_updater()
         self._react = self._setup.build(
@@ -98,7 +98,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
             identity=self._identity,
             capabilities=self.extra_capabilities(),
             run_hooks=[self.cancellation, self._recipient_check],
-            tool_hooks=[*approval_turns.gates(self, factory), self.tool_ledger],
+            tool_hooks=[*gates, self.tool_ledger],
             event_sink=self._on_llm_event,
             team_budget=self.budget_hold.team_budget,
         )

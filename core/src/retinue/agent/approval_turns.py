@@ -45,6 +45,8 @@ def run_type(agent: BaseAgent, output_type: Any) -> Any:
 def command(agent: BaseAgent, message: AgentMessage) -> bool:
     """Answer an approval command (or a `/stop` of a parked run); False for any other text."""
     approvals = agent.approvals
+    if not approvals.active:  # `/approve` is no command here: ordinary text
+        return False
     text = message.content.strip()
     if approvals.parked and text.split(maxsplit=1)[0] == "/stop":
         _reply(agent, message, stop(agent, "stopped by /stop") or "")

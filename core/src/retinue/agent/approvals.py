@@ -16,7 +16,7 @@ and answered events are in the record, so a resumed team parks again and asks ag
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
@@ -74,6 +74,12 @@ class Approvals:
         self.active = False
         #: Set when every call is answered: the results the parked turn goes on with.
         self._ready: DeferredToolResults | None = None
+
+    def commands(self) -> list[Callable[..., str]]:
+        """The person's commands, for the agent's registry (what frontends list and complete;
+        the agent reads their text itself: `approval_turns.command`); none when no call of
+        this agent can wait."""
+        return [self.approve, self.deny, self.answer, self.pending] if self.active else []
 
     @property
     def parked(self) -> bool:
