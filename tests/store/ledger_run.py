@@ -21,14 +21,9 @@ from typing import Any, ClassVar
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo
 from retinue import (
-    ActorSystem,
-    AgentMessage,
-    BaseConfig,
     EventMessage,
     EventSubscriber,
-    HumanProxy,
     Message,
-    Orchestrator,
     ToolCard,
     tool_effect,
 )
@@ -127,19 +122,8 @@ def worker_card() -> Any:
 
 if __name__ == "__main__":
     import ledger_run  # the card's class is recorded by its module's name, not __main__'s
+    from resume_helpers import run_until_killed
 
-    system = ActorSystem(store=sys.argv[1])
-    orchestrator = system.createActor(
-        Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
+    run_until_killed(
+        sys.argv[1], ledger_run.PrintLedger(), ledger_run.worker_card(), "Do the four things."
     )
-    team = system.proxy_ask(orchestrator, Orchestrator)
-    team.subscribe(ledger_run.PrintLedger())
-    print(f"TEAM {orchestrator.team_id}", flush=True)
-    human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
-    worker_address = team.createActor(
-        "retinue.BaseAgent", ledger_run.worker_card().get_config_copy()
-    )
-    system.proxy_ask(human, HumanProxy).send(
-        worker_address, AgentMessage(content="Do the four things.")
-    )
-    threading.Event().wait()  # until killed

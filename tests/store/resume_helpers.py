@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from retinue import AgentCard, EventSubscriber
 
 HERE = Path(__file__).parent
 DRIVER = HERE / "resume_run.py"
@@ -82,3 +83,22 @@ def start_and_kill(where: str) -> str:
         assert proc.wait(WAIT) == -signal.SIGKILL
     (team_line,) = [line for line in lines if line.startswith("TEAM ")]
     return team_line.removeprefix("TEAM ")
+
+
+def run_until_killed(store: str, subscriber: EventSubscriber, card: AgentCard, *texts: str) -> None:
+    """In a team's process: record to `store`, start @Human and `card`'s member, print
+    `TEAM <id>`, have the person send it `texts`, and run until the process is killed."""
+    from retinue import ActorSystem, AgentMessage, BaseConfig, HumanProxy, Orchestrator
+
+    system = ActorSystem(store=store)
+    orchestrator = system.createActor(
+        Orchestrator, BaseConfig(name="@Orchestrator", role="Orchestrator")
+    )
+    team = system.proxy_ask(orchestrator, Orchestrator)
+    team.subscribe(subscriber)
+    print(f"TEAM {orchestrator.team_id}", flush=True)
+    human = team.createActor(HumanProxy, BaseConfig(name="@Human", role="Human"))
+    member = team.createActor("retinue.BaseAgent", card.get_config_copy())
+    for text in texts:
+        system.proxy_ask(human, HumanProxy).send(member, AgentMessage(content=text))
+    threading.Event().wait()  # until killed

@@ -5,15 +5,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import date
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import CancelMessage, EventMessage, Message
 from retinue.actors.resumption import Resumption
 from retinue.actors.surface import remote
+from retinue.agent import approval_turns
+from retinue.agent.approvals import Approvals
 from retinue.agent.budget import BudgetHold
 from retinue.agent.cancel import Cancellation, from_operator
 from retinue.agent.chain_guard import ChainGuard
@@ -21,6 +24,7 @@ from retinue.agent.config import AgentConfig, AgentState
 from retinue.agent.events import CommandsAnnouncedEvent
 from retinue.agent.failure_handling import FailureHandling
 from retinue.agent.failures import FailureNotice, render_failure_notice
+from retinue.agent.history_commands import HistoryCommands
 from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage
 from retinue.agent.operator_commands import command_registry, dispatch_command
@@ -45,7 +49,7 @@ OutputT = TypeVar("OutputT", bound=BaseModel)
 PartT = TypeVar("PartT")
 
 
-class BaseAgent(FailureHandling):
+class BaseAgent(HistoryCommands, FailureHandling):
     """Runs one model loop per incoming `AgentMessage` and delivers what it decides to send.
 
     Its failure hooks come from `FailureHandling`; where its messages go is its `Router`'s,
@@ -74,6 +78,8 @@ class BaseAgent(FailureHandling):
         self.budget_hold = BudgetHold(self)
         #: Records its tool calls; after a crash, tells the model which may have run.
         self.tool_ledger = ToolLedger(self)
+        #: Its run parked on calls that wait for the person's yes, and the mail held meanwhile.
+        self.approvals = Approvals(self)
 
     def default_state(self) -> AgentState:
         return AgentState()
@@ -83,7 +89,8 @@ class BaseAgent(FailureHandling):
         factory = ToolFactory(self._setup.cards, host=self)
         self._tool_factory = factory
         self.state.backstory = self._setup.backstory
-        builtins = [self.compact, self.clear, self.budget_hold.budget]
+        gates = approval_turns.gates(self, factory)  # the approval commands only with them
+        builtins = [self.compact, self.clear, self.budget_hold.budget, *self.approvals.commands()]
         self._command_registry = command_registry(factory, builtins, self.chains.continue_chain)
         self._context_updater = factory.get_context_updater()
         self._react = self._setup.build(
@@ -91,7 +98,7 @@ class BaseAgent(FailureHandling):
             identity=self._identity,
             capabilities=self.extra_capabilities(),
             run_hooks=[self.cancellation, self._recipient_check],
-            tool_hooks=[self.tool_ledger],
+            tool_hooks=[*gates, self.tool_ledger],
             event_sink=self._on_llm_event,
             team_budget=self.budget_hold.team_budget,
         )
@@ -118,18 +125,17 @@ class BaseAgent(FailureHandling):
         """Take back the state (tool state and card states included), then the history."""
         super().on_resume(resumption)
         self.init_llm_context(resumption.events)
-        self.tool_ledger.restore(own_events(resumption.events, self.myAddress.agent_id))
+        own = own_events(resumption.events, self.myAddress.agent_id)
+        self.tool_ledger.restore(own)
+        approval_turns.reopen(self, own)  # parked calls are asked again
 
     def init_llm_context(self, events: Iterable[object]) -> None:
         """Rebuild the model history and the lifetime usage counters from recorded events.
 
-        `events` are what this agent reported, oldest first: its `EventMessage`s as the
-        orchestrator recorded them, the LLM events inside them, or their stored dict form;
-        an event message from another member is skipped (a later member may carry the same
-        `@name`). The agent tier is recomputed from them, so an agent that had spent 180 of
-        200 lifetime runs has 20 left. The context-update baselines come back with the
-        state (`init_state`), and are reconciled against this history before the next run:
-        when its last block is still here, that run gets only what changed meanwhile.
+        `events`: this agent's `EventMessage`s, their LLM events or stored dicts, oldest
+        first (another member's are skipped). The agent tier is recomputed from them; the
+        context-update baselines come back with the state and are reconciled before the
+        next run.
         """
         self.react_agent.restore_context(own_events(events, self.myAddress.agent_id))
 
@@ -194,6 +200,9 @@ class BaseAgent(FailureHandling):
         self.chains.drop_chain_mail(chain_id)
 
     def receiveMsg_CancelMessage(self, message: CancelMessage, sender: ActorAddress | None) -> None:
+        if approval_turns.cancelled(self, message):  # a parked run dropped, the person told
+            for turn in approval_turns.next_turns(self):  # held mail (a stopped chain's: dropped)
+                self._handle(turn)
         if message.stop_chain is not None:  # a cascade reached this idle member
             self.drop_chain_mail(message.stop_chain)
             return
@@ -214,34 +223,53 @@ class BaseAgent(FailureHandling):
             return
         is_command = message.content.startswith("/") and from_operator(message)
         if is_command and self._dispatch_command(message):
+            for turn in approval_turns.next_turns(self):  # a parked run answered goes on
+                self._handle(turn)
             return
-        joined = self.chains.join_answers(message, self.config.answers_per_turn - 1)
+        deferred = self.approvals.resolution_for(message)
+        if deferred is None and approval_turns.holds(self, message):  # waits for the park
+            return
+        limit = 0 if deferred else self.config.answers_per_turn - 1  # a parked run: no joins
+        joined = self.chains.join_answers(message, limit)
         prompt = "\n\n".join(self.render_prompt(m) for m in (message, *joined))
-        output = self.act(prompt, StructuredOutput)
-        self._route_output(output)
+        self._route_output(self.act(prompt, StructuredOutput, deferred=deferred))
 
     def render_prompt(self, message: AgentMessage) -> str:
-        """The reply protocol for the message's intent, then its content fenced as its sender's.
-
-        See `render_incoming`: no text inside the content can pass for another sender. A
-        failure notice is the kernel's own words about a member, rendered as such.
-        """
+        """The reply protocol for the message's intent, then its content fenced as its sender's
+        (`render_incoming`); a failure notice is the kernel's own words about a member."""
         if isinstance(message, FailureNotice):
             return render_failure_notice(message)
         return render_incoming(message)
 
-    def act(self, prompt: str, output_type: type[OutputT]) -> OutputT:
-        """One model run: context update, media expansion, then the loop; cancels absorbed."""
+    def act(
+        self,
+        prompt: str,
+        output_type: type[OutputT],
+        *,
+        deferred: DeferredToolResults | None = None,
+    ) -> OutputT:
+        """One model run: context update, media expansion, then the loop; cancels absorbed.
+        A run parked for approvals returns an empty output; `deferred` goes on from it."""
         react = self.react_agent
         self.chains.turn_started()
         notice = self.tool_ledger.notice_for(self.current_turn_id())
         if notice is not None:  # this turn was cut short by a crash before
             self._note_for_model(notice)
-        self._deliver_context_update()
-        content = self._expand_media(prompt)
+        if deferred is None:
+            self._deliver_context_update()
+        content = self._expand_media(prompt) if deferred is None else ""
         try:
             with self.batched_reports():  # the run's events reach the orchestrator as one batch
-                return react.run_sync(content, output_type, deps=self)
+                output = react.run_sync(
+                    content,
+                    approval_turns.run_type(self, output_type),
+                    deps=self,
+                    deferred=deferred,
+                )
+            if not isinstance(output, DeferredToolRequests):
+                return cast(OutputT, output)
+            approval_turns.park(self, output)
+            return output_type()
         except RunInterruptedError as interruption:
             self.cancellation.purge(interruption.run_id, self.current_turn_id())
             cancel = self.cancellation.take_interrupter()
@@ -324,39 +352,13 @@ class BaseAgent(FailureHandling):
 
     def _dispatch_command(self, message: AgentMessage) -> bool:
         """Run a slash command from an operator; False when no command has that name."""
+        if approval_turns.command(self, message):  # /approve, /deny, /pending; /stop if parked
+            return True
         return dispatch_command(self, message, reply=self._reply)
 
     def _reply(self, message: AgentMessage, text: str) -> None:
         if message.sender is not None:
             self.send(message.sender, AgentMessage(content=text, type="notification"))
-
-    @remote
-    def compact(self) -> str:
-        """Shrink the conversation history to free context."""
-        before = len(self.react_agent.context)
-        if not self.react_agent.compact():
-            return "Nothing to compact."
-        return f"Context compacted: {before} messages became {len(self.react_agent.context)}."
-
-    @remote
-    def clear(self) -> str:
-        """Forget the conversation so far; the next turn starts from a full context update."""
-        self.react_agent.clear()
-        if self._context_updater is not None:
-            self._context_updater.reset()
-        return "Context cleared."
-
-    def _note_for_model(self, text: str) -> None:
-        """Put a line from the kernel into the history: the model reads it on its next turn."""
-        if self._react is not None:
-            self._react.context.record_operator_action(f"[retinue] {text}")
-
-    @remote
-    def get_context_transcript(self) -> str:
-        """The conversation as the model will see it next, as plain text (for people)."""
-        from retinue.llm.history import render_transcript
-
-        return render_transcript(self.react_agent.messages)
 
     # ------------------------------------------------------------------ the team's budget
     def hold_for_budget(self, message: Message, refusal: TeamBudgetExhaustedError) -> None:
@@ -372,10 +374,7 @@ class BaseAgent(FailureHandling):
     def receiveMsg_BudgetRaisedMessage(
         self, message: BudgetRaisedMessage, sender: ActorAddress | None
     ) -> None:
-        """The budget was raised: each held message gets its turn, in arrival order.
-
-        A message refused again (the raise was not enough) is held again.
-        """
+        """The budget was raised: each held message gets its turn, in order (or is held again)."""
         for waiting in self.budget_hold.release():
             self._handle(waiting)
 

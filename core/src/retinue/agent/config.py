@@ -23,6 +23,7 @@ from retinue.actors.loader import (
     is_reading_record,
     qualified_name,
 )
+from retinue.agent.approval_policy import check_rules
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
 from retinue.llm.prompt import PromptTemplate
@@ -101,6 +102,17 @@ class AgentConfig(BaseConfig):
     """The most answers of one task chain a turn takes in when they wait together: a manager
     whose workers answered while it was busy reads them in one run, not one run each
     (1: one message a turn)."""
+    approve: list[str] = Field(default_factory=list)
+    """Tool calls that wait for the person's yes: `card.tool` globs (`workspace.write*`,
+    `mcp.*`); see `retinue.agent.approval_policy`."""
+
+    ask_person: bool = False
+    """Offer the model `ask_person(question, choices)`: its run waits for the person's answer."""
+
+    @field_validator("approve")
+    @classmethod
+    def _approval_rules(cls, rules: list[str]) -> list[str]:
+        return check_rules(rules)
 
     @model_validator(mode="before")
     @classmethod

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from retinue.actors.address import ActorAddress
@@ -76,3 +78,58 @@ class ChainResumedEvent(BaseModel):
     stop: ChainStop
     delivered: int
     grace: int = 0
+
+
+class PendingCall(BaseModel):
+    """A tool call parked until the person answers: what a person reads to decide."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    id: str
+    """What the person's `/approve ID` names: short, counted per member."""
+    kind: Literal["approval", "question"] = "approval"
+    """A call waiting for a yes, or an `ask_person` question waiting for an answer."""
+    tool: str
+    args: dict[str, Any] | str | None = None
+    tool_call_id: str
+    rule: str
+    """The approval rule that parked it (`workspace.write*`)."""
+    asked_by: str | None = None
+    """Who the parked turn was working for (its message's sender)."""
+    chain_id: str | None = None
+
+
+class ToolApprovalAskedEvent(BaseModel):
+    """A member's run parked on tool calls that wait for the person's yes.
+
+    `message` is the turn's message: the run goes on as its turn when every call is answered
+    (a resumed team parks it again from here).
+    """
+
+    model_config = ConfigDict(defer_build=True)
+
+    agent: ActorAddress
+    calls: list[PendingCall]
+    message: SerializeAsAny[Message]
+
+
+class ToolApprovalHeldEvent(BaseModel):
+    """A message that reached a member whose run is parked, held until the run goes on (a
+    resumed team holds it again while the park is still pending)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    agent: ActorAddress
+    message: SerializeAsAny[Message]
+
+
+class ToolApprovalAnsweredEvent(BaseModel):
+    """A parked call was approved, denied, or dropped (its chain stopped, its run gone)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    agent: ActorAddress
+    call_id: str
+    verdict: Literal["approved", "denied", "answered", "dropped"]
+    note: str = ""
+    by: str | None = None

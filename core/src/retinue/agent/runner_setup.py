@@ -17,6 +17,7 @@ from pydantic_ai.capabilities import AbstractCapability
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import EventMessage
+from retinue.agent.ask_person import ask_person
 from retinue.agent.config import AgentConfig
 from retinue.agent.incoming import TEAM_PROTOCOL
 from retinue.agent.plugin_access import plugin_catalog_for
@@ -80,7 +81,7 @@ class RunnerSetup:
             # The shared part first, what differs between members and days last: providers
             # cache only an unchanged prefix, and they share it across an account.
             system_prompts=[TEAM_PROTOCOL, *factory.get_system_prompts(), identity],
-            tools=factory.get_tools(),
+            tools=[*factory.get_tools(), *([ask_person] if config.ask_person else [])],
             toolsets=factory.get_toolsets(),
             capabilities=[*plugin_capabilities, *capabilities],
             run_hooks=[*run_hooks, *_offer(factory)],

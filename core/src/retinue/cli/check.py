@@ -78,6 +78,8 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
         line = f"  {config.name} ({', '.join(marks)}): {playing}"
         line += f"; cards: {', '.join(tools)}" if tools else ""
         line += f"; routes to: {', '.join(card.routes_to)}" if card.routes_to else ""
+        approve = getattr(config, "approve", [])
+        line += f"; asks the person before: {', '.join(approve)}" if approve else ""
         lines.append(line)
         env = key_env(model_cfg) if model_cfg is not None else None
         if env is not None and not os.environ.get(env):

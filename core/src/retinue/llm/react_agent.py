@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.output import OutputSpec
+from pydantic_ai.tools import DeferredToolResults
 
 from retinue.llm.config import ModelConfig
 from retinue.llm.context import ContextManager, OperatorAction, emit_safely
@@ -184,8 +185,19 @@ class ReactAgent:
 
     # ------------------------------------------------------------------ running
 
-    def run_sync(self, prompt: UserPrompt, output_type: OutputSpec[T], deps: Any = None) -> T:
+    def run_sync(
+        self,
+        prompt: UserPrompt,
+        output_type: OutputSpec[T],
+        deps: Any = None,
+        *,
+        deferred: DeferredToolResults | None = None,
+    ) -> T:
         """One run: block until the model produced an `output_type`, or raise.
+
+        With `deferred`, the run goes on from a run that ended waiting for deferred tool
+        calls (the history ends there) with their answers; `prompt` is not sent then, and
+        operator actions wait for the next run.
 
         Raises `AgentUsageLimitError` before anything runs when the lifetime budget is spent,
         `TeamBudgetExhaustedError` when the team's is, `RunUsageLimitError` when this run
@@ -193,7 +205,7 @@ class ReactAgent:
         `run_timeout`. In every case what the run did is
         kept in the history, repaired so the next run accepts it.
         """
-        return cast(T, self._execute(prompt, output_type, deps, "run"))
+        return cast(T, self._execute(prompt, output_type, deps, "run", deferred))
 
     def conclude_without_tools(
         self, prompt: UserPrompt, output_type: OutputSpec[T], deps: Any = None
@@ -223,7 +235,14 @@ class ReactAgent:
         state.wake.set()  # the waiting thread cancels the run: this one returns at once
         return True
 
-    def _execute(self, prompt: UserPrompt, output_type: Any, deps: Any, kind: RunKind) -> Any:
+    def _execute(
+        self,
+        prompt: UserPrompt,
+        output_type: Any,
+        deps: Any,
+        kind: RunKind,
+        deferred: DeferredToolResults | None = None,
+    ) -> Any:
         loop = get_model_loop()
         if loop.in_loop_thread():
             raise RuntimeError(
@@ -254,7 +273,7 @@ class ReactAgent:
             self._emit(RunStartedEvent(agent_name=self.name, run_id=state.run_id, kind=kind))
             logger.info("%s: run %s started", self.name, state.run_id[:8])
             before = self.context.messages
-            run_prompt = self.context.take_prompt(prompt)
+            run_prompt = self.context.take_prompt(prompt) if deferred is None else None
             try:
                 sent = self._sent.of(before)  # pydantic-ai's own merging, done once
                 run = self._drive(
@@ -265,6 +284,7 @@ class ReactAgent:
                     deps,
                     instructions=self._run_agents.run_instructions,
                     switched=switched,
+                    deferred=deferred,
                 )
                 future = loop.submit(run)
             except Exception as exc:  # noqa: BLE001 - the loop is gone: this run fails, uncommitted

@@ -15,6 +15,7 @@ from pydantic_ai import Agent, capture_run_messages
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
+from pydantic_ai.tools import DeferredToolResults
 
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import RunInterruptedError, RunTimeoutError
@@ -78,12 +79,13 @@ async def drive(  # noqa: PLR0917 - `ReactAgent._drive`: `runner` is its self
     runner: ReactAgent,
     agent: Agent[Any, Any],
     binding: RunBinding,
-    prompt: UserPrompt,
+    prompt: UserPrompt | None,
     message_history: list[ModelMessage],
     deps: Any,
     *,
     instructions: str | None,
     switched: Switched | None = None,
+    deferred: DeferredToolResults | None = None,
 ) -> Outcome:
     """Run `agent` once on the model loop, within the run tier (a conclusion: one request),
     on the model switched to if any, else the runner's; any error is the run's outcome."""
@@ -100,6 +102,7 @@ async def drive(  # noqa: PLR0917 - `ReactAgent._drive`: `runner` is its self
                 result = await agent.run(
                     prompt,
                     message_history=message_history,
+                    deferred_tool_results=deferred,
                     deps=deps,
                     usage_limits=limits,
                     cancellation_token=state.token,

@@ -28,6 +28,7 @@ from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
 from retinue.team.card import AgentCard
+from retinue.teamfile.approval_rules import apply_team_rules
 from retinue.teamfile.card_sources import missing_card_hint
 from retinue.teamfile.locate import KeyLocator
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
@@ -183,6 +184,7 @@ def normalize(
         card, found = _card_data(role, table, default_model, card_classes)
         problems.extend(found)
         data["roles"][role] = card
+    problems.extend(apply_team_rules(data, card_classes))
     return data, problems
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from retinue.agent.approval_policy import check_rules
 from retinue.llm.config import ModelConfig
 from retinue.team.budget import TeamUsageLimits
 from retinue.team.card import AgentCard
@@ -41,9 +42,11 @@ class TeamSettings(ConfigModel):
     `entry` is the role the person's messages go to (needed when the file has more than
     one role); `start` names further roles to start at launch (every other role is only
     hired when a member asks for it). `model` is the default of every role that names none.
-    `budget`, `loops` and `metadata` are the orchestrator's `TeamConfig` settings (what the
-    whole team may spend, when a chain counts as a loop, the business context every system
-    prompt gets). A new team-wide setting is one field here.
+    `approve` names the tool calls that wait for the person's yes in every role (each
+    role's config gets them, after its own). `budget`, `loops` and `metadata` are the
+    orchestrator's `TeamConfig` settings (what the whole team may spend, when a chain counts
+    as a loop, the business context every system prompt gets). A new team-wide setting is
+    one field here.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
@@ -57,6 +60,13 @@ class TeamSettings(ConfigModel):
     budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
     loops: LoopLimits = Field(default_factory=LoopLimits)
     metadata: TeamMetadata | None = None
+    approve: list[str] = Field(default_factory=list)
+    """Tool calls that wait for the person's yes in every role (`card.tool` globs)."""
+
+    @field_validator("approve")
+    @classmethod
+    def _approval_rules(cls, rules: list[str]) -> list[str]:
+        return check_rules(rules)
 
     def team_config(self, name: str, import_path: list[str] | None = None) -> TeamConfig:
         """The orchestrator's config: its name, these team-wide settings, where the team's

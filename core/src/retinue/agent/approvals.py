@@ -1,0 +1,345 @@
+"""Tool calls that wait for the person's yes: one agent's parked run, its answers, its mail.
+
+A call its policy names parks the run (`approval_policy`): the run ends with pydantic-ai's
+`DeferredToolRequests`, the agent records the pending calls and tells the person once, and
+stays free. Commands (`/approve`, `/deny`, `/pending`, `/stop`, `/budget`) are answered at
+once; other mail waits, in order, until the run goes on. Once every call of the park is
+answered, the parked turn's message is handled again and its run continues from where it
+parked (`DeferredToolResults`): an approved call runs, a denied one returns the refusal
+and its reason to the model as the tool's result.
+
+Answers are strict: each names a pending call by its id; an answer to a call no longer
+pending (answered, dropped with its chain, resumed past) is refused with why. The asked
+and answered events are in the record, so a resumed team parks again and asks again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
+
+from retinue.actors.address import ActorAddress
+from retinue.actors.messages import EventMessage, Message
+from retinue.agent.approval_policy import RULE_KEY
+from retinue.agent.events import (
+    PendingCall,
+    ToolApprovalAnsweredEvent,
+    ToolApprovalAskedEvent,
+    ToolApprovalHeldEvent,
+)
+
+#: The most characters of a call's arguments the person's notice quotes.
+ARGS_CHARS = 400
+
+DENIED = "The person denied this tool call: {reason}"
+"""What the model reads as a denied call's result."""
+DECLINED = "The person declined to answer: {reason}"
+"""What the model reads when the person declines a question (`/deny`)."""
+
+
+class ApprovalHost(Protocol):
+    """What `Approvals` needs of its agent; `BaseAgent` is one."""
+
+    myAddress: ActorAddress
+
+    @property
+    def current_message(self) -> Message | None: ...
+
+    def notify_event(self, event: Any) -> None: ...
+
+    def notify_human(self, text: str) -> None: ...
+
+
+class Approvals:
+    """One agent's parked run: its pending calls, their answers, and the mail it holds."""
+
+    def __init__(self, host: ApprovalHost) -> None:
+        self._host = host
+        #: The parked turn's message; None when no run is parked.
+        self._turn: Message | None = None
+        self._pending: dict[str, PendingCall] = {}
+        #: Answers given so far, by tool call id, until every pending call has one: to
+        #: approvals, and to questions.
+        self._answers: dict[str, bool | ToolDenied] = {}
+        self._replies: dict[str, str] = {}
+        #: Why each call that was asked is no longer pending, by its id.
+        self._closed: dict[str, str] = {}
+        #: Mail that arrived while parked, oldest first.
+        self._held: list[Message] = []
+        self._count = 0
+        #: Whether the agent's runs may park (its policy names a tool).
+        self.active = False
+        #: Set when every call is answered: the results the parked turn goes on with.
+        self._ready: DeferredToolResults | None = None
+
+    def commands(self) -> list[Callable[..., str]]:
+        """The person's commands, for the agent's registry (what frontends list and complete;
+        the agent reads their text itself: `approval_turns.command`); none when no call of
+        this agent can wait."""
+        return [self.approve, self.deny, self.answer, self.pending] if self.active else []
+
+    @property
+    def parked(self) -> bool:
+        return self._turn is not None
+
+    # ------------------------------------------------------------------ parking
+    def park(self, message: Message, requests: DeferredToolRequests) -> None:
+        """The run of `message`'s turn ended waiting for approvals: record them, tell once."""
+        host = self._host
+        calls = []
+        kinds = [(call, "approval") for call in requests.approvals]
+        kinds += [(call, "question") for call in requests.calls]
+        for call, kind in kinds:
+            self._count += 1
+            rule = requests.metadata.get(call.tool_call_id, {}).get(RULE_KEY, "")
+            calls.append(
+                PendingCall(
+                    id=str(self._count),
+                    kind=kind,
+                    tool=call.tool_name,
+                    args=call.args_as_dict() if kind == "question" else call.args,
+                    tool_call_id=call.tool_call_id,
+                    rule=str(rule),
+                    asked_by=message.sender.name if message.sender is not None else None,
+                    chain_id=message.chain_id,
+                )
+            )
+        self._park(message, calls)
+        host.notify_event(
+            ToolApprovalAskedEvent(agent=host.myAddress, calls=calls, message=message)
+        )
+        for waiting in self._held:  # still held from a park before: the record says so again
+            host.notify_event(ToolApprovalHeldEvent(agent=host.myAddress, message=waiting))
+        self._ask()
+
+    def _park(self, message: Message, calls: list[PendingCall]) -> None:
+        self._turn = message
+        self._pending = {call.id: call for call in calls}
+        self._answers, self._replies = {}, {}
+        self._ready = None
+
+    def _ask(self) -> None:
+        """Tell the person what waits for them, one line a call."""
+        name = self._host.myAddress.name
+        kinds = {call.kind for call in self._pending.values()}
+        how = {
+            "approval": "/approve ID or /deny ID REASON",
+            "question": "/answer ID TEXT, or /deny ID REASON",
+        }
+        ways = " or ".join(how[kind] for kind in sorted(kinds))
+        what = "your approval" if kinds == {"approval"} else "you"
+        lines = [f"{name} waits for {what} (answer {name} with {ways}):"]
+        lines.extend(describe(call) for call in self._pending.values())
+        self._host.notify_human("\n".join(lines))
+
+    def hold(self, message: Message) -> None:
+        """Keep `message` until the parked run goes on (its turn comes then, in order); in
+        the record too, as its turn is over (delivered again after a restart: held once)."""
+        if any(held.id == message.id for held in self._held):
+            return
+        self._held.append(message)
+        host = self._host
+        host.notify_event(ToolApprovalHeldEvent(agent=host.myAddress, message=message))
+
+    def is_parked_turn(self, message: Message) -> bool:
+        return self._turn is not None and self._turn.id == message.id
+
+    def take_held(self) -> list[Message]:
+        """The mail held while parked, oldest first; none is held afterwards."""
+        held, self._held = self._held, []
+        return held
+
+    def resolution_for(self, message: Message) -> DeferredToolResults | None:
+        """The answers `message`'s parked run goes on with, once all are given (taken once)."""
+        ready = self._ready
+        if ready is None or self._turn is None or self._turn.id != message.id:
+            return None
+        self._turn, self._ready = None, None
+        return ready
+
+    def take_ready(self) -> Message | None:
+        """The parked turn's message once every call is answered, to be handled again."""
+        return self._turn if self._ready is not None else None
+
+    # ------------------------------------------------------------------ answers
+    def approve(self, call_id: str | None = None, note: str = "") -> str:
+        """Let a parked call run: `/approve ID [note]` (the ID may go when one call waits)."""
+        found = self._find(call_id, "/approve")
+        if isinstance(found, str):
+            return found
+        if found.kind == "question":
+            return f"/approve {found.id}: that is a question; /answer {found.id} TEXT answers it."
+        self._answer(found, True, "approved", note)
+        return f"Approved {found.tool} (call {found.id}).{self._still_waiting()}"
+
+    def deny(self, call_id: str | None = None, reason: str = "") -> str:
+        """Refuse a parked call: `/deny ID REASON`; the model reads the reason as its result."""
+        found = self._find(call_id, "/deny")
+        if isinstance(found, str):
+            return found
+        if not reason.strip():
+            return f"/deny {found.id}: say why after the id (/deny {found.id} REASON)."
+        self._answer(found, refusal(found, reason.strip()), "denied", reason.strip())
+        return f"Denied {found.tool} (call {found.id}).{self._still_waiting()}"
+
+    def answer(self, call_id: str | None = None, text: str = "") -> str:
+        """Answer a question the model asked (`ask_person`): `/answer ID TEXT`."""
+        found = self._find(call_id, "/answer")
+        if isinstance(found, str):
+            return found
+        if found.kind != "question":
+            return f"/answer {found.id}: that call waits for /approve or /deny."
+        choices = found.args.get("choices") if isinstance(found.args, dict) else None
+        if not text.strip() or (choices and text.strip() not in choices):
+            allowed = f"one of: {', '.join(map(str, choices))}" if choices else "your answer"
+            return f"/answer {found.id}: say {allowed} after the id."
+        self._answer(found, text.strip(), "answered", text.strip())
+        return f"Answered call {found.id}.{self._still_waiting()}"
+
+    def pending(self) -> str:
+        """The tool calls waiting for your approval here."""
+        if not self._pending:
+            return f"Nothing of {self._host.myAddress.name} waits for approval."
+        return "\n".join(describe(call) for call in self._pending.values())
+
+    def drop(self, why: str) -> str | None:
+        """End the park without running its calls (its chain or run stopped); the line for
+        the person, or None when nothing was parked."""
+        if self._turn is None:
+            return None
+        dropped = list(self._pending.values())
+        for call in dropped:
+            self._close(call, "dropped", why)
+        self._turn, self._pending, self._ready = None, {}, None
+        self._answers, self._replies = {}, {}
+        names = ", ".join(f"{call.tool} (call {call.id})" for call in dropped)
+        return (
+            f"{self._host.myAddress.name} dropped the call(s) waiting for approval: {names}; {why}."
+        )
+
+    @property
+    def chain_id(self) -> str | None:
+        """The chain of the parked turn, if any."""
+        return self._turn.chain_id if self._turn is not None else None
+
+    @property
+    def pending_ids(self) -> set[str]:
+        """The tool call ids of the calls still waiting."""
+        return {call.tool_call_id for call in self._pending.values()}
+
+    def _find(self, call_id: str | None, command: str) -> PendingCall | str:
+        """The pending call an answer names, or the one line saying why none is."""
+        if call_id is None:
+            if len(self._pending) == 1:
+                return next(iter(self._pending.values()))
+            if not self._pending:
+                return f"{command}: nothing waits for approval here."
+            ids = ", ".join(self._pending)
+            return f"{command}: several calls wait; name one: {ids}."
+        key = call_id.strip()
+        call = self._pending.get(key)
+        if call is not None:
+            return call
+        closed = self._closed.get(key)
+        if closed is not None:
+            return f"{command} {key}: refused, that call is no longer pending ({closed})."
+        waiting = ", ".join(self._pending) or "none"
+        return f"{command} {key}: refused, no call {key} was asked for here; pending: {waiting}."
+
+    def _answer(
+        self, call: PendingCall, answer: bool | ToolDenied | str, verdict: str, note: str
+    ) -> None:
+        self._given(call, answer)
+        self._close(call, verdict, note)
+        if not self._pending:
+            self._ready = DeferredToolResults(
+                approvals=dict(self._answers), calls=dict(self._replies)
+            )
+
+    def _given(self, call: PendingCall, answer: bool | ToolDenied | str) -> None:
+        if isinstance(answer, str):
+            self._replies[call.tool_call_id] = answer
+        else:
+            self._answers[call.tool_call_id] = answer
+
+    def _close(self, call: PendingCall, verdict: Any, note: str) -> None:
+        host = self._host
+        self._pending.pop(call.id, None)
+        reason = f"already {verdict}" if verdict != "dropped" else f"dropped: {note}"
+        self._closed[call.id] = reason
+        current = host.current_message
+        who = current.sender.name if current is not None and current.sender else None
+        host.notify_event(
+            ToolApprovalAnsweredEvent(
+                agent=host.myAddress, call_id=call.id, verdict=verdict, note=note, by=who
+            )
+        )
+
+    def _still_waiting(self) -> str:
+        if self._pending:
+            return f" Still waiting: {', '.join(self._pending)}."
+        return " The run goes on."
+
+    # ------------------------------------------------------------------ after a restart
+    def restore(self, events: Iterable[object]) -> bool:
+        """Park again what the record left pending, and ask the person again; True if any."""
+        asked: ToolApprovalAskedEvent | None = None
+        held: list[Message] = []  # since the latest park
+        answered: dict[str, ToolApprovalAnsweredEvent] = {}
+        for item in events:
+            event = item.event if isinstance(item, EventMessage) else item
+            if isinstance(event, ToolApprovalHeldEvent):
+                held.append(event.message)
+            elif isinstance(event, ToolApprovalAskedEvent):
+                asked, held = event, []
+                self._count = max(self._count, *(int(c.id) for c in event.calls if c.id.isdigit()))
+            elif isinstance(event, ToolApprovalAnsweredEvent):
+                answered[event.call_id] = event
+                verdict = event.verdict
+                self._closed[event.call_id] = (
+                    f"already {verdict}" if verdict != "dropped" else f"dropped: {event.note}"
+                )
+        if asked is None:
+            return False
+        waiting = [call for call in asked.calls if call.id not in answered]
+        if not waiting:
+            return False
+        self._park(asked.message, waiting)
+        self._held = held
+        for call in asked.calls:  # answered before the crash, the rest not yet
+            given = answered.get(call.id)
+            if given is not None and given.verdict != "dropped":
+                self._given(call, recorded_answer(call, given))
+        self._ask()
+        return True
+
+
+def refusal(call: PendingCall, reason: str) -> ToolDenied | str:
+    """What the model reads when the person says no: a denied call, a declined question."""
+    if call.kind == "question":
+        return DECLINED.format(reason=reason)
+    return ToolDenied(DENIED.format(reason=reason))
+
+
+def recorded_answer(call: PendingCall, given: ToolApprovalAnsweredEvent) -> bool | ToolDenied | str:
+    """The answer a recorded verdict gave, to give it again after a restart."""
+    if given.verdict == "approved":
+        return True
+    if given.verdict == "answered":
+        return given.note
+    return refusal(call, given.note)
+
+
+def describe(call: PendingCall) -> str:
+    """One line a person decides on: the id, the tool and its arguments, who it works for."""
+    who = f", for {call.asked_by}" if call.asked_by else ""
+    if call.kind == "question" and isinstance(call.args, dict):
+        choices = call.args.get("choices")
+        among = f" (one of: {', '.join(map(str, choices))})" if choices else ""
+        return f"  [{call.id}] asks: {call.args.get('question')}{among}{who}"
+    args = call.args if isinstance(call.args, str) else json.dumps(call.args, ensure_ascii=False)
+    args = args if len(args) <= ARGS_CHARS else args[:ARGS_CHARS] + "…"
+    return f"  [{call.id}] {call.tool}({args}) under rule {call.rule!r}{who}"

@@ -1,0 +1,70 @@
+"""The team file's `approve` key: the team's rules reach every role, a bad rule is one line."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import pytest
+from retinue import AgentConfig, ToolCard, hookimpl
+from retinue.plugins import get_plugin_manager
+from retinue.teamfile import TeamFileError, loads_team_file
+
+
+class FilesCard(ToolCard):
+    name: ClassVar[str] = "files"
+
+
+class Cards:
+    @hookimpl
+    def retinue_tool_cards(self) -> list[type[ToolCard]]:
+        return [FilesCard]
+
+
+@pytest.fixture
+def pm() -> object:
+    return get_plugin_manager(autoload=False, plugins=[Cards()])
+
+
+TEAM = """
+[team]
+entry = "Lead"
+approve = ["files.delete", "mcp.*"]
+
+[roles.Lead]
+model = "test"
+approve = ["files.write*"]
+
+[roles.Aide]
+model = "test"
+"""
+
+
+def problems_of(text: str, pm: object) -> list[str]:
+    with pytest.raises(TeamFileError) as caught:
+        loads_team_file(text, plugin_manager=pm)
+    return caught.value.problems
+
+
+def test_the_team_rules_follow_each_roles_own(pm: object) -> None:
+    text = TEAM.replace('"mcp.*"', '"files.list"')
+    spec = loads_team_file(text, plugin_manager=pm)
+    lead, aide = (card.config for card in spec.cards())
+    assert isinstance(lead, AgentConfig) and isinstance(aide, AgentConfig)
+    assert lead.approve == ["files.write*", "files.delete", "files.list"]
+    assert aide.approve == ["files.delete", "files.list"]
+    assert spec.team.approve == ["files.delete", "files.list"]
+
+
+def test_a_rule_of_a_card_not_installed_is_one_line(pm: object) -> None:
+    assert problems_of(TEAM, pm) == [
+        "team.approve[1] (line 4): rule 'mcp.*' names no installed card 'mcp'; "
+        "installed cards: files"
+    ]
+
+
+def test_a_rule_without_a_card_is_one_line_at_its_place(pm: object) -> None:
+    text = TEAM.replace('"mcp.*"', '"files.list"').replace('"files.write*"', '"write"')
+    assert problems_of(text, pm) == [
+        "roles.Lead.approve (line 8): approval rule 'write' must be CARD.TOOL (a glob over "
+        "the card's tools), e.g. 'workspace.write*' or 'mcp.*'"
+    ]
