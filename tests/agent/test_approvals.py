@@ -16,7 +16,10 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import ActorAddress, AgentConfig, CommandsAnnouncedEvent
 from retinue.testing import TeamHarness, call_tool, incoming, run_messages, send, tool_returns
-from retinue_workspace import WorkspaceTool
+
+WorkspaceTool = pytest.importorskip(
+    "retinue_workspace", reason="the writer's tool needs retinue-workspace"
+).WorkspaceTool
 
 
 def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:

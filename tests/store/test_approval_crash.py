@@ -8,12 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import approve_run
+import pytest
 from resume_helpers import HERE, WAIT, env, lines_until
 from retinue import AgentMessage, EventMessage, SentMessage, ToolCallStartedEvent
 from retinue.record import decode
 from retinue.resume import resume_team
 from retinue.store import open_store
+
+pytest.importorskip("retinue_workspace", reason="the parked call is a workspace write")
+import approve_run  # only once the workspace is known to be installed
 
 
 def kill_while_parked(where: str, root: Path) -> str:
