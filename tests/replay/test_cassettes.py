@@ -23,6 +23,7 @@ CASSETTE = Path(__file__).parent / "cassettes" / "pair.jsonl"
 
 
 def test_the_committed_cassette_plays_the_team_file_offline() -> None:
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     report = play_cassette(PAIR, CASSETTE)
     assert report.ok, report.render()
     assert (report.turns, report.replayed, report.equal) == (3, 3, 3)
@@ -31,6 +32,7 @@ def test_the_committed_cassette_plays_the_team_file_offline() -> None:
 
 def test_the_same_session_exports_the_same_file(tmp_path: Path) -> None:
     """Only the header (the recorded team's id) differs: no timestamp, no run id."""
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     where = tmp_path / "team.sqlite"
     with load_team_file(PAIR).start(store=str(where)) as running:
         running.send("plan it")
@@ -44,6 +46,7 @@ def test_the_same_session_exports_the_same_file(tmp_path: Path) -> None:
 
 
 def test_a_changed_prompt_misses_with_a_diff_naming_the_agent_and_turn(tmp_path: Path) -> None:
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     shutil.copy(TEAMS / "pair_script.py", tmp_path)
     text = PAIR.read_text().replace(
         'description = "Helps the lead"', 'description = "Helps the lead"\nprompt = "Be brief."'
@@ -66,6 +69,7 @@ def test_a_missing_or_malformed_cassette_is_one_line_naming_it(tmp_path: Path) -
 def test_credentials_are_redacted_and_the_cassette_still_plays(tmp_path: Path) -> None:
     """A prompt holding a URL with a password: the cassette hides it as the record's configs
     do, and the replayed request is compared with it hidden too."""
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     shutil.copy(TEAMS / "pair_script.py", tmp_path)
     hook = "https://bot:hunter2@hooks.example.org/notify?api_key=abc123"
     text = PAIR.read_text().replace(
@@ -91,6 +95,7 @@ def test_credentials_are_redacted_and_the_cassette_still_plays(tmp_path: Path) -
 def test_an_agent_the_cassette_has_no_turn_of_is_named_and_leftovers_are_listed(
     tmp_path: Path,
 ) -> None:
+    pytest.importorskip("retinue_team", reason="the lead hires its helper through retinue-team")
     lines = CASSETTE.read_text().splitlines()
     (tmp_path / "no_helper.jsonl").write_text(
         "\n".join(line for line in lines if '"agent": "@Helper"' not in line) + "\n"
