@@ -37,7 +37,7 @@ def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 def member(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    time.sleep(random.random() / 50)  # jitter, to shuffle who answers first
+    time.sleep(random.random() / 50)  # sleep-ok: jitter, not a wait
     return send(info, ("@Manager", "response", f"{agent_name(info)} counted"))
 
 

@@ -32,7 +32,7 @@ class Members:
         self.lock = threading.Lock()
 
     def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        time.sleep(random.random() / 50)  # jitter, to shuffle who finishes first
+        time.sleep(random.random() / 50)  # sleep-ok: jitter, not a wait
         name = agent_name(info)
         with self.lock:
             self.order.append(name)
