@@ -65,5 +65,24 @@ def first_difference(recorded: Sequence[str], replayed: Sequence[str]) -> str | 
     diff = difflib.unified_diff(
         list(recorded), list(replayed), "recorded", "replayed", n=1, lineterm=""
     )
-    lines = [line if len(line) <= 400 else line[:397] + "..." for line in diff]
-    return "\n".join(lines[:12])
+    lines = list(diff)
+    removed = next((line for line in lines[2:] if line.startswith("-")), "")
+    added = next((line for line in lines[2:] if line.startswith("+")), "")
+    pairs = zip(removed[1:], added[1:], strict=False)
+    where = next((i for i, (a, b) in enumerate(pairs) if a != b), len(removed) - 1)
+    return "\n".join(_around(line, where) for line in lines[:12])
+
+
+#: How much of a long line a diff shows, and how much of it before the first difference.
+SHOWN, BEFORE = 400, 120
+
+
+def _around(line: str, where: int) -> str:
+    """`line` cut to `SHOWN` characters around column `where` of its text (after the diff's
+    one-character mark), so two long lines that differ late still show where they differ."""
+    if len(line) <= SHOWN:
+        return line
+    start = max(0, min(where - BEFORE, len(line) - 1 - SHOWN))
+    end = 1 + start + SHOWN
+    before, after = "..." if start else "", "..." if end < len(line) else ""
+    return f"{line[0]}{before}{line[1 + start : end]}{after}"

@@ -155,6 +155,7 @@ class Playback:
             recorded_answers=list(self.script.answers),
             stopped=tally.stopped,
             team_id=team_id,
+            served_tools=self.tally.serve_tools,
             untooled=sum(t.tools is None for turns in self.script.turns.values() for t in turns),
         )
 

@@ -64,6 +64,8 @@ class ReplayReport:
     """A strict replay stopped at its first difference."""
     team_id: str | None = None
     """The replay's own team (recorded only when asked)."""
+    served_tools: bool = False
+    """Tools answered from the record (nothing ran), not run."""
     untooled: int = 0
     """Recorded turns without tool definitions (a record or cassette from before they were
     kept): only the tools their answers call were checked."""
@@ -88,6 +90,11 @@ class ReplayReport:
             lines.append("replay stopped at the first difference (--lenient goes on)")
         if not self.same_answers and not self.stopped:  # stopped: its failures reached them
             lines.append(_answers_diff(self.recorded_answers, self.answers))
+        if self.differences and self.served_tools:
+            lines.append(
+                "tools were served from the record, so state they change and the model sees "
+                "(a planning board) stayed as it was: --tools live runs them"
+            )
         if self.untooled:
             lines.append(
                 f"{self.untooled} of the {self.turns} recorded turns hold no tool definitions: "
