@@ -157,6 +157,11 @@ from retinue import (
     team_limits_from_events,
     team_usage_from_events,
     tool_effect,
+    ApprovalRule,
+    PendingCall,
+    ToolApprovalAnsweredEvent,
+    ToolApprovalAskedEvent,
+    ToolApprovalHeldEvent,
 )
 from retinue import hookspec  # type: ignore[attr-defined]
 from retinue import Letter  # type: ignore[attr-defined]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 import pytest
-from retinue import AgentConfig, ToolCard, hookimpl
+from retinue import AgentConfig, ApprovalRule, ToolCard, hookimpl
+from retinue.agent.approval_policy import describe_rule
 from retinue.plugins import get_plugin_manager
 from retinue.teamfile import TeamFileError, loads_team_file
 
@@ -67,4 +68,34 @@ def test_a_rule_without_a_card_is_one_line_at_its_place(pm: object) -> None:
     assert problems_of(text, pm) == [
         "roles.Lead.approve (line 8): approval rule 'write' must be CARD.TOOL (a glob over "
         "the card's tools), e.g. 'workspace.write*' or 'mcp.*'"
+    ]
+
+
+def test_a_rule_with_a_reviewer_and_a_timeout_is_a_table(pm: object) -> None:
+    text = TEAM.replace(
+        '"mcp.*"',
+        '{ rule = "files.list", reviewer = "Aide", timeout = 600, on_timeout = "remind" }',
+    )
+    spec = loads_team_file(text, plugin_manager=pm)
+    lead = spec.cards()[0].config
+    assert isinstance(lead, AgentConfig)
+    assert lead.approve == [
+        "files.write*",
+        "files.delete",
+        ApprovalRule(rule="files.list", reviewer="Aide", timeout=600, on_timeout="remind"),
+    ]
+    assert [describe_rule(rule) for rule in lead.approve][-1] == (
+        "files.list (reviewer Aide, remind after 600 s)"
+    )
+
+
+def test_a_bad_option_of_a_rule_is_one_line(pm: object) -> None:
+    text = TEAM.replace('"mcp.*"', '{ rule = "files.list", on_timeout = "ignore" }')
+    assert problems_of(text, pm) == [
+        "team.approve (line 4): approval rule on_timeout: Input should be 'deny' or 'remind'"
+    ]
+    text = TEAM.replace('"mcp.*"', '{ rule = "nothing.list" }')
+    assert problems_of(text, pm) == [
+        "team.approve[1] (line 4): rule 'nothing.list' names no installed card 'nothing'; "
+        "installed cards: files"
     ]

@@ -1,6 +1,7 @@
 """The agent layer: messages, routing, hiring, the usage guard, cancellation, HumanProxy."""
 
 from retinue.agent.agent import BaseAgent
+from retinue.agent.approval_policy import ApprovalRule
 from retinue.agent.cancel import NO_RUN_IN_PROGRESS as NO_RUN_IN_PROGRESS
 from retinue.agent.cancel import Cancellation as Cancellation
 from retinue.agent.cancel import from_operator, is_cancel
@@ -12,7 +13,11 @@ from retinue.agent.events import (
     ChainResumedEvent,
     ChainStoppedEvent,
     CommandsAnnouncedEvent,
+    PendingCall,
     RoutingSkippedEvent,
+    ToolApprovalAnsweredEvent,
+    ToolApprovalAskedEvent,
+    ToolApprovalHeldEvent,
 )
 from retinue.agent.failures import FailureNotice
 from retinue.agent.failures import render_failure_notice as render_failure_notice
@@ -32,6 +37,7 @@ __all__ = [
     "AgentConfig",
     "AgentMessage",
     "AgentState",
+    "ApprovalRule",
     "BaseAgent",
     "ChainMessageDroppedEvent",
     "ChainMessageHeldEvent",
@@ -41,9 +47,13 @@ __all__ = [
     "FailureNotice",
     "HumanProxy",
     "Intent",
+    "PendingCall",
     "Request",
     "RoutingSkippedEvent",
     "StructuredOutput",
+    "ToolApprovalAnsweredEvent",
+    "ToolApprovalAskedEvent",
+    "ToolApprovalHeldEvent",
     "from_operator",
     "guard_usage_limits",
     "is_cancel",

@@ -143,6 +143,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
         if self._tool_factory is not None:
             self._tool_factory.close()
         self.budget_hold.stopped()
+        self.approvals.stopped()
 
     def on_system_shutdown(self) -> None:
         react = self._react
@@ -221,8 +222,8 @@ class BaseAgent(HistoryCommands, FailureHandling):
             return
         if isinstance(message, FailureNotice) and self._absorbs(message):
             return
-        is_command = message.content.startswith("/") and from_operator(message)
-        if is_command and self._dispatch_command(message):
+        command = message.content.startswith("/") and from_operator(message)  # reviewers: below
+        if approval_turns.reviewed(self, message) or (command and self._dispatch_command(message)):
             for turn in approval_turns.next_turns(self):  # a parked run answered goes on
                 self._handle(turn)
             return

@@ -10,15 +10,16 @@ pydantic-ai's `ApprovalRequired` unless the call is the approved one coming back
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_ai import RunContext
 from pydantic_ai.exceptions import ApprovalRequired
-from pydantic_ai.messages import ToolCallPart
+from pydantic_ai.messages import ToolCallPart, ToolReturn
 from pydantic_ai.tools import ToolDefinition
 
 from retinue.llm.run_hooks import RunState, ToolHooks
@@ -26,17 +27,52 @@ from retinue.tools.card import ToolCard, card_name
 
 _CARD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
-#: The metadata key under which a parked call carries the rule that parked it.
+#: The metadata key under which a parked call carries the rule that parked it (dumped).
 RULE_KEY = "retinue_rule"
+#: The metadata key under which an approved call comes back with the person's note.
+NOTE_KEY = "retinue_note"
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalRule:
-    """One `card.glob` rule, read from its text."""
+class ApprovalRule(BaseModel):
+    """One rule: the calls it names (`card.glob`), and, beyond the person, who may answer
+    and how long the call waits.
 
-    text: str
-    card: str
-    tools: str
+    A rule with no options is written as its text alone (`"workspace.write*"`); a table
+    adds them: `{rule = "workspace.delete", reviewer = "Reviewer", timeout = 600}`.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    rule: str
+    reviewer: str | None = None
+    """A member (`@QA`) or a role (hired when none is in the team) asked to answer, besides
+    the person: it is sent the call and answers `/approve ID [note]` or `/deny ID REASON`."""
+    timeout: float | None = Field(default=None, gt=0)
+    """Seconds a call waits for an answer before `on_timeout`; None: it waits."""
+    on_timeout: Literal["deny", "remind"] = "deny"
+    """What an unanswered call's timeout does: deny it (the model reads why), or remind the
+    person once and keep waiting."""
+
+    @field_validator("rule")
+    @classmethod
+    def _form(cls, text: str) -> str:
+        card, dot, tools = text.strip().partition(".")
+        if not dot or not tools:
+            raise ValueError(
+                f"approval rule {text!r} must be CARD.TOOL (a glob over the card's tools), "
+                "e.g. 'workspace.write*' or 'mcp.*'"
+            )
+        if not _CARD.fullmatch(card):
+            raise ValueError(f"approval rule {text!r}: {card!r} is not a card name")
+        return text.strip()
+
+    @property
+    def card(self) -> str:
+        return self.rule.partition(".")[0]
+
+    @property
+    def tools(self) -> str:
+        return self.rule.partition(".")[2]
 
     def fits(self, tool: str) -> bool:
         """Whether the card's tool `tool` (its whole name) falls under this rule."""
@@ -44,28 +80,53 @@ class ApprovalRule:
         return fnmatch.fnmatchcase(short, self.tools) or fnmatch.fnmatchcase(tool, self.tools)
 
 
-def parse_rule(text: str) -> ApprovalRule:
-    """The rule `text` says; a `ValueError` naming what is wrong with it otherwise."""
-    card, dot, tools = text.strip().partition(".")
-    if not dot or not tools:
-        raise ValueError(
-            f"approval rule {text!r} must be CARD.TOOL (a glob over the card's tools), "
-            "e.g. 'workspace.write*' or 'mcp.*'"
-        )
-    if not _CARD.fullmatch(card):
-        raise ValueError(f"approval rule {text!r}: {card!r} is not a card name")
-    return ApprovalRule(text.strip(), card, tools)
+#: A rule as configs hold it: its text alone, or the rule with options.
+RuleItem = str | ApprovalRule
 
 
-def check_rules(rules: Iterable[str]) -> list[str]:
-    """`rules` as given, each checked (a `ValueError` for the first bad one), once each."""
-    return list(dict.fromkeys(parse_rule(rule).text for rule in rules))
+def parse_rule(item: RuleItem | Mapping[str, Any]) -> ApprovalRule:
+    """The rule `item` says; a `ValueError` naming what is wrong with it otherwise."""
+    if isinstance(item, ApprovalRule):
+        return item
+    try:
+        if isinstance(item, str):
+            return ApprovalRule(rule=item)
+        return ApprovalRule.model_validate(item)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(map(str, problem["loc"]))
+        text = problem["msg"].removeprefix("Value error, ")
+        raise ValueError(text if where == "rule" else f"approval rule {where}: {text}") from None
+
+
+def describe_rule(item: RuleItem) -> str:
+    """A rule as a person reads it: its text, then its options."""
+    rule = parse_rule(item)
+    options = [f"reviewer {rule.reviewer}"] if rule.reviewer else []
+    if rule.timeout is not None:
+        options.append(f"{rule.on_timeout} after {rule.timeout:g} s")
+    return f"{rule.rule} ({', '.join(options)})" if options else rule.rule
+
+
+def check_rules(rules: Iterable[RuleItem | Mapping[str, Any]]) -> list[RuleItem]:
+    """`rules` checked (a `ValueError` for the first bad one), the first of each rule text
+    kept: a rule without options as its text, one with options as an `ApprovalRule`."""
+    if isinstance(rules, str | Mapping) or not isinstance(rules, Iterable):
+        raise ValueError("approve must be a list of rules (texts, or tables with a rule)")
+    kept: dict[str, RuleItem] = {}
+    for item in rules:
+        if not isinstance(item, str | Mapping | ApprovalRule):
+            raise ValueError(f"approval rule {item!r} must be a text or a table with a rule")
+        rule = parse_rule(item)
+        options = rule.model_dump(exclude_defaults=True, exclude={"rule"})
+        kept.setdefault(rule.rule, rule if options else rule.rule)
+    return list(kept.values())
 
 
 class ApprovalPolicy:
     """One agent's rules against its cards: which rule, if any, a tool call falls under."""
 
-    def __init__(self, rules: Sequence[str], cards: Sequence[ToolCard]) -> None:
+    def __init__(self, rules: Sequence[RuleItem], cards: Sequence[ToolCard]) -> None:
         self.rules = tuple(parse_rule(rule) for rule in rules)
         owners: dict[str, str] = {}
         served: set[str] = set()
@@ -109,7 +170,25 @@ class ApprovalGate(ToolHooks):
             return
         rule = self.policy.rule_for(call.tool_name)
         if rule is not None:
-            raise ApprovalRequired({RULE_KEY: rule.text})
+            raise ApprovalRequired({RULE_KEY: rule.model_dump(exclude_defaults=True)})
+
+    def tool_result(self, ctx: RunContext[Any], call: ToolCallPart, result: Any) -> Any:
+        metadata = ctx.tool_call_metadata if ctx.tool_call_approved else None
+        note = metadata.get(NOTE_KEY) if isinstance(metadata, dict) else None
+        return with_note(result, f"Approved with a note: {note}") if note else result
+
+
+def with_note(result: Any, note: str) -> Any:
+    """`result` as the model reads it with `note` after it, whatever the tool returned."""
+    if isinstance(result, str):
+        return f"{result}\n\n{note}"
+    if isinstance(result, ToolReturn):
+        content = result.content
+        if content is None or isinstance(content, str):
+            joined = f"{content}\n\n{note}" if content else note
+            return dataclasses.replace(result, content=joined)
+        return dataclasses.replace(result, content=[*content, note])
+    return ToolReturn(return_value=result, content=note)
 
 
 def _tool_name(tool: Any) -> str:

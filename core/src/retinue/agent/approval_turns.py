@@ -17,7 +17,9 @@ from pydantic_ai.messages import ModelRequest, ToolReturnPart
 from pydantic_ai.tools import DeferredToolRequests
 
 from retinue.actors.messages import CancelMessage, Message
+from retinue.agent import approval_reviews, approval_timers
 from retinue.agent.approval_policy import ApprovalGate, ApprovalPolicy
+from retinue.agent.approval_timers import ApprovalTimeout
 from retinue.agent.messages import AgentMessage
 from retinue.llm import history
 from retinue.llm.run_hooks import ToolHooks
@@ -47,6 +49,11 @@ def command(agent: BaseAgent, message: AgentMessage) -> bool:
     approvals = agent.approvals
     if not approvals.active:  # `/approve` is no command here: ordinary text
         return False
+    if isinstance(message, ApprovalTimeout):  # from its timer: too late when answered
+        line = approvals.expire(message.call_id)
+        if line is not None:
+            agent.notify_human(line)
+        return True
     text = message.content.strip()
     if approvals.parked and text.split(maxsplit=1)[0] == "/stop":
         _reply(agent, message, stop(agent, "stopped by /stop") or "")
@@ -107,13 +114,25 @@ def next_turns(agent: BaseAgent) -> Iterator[Message]:
 
 
 def park(agent: BaseAgent, requests: DeferredToolRequests) -> None:
-    """The turn's run ended waiting for approvals: park it on the turn's message."""
+    """The turn's run ended waiting for approvals: park it on the turn's message, ask the
+    person (and any reviewer), start the calls' timeouts."""
     message = agent.current_message
     if message is None:
         raise RuntimeError(
             f"{agent.myAddress.name}: a tool call needs approval, but the run has no turn to park"
         )
-    agent.approvals.park(message, requests)
+    approvals = agent.approvals
+    calls = approvals.calls_for(message, requests)
+    unreachable = approval_reviews.assign(agent, calls)
+    approvals.park(message, calls)
+    if unreachable:
+        agent.notify_human("\n".join(["Answer these yourself:", *unreachable]))
+    approval_reviews.ask(agent, calls)
+    approval_timers.start(agent, calls)
+
+
+#: A reviewer's answer to a parked call (see `approval_reviews`).
+reviewed = approval_reviews.verdict
 
 
 def reopen(agent: BaseAgent, events: Iterable[object]) -> None:
@@ -121,6 +140,7 @@ def reopen(agent: BaseAgent, events: Iterable[object]) -> None:
     approvals = agent.approvals
     if not approvals.restore(events):
         return
+    approval_timers.start(agent, approvals.waiting)
     waiting = approvals.pending_ids
     context = agent.react_agent.context
     messages = context.messages

@@ -15,7 +15,7 @@ and answered events are in the record, so a resumed team parks again and asks ag
 
 from __future__ import annotations
 
-import json
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -23,7 +23,8 @@ from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDen
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import EventMessage, Message
-from retinue.agent.approval_policy import RULE_KEY
+from retinue.agent.approval_policy import NOTE_KEY, RULE_KEY, parse_rule
+from retinue.agent.approval_texts import describe, recorded_answer, refusal
 from retinue.agent.events import (
     PendingCall,
     ToolApprovalAnsweredEvent,
@@ -31,13 +32,11 @@ from retinue.agent.events import (
     ToolApprovalHeldEvent,
 )
 
-#: The most characters of a call's arguments the person's notice quotes.
-ARGS_CHARS = 400
 
-DENIED = "The person denied this tool call: {reason}"
-"""What the model reads as a denied call's result."""
-DECLINED = "The person declined to answer: {reason}"
-"""What the model reads when the person declines a question (`/deny`)."""
+class Cancellable(Protocol):
+    """A started timer (`threading.Timer`)."""
+
+    def cancel(self) -> None: ...
 
 
 class ApprovalHost(Protocol):
@@ -65,6 +64,8 @@ class Approvals:
         #: approvals, and to questions.
         self._answers: dict[str, bool | ToolDenied] = {}
         self._replies: dict[str, str] = {}
+        #: The notes given with approvals, as the approved calls' metadata.
+        self._notes: dict[str, dict[str, Any]] = {}
         #: Why each call that was asked is no longer pending, by its id.
         self._closed: dict[str, str] = {}
         #: Mail that arrived while parked, oldest first.
@@ -74,6 +75,10 @@ class Approvals:
         self.active = False
         #: Set when every call is answered: the results the parked turn goes on with.
         self._ready: DeferredToolResults | None = None
+        #: Every member asked to review a call here (their answers are read, even late).
+        self._reviewers: set[str] = set()
+        #: The timeouts of pending calls, by call id; cancelled when the call closes.
+        self._timers: dict[str, Cancellable] = {}
 
     def commands(self) -> list[Callable[..., str]]:
         """The person's commands, for the agent's registry (what frontends list and complete;
@@ -86,15 +91,15 @@ class Approvals:
         return self._turn is not None
 
     # ------------------------------------------------------------------ parking
-    def park(self, message: Message, requests: DeferredToolRequests) -> None:
-        """The run of `message`'s turn ended waiting for approvals: record them, tell once."""
-        host = self._host
+    def calls_for(self, message: Message, requests: DeferredToolRequests) -> list[PendingCall]:
+        """The pending calls a run of `message`'s turn ended with, numbered, with their rules."""
         calls = []
         kinds = [(call, "approval") for call in requests.approvals]
         kinds += [(call, "question") for call in requests.calls]
         for call, kind in kinds:
             self._count += 1
-            rule = requests.metadata.get(call.tool_call_id, {}).get(RULE_KEY, "")
+            rule = requests.metadata.get(call.tool_call_id, {}).get(RULE_KEY)
+            options = parse_rule(rule) if rule else None
             calls.append(
                 PendingCall(
                     id=str(self._count),
@@ -102,11 +107,20 @@ class Approvals:
                     tool=call.tool_name,
                     args=call.args_as_dict() if kind == "question" else call.args,
                     tool_call_id=call.tool_call_id,
-                    rule=str(rule),
+                    rule=options.rule if options is not None else "",
                     asked_by=message.sender.name if message.sender is not None else None,
                     chain_id=message.chain_id,
+                    reviewer=options.reviewer if options is not None else None,
+                    timeout=options.timeout if options is not None else None,
+                    on_timeout=options.on_timeout if options is not None else "deny",
+                    asked_at=time.time(),
                 )
             )
+        return calls
+
+    def park(self, message: Message, calls: list[PendingCall]) -> None:
+        """The run of `message`'s turn ended waiting on `calls`: record them, tell once."""
+        host = self._host
         self._park(message, calls)
         host.notify_event(
             ToolApprovalAskedEvent(agent=host.myAddress, calls=calls, message=message)
@@ -116,9 +130,11 @@ class Approvals:
         self._ask()
 
     def _park(self, message: Message, calls: list[PendingCall]) -> None:
+        self._cancel_timers()
+        self._reviewers.update(call.reviewer for call in calls if call.reviewer)
         self._turn = message
         self._pending = {call.id: call for call in calls}
-        self._answers, self._replies = {}, {}
+        self._answers, self._replies, self._notes = {}, {}, {}
         self._ready = None
 
     def _ask(self) -> None:
@@ -205,6 +221,50 @@ class Approvals:
             return f"Nothing of {self._host.myAddress.name} waits for approval."
         return "\n".join(describe(call) for call in self._pending.values())
 
+    def expire(self, call_id: str) -> str | None:
+        """A pending call's timeout passed: deny it, or remind the person (its rule says
+        which); the line for the person, or None when the call was answered meanwhile."""
+        call = self._pending.get(call_id)
+        if call is None:
+            return None
+        waited = f"{call.timeout:g} s" if call.timeout is not None else "its timeout"
+        name = self._host.myAddress.name
+        if call.on_timeout == "remind":
+            self._timers.pop(call_id, None)
+            return f"{name}: call {call.id} ({call.tool}) still waits for you after {waited}."
+        reason = f"no answer within {waited}"
+        self._answer(call, refusal(call, reason), "denied", reason, by="timeout")
+        return f"{name}: denied {call.tool} (call {call.id}): {reason}.{self._still_waiting()}"
+
+    def reviewed_by(self, name: str) -> bool:
+        """Whether member `name` was asked to review a call here."""
+        return name in self._reviewers
+
+    def not_yours(self, call_id: str, command: str) -> str:
+        """Why a reviewer's answer to call `call_id`, not one it was asked about, is refused."""
+        found = self._find(call_id, command)
+        if isinstance(found, str):
+            return found
+        return f"{command} {call_id}: refused, you were not asked to review that call."
+
+    def watch(self, call_id: str, timer: Cancellable) -> None:
+        """Keep `timer` (a call's timeout) until the call closes, to cancel it then."""
+        self._timers[call_id] = timer
+
+    def stopped(self) -> None:
+        """The agent stopped: no timeout of its calls fires any more."""
+        self._cancel_timers()
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers = {}
+
+    @property
+    def waiting(self) -> list[PendingCall]:
+        """The calls still waiting, in the order they were asked."""
+        return list(self._pending.values())
+
     def drop(self, why: str) -> str | None:
         """End the park without running its calls (its chain or run stopped); the line for
         the person, or None when nothing was parked."""
@@ -213,8 +273,9 @@ class Approvals:
         dropped = list(self._pending.values())
         for call in dropped:
             self._close(call, "dropped", why)
+        self._cancel_timers()
         self._turn, self._pending, self._ready = None, {}, None
-        self._answers, self._replies = {}, {}
+        self._answers, self._replies, self._notes = {}, {}, {}
         names = ", ".join(f"{call.tool} (call {call.id})" for call in dropped)
         return (
             f"{self._host.myAddress.name} dropped the call(s) waiting for approval: {names}; {why}."
@@ -250,28 +311,39 @@ class Approvals:
         return f"{command} {key}: refused, no call {key} was asked for here; pending: {waiting}."
 
     def _answer(
-        self, call: PendingCall, answer: bool | ToolDenied | str, verdict: str, note: str
+        self,
+        call: PendingCall,
+        answer: bool | ToolDenied | str,
+        verdict: str,
+        note: str,
+        *,
+        by: str | None = None,
     ) -> None:
-        self._given(call, answer)
-        self._close(call, verdict, note)
+        self._given(call, answer, note)
+        self._close(call, verdict, note, by=by)
         if not self._pending:
             self._ready = DeferredToolResults(
-                approvals=dict(self._answers), calls=dict(self._replies)
+                approvals=dict(self._answers), calls=dict(self._replies), metadata=self._notes
             )
 
-    def _given(self, call: PendingCall, answer: bool | ToolDenied | str) -> None:
+    def _given(self, call: PendingCall, answer: bool | ToolDenied | str, note: str = "") -> None:
         if isinstance(answer, str):
             self._replies[call.tool_call_id] = answer
         else:
             self._answers[call.tool_call_id] = answer
+        if answer is True and note:  # the model reads it with the tool's result
+            self._notes[call.tool_call_id] = {NOTE_KEY: note}
 
-    def _close(self, call: PendingCall, verdict: Any, note: str) -> None:
+    def _close(self, call: PendingCall, verdict: Any, note: str, *, by: str | None = None) -> None:
         host = self._host
         self._pending.pop(call.id, None)
+        timer = self._timers.pop(call.id, None)
+        if timer is not None:
+            timer.cancel()
         reason = f"already {verdict}" if verdict != "dropped" else f"dropped: {note}"
         self._closed[call.id] = reason
         current = host.current_message
-        who = current.sender.name if current is not None and current.sender else None
+        who = by or (current.sender.name if current is not None and current.sender else None)
         host.notify_event(
             ToolApprovalAnsweredEvent(
                 agent=host.myAddress, call_id=call.id, verdict=verdict, note=note, by=who
@@ -312,34 +384,6 @@ class Approvals:
         for call in asked.calls:  # answered before the crash, the rest not yet
             given = answered.get(call.id)
             if given is not None and given.verdict != "dropped":
-                self._given(call, recorded_answer(call, given))
+                self._given(call, recorded_answer(call, given), given.note)
         self._ask()
         return True
-
-
-def refusal(call: PendingCall, reason: str) -> ToolDenied | str:
-    """What the model reads when the person says no: a denied call, a declined question."""
-    if call.kind == "question":
-        return DECLINED.format(reason=reason)
-    return ToolDenied(DENIED.format(reason=reason))
-
-
-def recorded_answer(call: PendingCall, given: ToolApprovalAnsweredEvent) -> bool | ToolDenied | str:
-    """The answer a recorded verdict gave, to give it again after a restart."""
-    if given.verdict == "approved":
-        return True
-    if given.verdict == "answered":
-        return given.note
-    return refusal(call, given.note)
-
-
-def describe(call: PendingCall) -> str:
-    """One line a person decides on: the id, the tool and its arguments, who it works for."""
-    who = f", for {call.asked_by}" if call.asked_by else ""
-    if call.kind == "question" and isinstance(call.args, dict):
-        choices = call.args.get("choices")
-        among = f" (one of: {', '.join(map(str, choices))})" if choices else ""
-        return f"  [{call.id}] asks: {call.args.get('question')}{among}{who}"
-    args = call.args if isinstance(call.args, str) else json.dumps(call.args, ensure_ascii=False)
-    args = args if len(args) <= ARGS_CHARS else args[:ARGS_CHARS] + "…"
-    return f"  [{call.id}] {call.tool}({args}) under rule {call.rule!r}{who}"

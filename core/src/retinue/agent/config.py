@@ -23,7 +23,7 @@ from retinue.actors.loader import (
     is_reading_record,
     qualified_name,
 )
-from retinue.agent.approval_policy import check_rules
+from retinue.agent.approval_policy import RuleItem, check_rules
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
 from retinue.llm.prompt import PromptTemplate
@@ -102,16 +102,16 @@ class AgentConfig(BaseConfig):
     """The most answers of one task chain a turn takes in when they wait together: a manager
     whose workers answered while it was busy reads them in one run, not one run each
     (1: one message a turn)."""
-    approve: list[str] = Field(default_factory=list)
+    approve: list[RuleItem] = Field(default_factory=list)
     """Tool calls that wait for the person's yes: `card.tool` globs (`workspace.write*`,
     `mcp.*`); see `retinue.agent.approval_policy`."""
 
     ask_person: bool = False
     """Offer the model `ask_person(question, choices)`: its run waits for the person's answer."""
 
-    @field_validator("approve")
+    @field_validator("approve", mode="before")
     @classmethod
-    def _approval_rules(cls, rules: list[str]) -> list[str]:
+    def _approval_rules(cls, rules: Any) -> list[RuleItem]:
         return check_rules(rules)
 
     @model_validator(mode="before")

@@ -97,6 +97,13 @@ class PendingCall(BaseModel):
     asked_by: str | None = None
     """Who the parked turn was working for (its message's sender)."""
     chain_id: str | None = None
+    reviewer: str | None = None
+    """The member asked to answer besides the person (its rule's reviewer, located)."""
+    timeout: float | None = None
+    """Seconds the call waits before `on_timeout` (its rule's), counted from `asked_at`."""
+    on_timeout: Literal["deny", "remind"] = "deny"
+    asked_at: float | None = None
+    """When it was asked (seconds since the epoch): a resumed team's timeout goes on from it."""
 
 
 class ToolApprovalAskedEvent(BaseModel):

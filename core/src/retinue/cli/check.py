@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
     """What a person checks at a glance: the team, each role's model and cards, the keys."""
+    from retinue.agent.approval_policy import describe_rule
     from retinue.llm.models import key_env
     from retinue.plugins import default_card_classes, get_plugin_manager
     from retinue.validation import MAX_LINE_CHARS, shorten, shown
@@ -79,7 +80,8 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
         line += f"; cards: {', '.join(tools)}" if tools else ""
         line += f"; routes to: {', '.join(card.routes_to)}" if card.routes_to else ""
         approve = getattr(config, "approve", [])
-        line += f"; asks the person before: {', '.join(approve)}" if approve else ""
+        rules = ", ".join(describe_rule(rule) for rule in approve)
+        line += f"; asks the person before: {rules}" if approve else ""
         lines.append(line)
         env = key_env(model_cfg) if model_cfg is not None else None
         if env is not None and not os.environ.get(env):

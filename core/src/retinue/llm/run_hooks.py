@@ -123,6 +123,10 @@ class ToolHooks:
     ) -> None:
         """After a function tool returned `result` or raised `error` (also when cancelled)."""
 
+    def tool_result(self, ctx: RunContext[Any], call: ToolCallPart, result: Any) -> Any:
+        """What the model reads of a call that returned `result`: `result`, or more."""
+        return result
+
 
 @dataclass(frozen=True, slots=True)
 class RunBinding:
@@ -250,6 +254,7 @@ class RunnerCapability(AbstractCapability[Any]):
             raise
         for hook in hooks:
             hook.tool_finished(state, call, result, None)
+            result = hook.tool_result(ctx, call, result)
         return result
 
     async def after_output_validate(

@@ -21,7 +21,7 @@ def apply_team_rules(
     team = data.get("team")
     team_rules = team.get("approve", []) if isinstance(team, Mapping) else []
     problems = _unknown_cards(("team", "approve"), team_rules, card_classes)
-    valid = [rule for rule in _rules(team_rules) if _parsed(rule)]
+    valid = _rules(team_rules)
     roles = data.get("roles")
     for role, card in (roles if isinstance(roles, Mapping) else {}).items():
         config = card.get("config") if isinstance(card, Mapping) else None
@@ -34,11 +34,13 @@ def apply_team_rules(
     return problems
 
 
-def _rules(rules: Any) -> list[str]:
-    return [rule for rule in rules if isinstance(rule, str)] if isinstance(rules, list) else []
+def _rules(rules: Any) -> list[Any]:
+    return [rule for rule in rules if _parsed(rule)] if isinstance(rules, list) else []
 
 
-def _parsed(rule: str) -> bool:
+def _parsed(rule: Any) -> bool:
+    if not isinstance(rule, str | Mapping):
+        return False
     try:
         parse_rule(rule)
     except ValueError:
@@ -54,14 +56,14 @@ def _unknown_cards(
     problems = []
     installed = ", ".join(card_classes) or "none"
     for index, rule in enumerate(rules):
-        if not isinstance(rule, str) or not _parsed(rule):
+        if not _parsed(rule):
             continue  # the config's own check says what is wrong with it
-        card = parse_rule(rule).card
-        if card not in card_classes:
+        parsed = parse_rule(rule)
+        if parsed.card not in card_classes:
             problems.append(
                 ConfigProblem(
                     (*where, index),
-                    f"rule {shown(rule)} names no installed card {shown(card)}; "
+                    f"rule {shown(parsed.rule)} names no installed card {shown(parsed.card)}; "
                     f"installed cards: {installed}",
                 )
             )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from retinue.agent.approval_policy import check_rules
+from retinue.agent.approval_policy import RuleItem, check_rules
 from retinue.llm.config import ModelConfig
 from retinue.team.budget import TeamUsageLimits
 from retinue.team.card import AgentCard
@@ -60,12 +60,12 @@ class TeamSettings(ConfigModel):
     budget: TeamUsageLimits = Field(default_factory=TeamUsageLimits)
     loops: LoopLimits = Field(default_factory=LoopLimits)
     metadata: TeamMetadata | None = None
-    approve: list[str] = Field(default_factory=list)
+    approve: list[RuleItem] = Field(default_factory=list)
     """Tool calls that wait for the person's yes in every role (`card.tool` globs)."""
 
-    @field_validator("approve")
+    @field_validator("approve", mode="before")
     @classmethod
-    def _approval_rules(cls, rules: list[str]) -> list[str]:
+    def _approval_rules(cls, rules: Any) -> list[RuleItem]:
         return check_rules(rules)
 
     def team_config(self, name: str, import_path: list[str] | None = None) -> TeamConfig:

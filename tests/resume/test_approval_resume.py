@@ -1,0 +1,92 @@
+"""A parked call's options across a shutdown and a resume: its timeout goes on from when it
+was first asked (not from the resume), and its reviewer may still answer."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue import AgentConfig, AgentMessage, PendingCall, SentMessage, ToolApprovalAskedEvent
+from retinue.agent.approval_policy import check_rules
+from retinue.testing import TeamHarness, call_tool, run_messages, scripted_card, send, tool_returns
+
+WorkspaceTool = pytest.importorskip(
+    "retinue_workspace", reason="the parked call is a workspace write"
+).WorkspaceTool
+
+
+def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    returns = tool_returns(run_messages(messages))
+    if returns:
+        return send(info, ("@Human", "response", f"wrote: {returns[-1].content}"))
+    return call_tool("workspace_write", {"path": "out.txt", "content": "hello"})
+
+
+def reviewer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    return send(info)  # says nothing before the shutdown; answers after the resume (below)
+
+
+def timer_of(name: str, call_id: str) -> threading.Timer:
+    (timer,) = [
+        thread
+        for thread in threading.enumerate()
+        if thread.name == f"retinue-approval-{name}-{call_id}"
+    ]
+    assert isinstance(timer, threading.Timer)
+    return timer
+
+
+def test_a_resumed_timeout_counts_from_the_first_ask_and_a_reviewer_still_answers(
+    where: str, resumed: Any, tmp_path: Path
+) -> None:
+    first = TeamHarness(store=where)
+    card = scripted_card(
+        "Writer",
+        "tests.resume.test_approval_resume:writer",
+        tools=[WorkspaceTool(root=tmp_path, per_team=False)],
+    )
+    assert isinstance(card.config, AgentConfig)
+    rule = {"rule": "workspace.write*", "reviewer": "@Reviewer", "timeout": 600}
+    card.config.approve = check_rules([rule])
+    first.add(scripted_card("Reviewer", "tests.resume.test_approval_resume:reviewer"))
+    writer_address = first.add(card)
+    first.say(writer_address, "write it")
+    first.wait_idle()
+    (asked,) = first.events(ToolApprovalAskedEvent)
+    (call,) = asked.calls
+    assert isinstance(call, PendingCall) and call.reviewer == "@Reviewer"
+    assert call.asked_at is not None
+    team_id = first.team_id
+    assert first.shutdown()
+
+    team, recorder = resumed(team_id)
+    team.system.wait_idle(30)
+    timer = timer_of("@Writer", "1")
+    assert timer.interval <= 600 - (time.time() - call.asked_at) + 1  # not 600 again
+    # The reviewer, resumed too, answers now: its answer is honoured.
+    team.system.send(
+        team.roster["@Writer"],
+        AgentMessage(content="/approve 1 fine", type="response"),
+        sender=team.roster["@Reviewer"],
+    )
+    team.system.wait_idle(30)
+    timer.join(30)
+    assert not timer.is_alive()  # answered: its timeout cancelled
+    assert (tmp_path / "out.txt").read_text() == "hello"
+    told = [
+        m.message.content
+        for m in recorder.messages
+        if isinstance(m, SentMessage)
+        and isinstance(m.message, AgentMessage)
+        and m.message.recipient is not None
+        and m.message.recipient.name == "@Human"
+    ]
+    assert told[0].startswith("@Writer waits for your approval")
+    assert "@Reviewer is asked to review it" in told[0]
+    assert told[1] == "@Reviewer for @Writer: Approved workspace_write (call 1). The run goes on."
+    assert told[2].startswith("wrote: Created out.txt")
