@@ -13,6 +13,8 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import AgentConfig, AgentMessage, PendingCall, SentMessage, ToolApprovalAskedEvent
 from retinue.agent.approval_policy import check_rules
+from retinue.record import decode
+from retinue.store import open_store
 from retinue.testing import TeamHarness, call_tool, run_messages, scripted_card, send, tool_returns
 
 WorkspaceTool = pytest.importorskip(
@@ -29,6 +31,20 @@ def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 def reviewer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return send(info)  # says nothing before the shutdown; answers after the resume (below)
+
+
+def to_human(where: str, team_id: str) -> list[str]:
+    """What the person was told, as the record has it (both runs of the team)."""
+    with open_store(where, create=False) as store:
+        records = [decode(record.data) for record in store.read(team_id)]
+    return [
+        m.message.content
+        for m in records
+        if isinstance(m, SentMessage)
+        and isinstance(m.message, AgentMessage)
+        and m.message.recipient is not None
+        and m.message.recipient.name == "@Human"
+    ]
 
 
 def timer_of(name: str, call_id: str) -> threading.Timer:
@@ -64,7 +80,7 @@ def test_a_resumed_timeout_counts_from_the_first_ask_and_a_reviewer_still_answer
     team_id = first.team_id
     assert first.shutdown()
 
-    team, recorder = resumed(team_id)
+    team, _ = resumed(team_id)
     team.system.wait_idle(30)
     timer = timer_of("@Writer", "1")
     assert timer.interval <= 600 - (time.time() - call.asked_at) + 1  # not 600 again
@@ -78,15 +94,37 @@ def test_a_resumed_timeout_counts_from_the_first_ask_and_a_reviewer_still_answer
     timer.join(30)
     assert not timer.is_alive()  # answered: its timeout cancelled
     assert (tmp_path / "out.txt").read_text() == "hello"
-    told = [
-        m.message.content
-        for m in recorder.messages
-        if isinstance(m, SentMessage)
-        and isinstance(m.message, AgentMessage)
-        and m.message.recipient is not None
-        and m.message.recipient.name == "@Human"
-    ]
-    assert told[0].startswith("@Writer waits for your approval")
-    assert "@Reviewer is asked to review it" in told[0]
-    assert told[1] == "@Reviewer for @Writer: Approved workspace_write (call 1). The run goes on."
-    assert told[2].startswith("wrote: Created out.txt")
+    told = to_human(where, team_id)
+    first_ask, ask_again, verdict, done = told
+    assert first_ask == ask_again and "@Reviewer is asked to review it" in ask_again
+    assert verdict == "@Reviewer for @Writer: Approved workspace_write (call 1). The run goes on."
+    assert done.startswith("wrote: Created out.txt")
+
+
+def asker(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    returns = tool_returns(run_messages(messages))
+    if returns:
+        return send(info, ("@Human", "response", f"got: {returns[-1].content}"))
+    return call_tool("ask_person", {"question": "Which colour?", "choices": ["red", "blue"]})
+
+
+def test_a_question_waiting_alone_is_asked_again_after_a_resume(where: str, resumed: Any) -> None:
+    first = TeamHarness(store=where)
+    card = scripted_card("Asker", "tests.resume.test_approval_resume:asker")
+    assert isinstance(card.config, AgentConfig)
+    card.config.ask_person = True
+    first.say(first.add(card), "pick a colour")
+    first.wait_idle()
+    team_id = first.team_id
+    assert first.shutdown()
+
+    team, _ = resumed(team_id)
+    team.system.wait_idle(30)
+    team.send("/answer 1 red", to=team.roster["@Asker"])
+    team.system.wait_idle(30)
+    told = to_human(where, team_id)
+    asked = (
+        "@Asker waits for you (answer @Asker with /answer ID TEXT, or /deny ID REASON):\n"
+        "  [1] asks: Which colour? (one of: red, blue), for @Human"
+    )
+    assert told == [asked, asked, "Answered call 1. The run goes on.", "got: red"]
