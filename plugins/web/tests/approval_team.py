@@ -16,11 +16,14 @@ from retinue import AgentCard, AgentConfig
 from retinue.testing import call_tool, incoming, run_messages, scripted_card, send, tool_returns
 from retinue_workspace import WorkspaceTool
 
+#: The tools whose results it reports (a run also begins with the last one's output result).
+TOOLS = ("workspace_write", "ask_person")
 QUESTION = {"question": "Which colour?", "choices": ["red", "blue"]}
 
 
 def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    asked, returns = incoming(messages).content, tool_returns(run_messages(messages))
+    asked = incoming(messages).content
+    returns = [r for r in tool_returns(run_messages(messages)) if r.tool_name in TOOLS]
     if returns:
         return send(info, ("@Human", "response", f"tool said: {returns[-1].content}"))
     if asked.startswith("write "):

@@ -186,6 +186,7 @@ function render(all) {
 function stateOf(member) {
   const step = state.activity[member.name];
   if (step && member.state === "working") return [step.kind, step.kind === "model" ? "in a model request" : step.detail];
+  if (member.state === "idle" && waitsForPerson(member.name)) return ["waiting", "for your answer"];
   const labels = { working: "in a run", idle: "", waiting: member.detail, failed: member.detail, left: "" };
   return [member.state, labels[member.state] ?? member.detail];
 }

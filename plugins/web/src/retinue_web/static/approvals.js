@@ -11,9 +11,22 @@ function setApprovals(cards) {
 }
 
 function applyApprovals(change) {
-  for (const card of change.asked) state.approvals.set(card.key, card);
-  for (const key of change.closed) state.approvals.delete(key);
+  for (const card of change.asked) {
+    state.approvals.set(card.key, card);
+    state.dirty.add(`member:${card.agent}`);
+  }
+  for (const key of change.closed) {
+    const card = state.approvals.get(key);
+    if (card) state.dirty.add(`member:${card.agent}`);
+    state.approvals.delete(key);
+  }
   state.dirty.add("approvals");
+}
+
+// A member whose run waits for the person shows so in the roster (its row says "idle" else).
+function waitsForPerson(name) {
+  for (const card of state.approvals.values()) if (card.agent === name) return true;
+  return false;
 }
 
 // Cards already shown are kept as they are (a reason being typed stays); gone ones go.
