@@ -85,6 +85,7 @@ from retinue import (
     OrchestratorTeam,
     Panel,
     PanelView,
+    PendingCall,
     PluginError,
     ProcessedMessage,
     PromptTemplate,
@@ -125,6 +126,9 @@ from retinue import (
     TeamMetadata,
     TeamUsage,
     TeamUsageLimits,
+    ToolApprovalAnsweredEvent,
+    ToolApprovalAskedEvent,
+    ToolApprovalHeldEvent,
     ToolCallEvent,
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
@@ -158,10 +162,6 @@ from retinue import (
     team_usage_from_events,
     tool_effect,
     ApprovalRule,
-    PendingCall,
-    ToolApprovalAnsweredEvent,
-    ToolApprovalAskedEvent,
-    ToolApprovalHeldEvent,
 )
 from retinue import hookspec  # type: ignore[attr-defined]
 from retinue import Letter  # type: ignore[attr-defined]

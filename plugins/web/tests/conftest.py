@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from approval_team import writer_card
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
 from web_helpers import HOLDING, SESSIONS, lead, sign_in, worker
@@ -45,6 +47,26 @@ def team() -> Iterator[TeamHarness]:
 def view(team: TeamHarness) -> Iterator[WebView]:
     """The view over `team`, signed in as the person (its actions need the session)."""
     web = WebView(team)
+    web.start()
+    sign_in(web.port, web.login_url())
+    yield web
+    web.stop()
+    SESSIONS.pop(web.port, None)
+
+
+@pytest.fixture
+def writer_team(tmp_path: Path) -> Iterator[TeamHarness]:
+    """A Writer whose writes (into `tmp_path`) wait for the person's yes (`approval_team`)."""
+    harness = TeamHarness(store=":memory:")
+    harness.writer = harness.add(writer_card(tmp_path))  # type: ignore[attr-defined]
+    yield harness
+    harness.shutdown()
+
+
+@pytest.fixture
+def writer_view(writer_team: TeamHarness) -> Iterator[WebView]:
+    """The view over `writer_team`, signed in as the person."""
+    web = WebView(writer_team)
     web.start()
     sign_in(web.port, web.login_url())
     yield web

@@ -1,4 +1,4 @@
-"""The Starlette application: the page, its files, the JSON reads, the stream, two actions.
+"""The Starlette application: the page, its files, the JSON reads, the stream, the actions.
 
 | route | what |
 |---|---|
@@ -11,10 +11,13 @@
 | `GET .../panels/{name}` | a plugin's panel, as a table of text |
 | `POST .../say` | `{"to": "@Name", "text": "..."}`: said as the person (a `/command` too) |
 | `POST .../stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`; what it stopped |
+| `GET .../approvals` | the calls waiting for the person, as the page's cards |
+| `POST .../approvals/{verb}` | `{"member", "call", "text"}`: `/approve` (`/deny`, `/answer`) |
 
 (`...` is `/api/teams/{id}`.) A read the store cannot answer (a file gone bad, a store
 closed under the view) is a 503 naming the store and why, never a traceback. The stream is
-`stream`'s, an action's body is read by `body`, whom a stop reaches and its report `stops`'.
+`stream`'s, an action's body is read by `body`, whom a stop reaches and its report `stops`',
+the waiting calls and the commands that answer them `approvals`', a command's reply `replies`'.
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from retinue_web import approvals
 from retinue_web.actions import STOP, ActionError, Said, TeamStoppedError, check_text
 from retinue_web.actions import say as say_as_person
 from retinue_web.body import MAX_BODY, MAX_DEPTH, read_body, text_field
 from retinue_web.feed import TeamFeed
+from retinue_web.replies import reply_to, wait_in_record
 from retinue_web.security import GateMiddleware
 from retinue_web.stops import stop_report, stop_targets
 from retinue_web.stream import stream
@@ -47,6 +52,7 @@ if TYPE_CHECKING:
 
 STATIC = {
     "app.js": "text/javascript; charset=utf-8",
+    "approvals.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
 }
 #: `MAX_BODY` and `MAX_DEPTH` are named here too, where they were before `body` held them.
@@ -96,6 +102,8 @@ def build_app(view: WebView) -> Any:
         Route("/api/teams/{team}/panels/{name}", api.panel),
         Route("/api/teams/{team}/say", api.say, methods=["POST"]),
         Route("/api/teams/{team}/stop", api.stop, methods=["POST"]),
+        Route("/api/teams/{team}/approvals", api.pending),
+        Route("/api/teams/{team}/approvals/{verb}", api.answer, methods=["POST"]),
     ]
     assert view.gate is not None, "bind() the view before building its app"
     handlers = {StoreError: _store_failed, _RefusedError: _refused_request}
@@ -222,23 +230,51 @@ class _Api:
             return _error(404, "no such panel")
         return JSONResponse(shown)
 
+    async def say_to(self, feed: TeamFeed, name: str, text: str) -> Said:
+        """Say `text` to the member `name` as the person (a `/command` only if it has it)."""
+        member = await run_in_threadpool(self.view.member, feed.team_id, name)
+        if member is None:
+            raise ActionError(f"no member of this team is called {name or '(nobody)'}")
+        with feed.locked():
+            commands = feed.fold.commands_json().get(member.name, [])
+            position = feed.fold.position
+        text = check_text(text, member.name, commands)
+        assert self.view.team is not None
+        return await run_in_threadpool(say_as_person, self.view.team, member, text, position)
+
     async def say(self, request: Request) -> Response:
         feed = await self.live_feed(request, "spoken to")
         try:
             body = await read_body(request)
-            name, text = text_field(body, "to"), text_field(body, "text")
-            member = await run_in_threadpool(self.view.member, feed.team_id, name)
-            if member is None:
-                raise ActionError(f"no member of this team is called {name or '(nobody)'}")
-            with feed.locked():
-                commands = feed.fold.commands_json().get(member.name, [])
-                position = feed.fold.position
-            text = check_text(text, member.name, commands)
-            assert self.view.team is not None
-            sent = await run_in_threadpool(say_as_person, self.view.team, member, text, position)
+            sent = await self.say_to(feed, text_field(body, "to"), text_field(body, "text"))
         except ActionError as exc:
             return _refused(exc)
         return JSONResponse({"id": sent.id, "to": sent.to})
+
+    async def pending(self, request: Request) -> Response:
+        feed = await self.team_feed(request)
+        await run_in_threadpool(feed.pull)  # what is committed now
+        with feed.locked():
+            cards, position = feed.fold.pending.json(), feed.fold.position
+        return JSONResponse({"pending": cards, "position": position})
+
+    async def answer(self, request: Request) -> Response:
+        """Answer a waiting call with the person's command; the kernel's reply to it."""
+        feed = await self.live_feed(request, "answered")
+        verb = request.path_params["verb"]
+        try:
+            body = await read_body(request)
+            text = approvals.command(verb, text_field(body, "call"), text_field(body, "text"))
+            sent = await self.say_to(feed, text_field(body, "member"), text)
+        except ActionError as exc:
+            return _refused(exc)
+        reply = await wait_in_record(feed, lambda: reply_to(feed, sent))
+        said = {"to": sent.to, "id": sent.id, "command": text}
+        if reply is None:
+            return JSONResponse({**said, "text": None, "refused": False}, status_code=202)
+        if approvals.refused(verb, reply["text"]):
+            return JSONResponse({**said, "error": reply["text"], "refused": True}, status_code=409)
+        return JSONResponse({**said, "text": reply["text"], "refused": False})
 
     async def stop(self, request: Request) -> Response:
         feed = await self.live_feed(request, "stopped")

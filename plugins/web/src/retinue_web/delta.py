@@ -41,6 +41,8 @@ class Delta:
         self.members: dict[str, Member] = {}
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.panels: list[str] = []
+        #: Cards of calls waiting for the person: asked now, and closed (by key).
+        self.approvals: dict[str, list[Any]] = {"asked": [], "closed": []}
         self.budget = False
         self.chains = False
         self.team = False

@@ -8,7 +8,7 @@ for a page that (re)loads. Members, who is working and their commands come from 
 console's `TeamTracker` (what `retinue run` shows); usage and the budget's tally from the
 kernel's `TeamUsage`, the fold the team budget itself uses. The delta and its flow lines
 are `delta`'s, the roster's rows `roster`'s, the events that only say something
-`flow_events`'.
+`flow_events`', the calls waiting for the person `approvals`'.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ from retinue import (
 from retinue.console import TeamTracker
 from retinue.record import Record, charge_event, decode
 
+from retinue_web.approvals import KINDS as APPROVAL_KINDS
+from retinue_web.approvals import PendingCards
 from retinue_web.delta import Delta, cut, name_of
 from retinue_web.flow_events import said
 from retinue_web.roster import Chain, Member, chains_json, member_json
@@ -65,6 +67,7 @@ FOLD_KINDS = frozenset(
         "BudgetExhaustedEvent",
         "BudgetLimitsChangedEvent",
         "DeadLetterEvent",
+        *APPROVAL_KINDS,
     }
 )
 #: Intents by which an agent hands work on and then waits for an answer.
@@ -98,6 +101,7 @@ class TeamFold:
         self.turns: dict[str, tuple[int, int]] = {}
         self.stopped = False  # the orchestrator's own stop is in the record
         self.budget_spent = ""
+        self.pending = PendingCards()  # the calls waiting for the person
         self.panels = {panel.name: panel for panel in panels or []}
         self._panel_kinds: dict[str, list[Panel]] = {}
         for panel in self.panels.values():
@@ -150,6 +154,8 @@ class TeamFold:
             out["panels"] = delta.panels
         if delta.team:
             out["team"] = self.team_json()
+        if delta.approvals["asked"] or delta.approvals["closed"]:
+            out["approvals"] = delta.approvals
         if not out:
             return None
         out["pos"] = delta.position
@@ -216,6 +222,7 @@ class TeamFold:
         else:
             member.left = True
             member.settle()
+            self.pending.left(sender.name, delta)
             delta.event(record, "left", sender.name, "left the team")
         delta.member(member)
 
@@ -277,7 +284,7 @@ class TeamFold:
             delta.event(
                 record, "budget", event.refused_member, f"the team's budget is spent ({spent})"
             )
-        else:
+        elif not self.pending.fold(event, record, delta):
             said(event, record, delta)
 
     def _run_started(
@@ -373,6 +380,7 @@ class TeamFold:
             "chains": self.chains_json(),
             "commands": self.commands_json(),
             "panels": [{"name": p.name, "title": p.title} for p in self.panels.values()],
+            "approvals": self.pending.json(),
             "flow": flow,
             "flow_more": len(flow) < len(self.flow),
         }

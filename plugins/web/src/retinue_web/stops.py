@@ -7,16 +7,16 @@ report is read from the folded record, where the answer to each `/stop` arrives.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 from retinue_web.actions import ActionError, Said
+from retinue_web.replies import REPLY_WAIT, reply_to, wait_in_record
 
 if TYPE_CHECKING:
     from retinue_web.feed import TeamFeed
 
 #: How long a stop waits for the kernel's answer before saying it was sent.
-STOP_WAIT = 10.0
+STOP_WAIT = REPLY_WAIT
 
 
 def stop_targets(feed: TeamFeed, body: dict[str, Any]) -> list[str]:
@@ -49,39 +49,19 @@ def stop_targets(feed: TeamFeed, body: dict[str, Any]) -> list[str]:
 
 async def stop_report(feed: TeamFeed, sent: Said) -> dict[str, Any]:
     """The kernel's answer to one `/stop` (what it stopped), once it is in the record."""
-    loop = asyncio.get_running_loop()
-    event = asyncio.Event()
-    key = feed.listen(loop, event)
-    try:
-        deadline = loop.time() + STOP_WAIT
-        while True:
-            event.clear()
-            found = _answer_to(feed, sent)
-            if found is not None:
-                return found
-            left = deadline - loop.time()
-            if left <= 0:
-                return {"to": sent.to, "id": sent.id, "text": None, "stopped": []}
-            try:
-                await asyncio.wait_for(event.wait(), timeout=left)
-            except TimeoutError:
-                continue
-    finally:
-        feed.unlisten(key)
+    found = await wait_in_record(feed, lambda: _answer_to(feed, sent), STOP_WAIT)
+    return found or {"to": sent.to, "id": sent.id, "text": None, "stopped": []}
 
 
 def _answer_to(feed: TeamFeed, sent: Said) -> dict[str, Any] | None:
+    answer = reply_to(feed, sent)
+    if answer is None:
+        return None
+    stopped: list[str] = []
     with feed.locked():
-        flow = feed.fold.flow
-        answer = None
-        stopped: list[str] = []
-        for item in reversed(flow):
+        for item in reversed(feed.fold.flow):
             if item["pos"] <= sent.position:
                 break
-            if item.get("parent") == sent.id and item.get("kind") == "message":
-                answer = item
             if item.get("event") == "stop" and item.get("from") == sent.to:
                 stopped = list(item.get("members", []))
-        if answer is None:
-            return None
-        return {"to": sent.to, "id": sent.id, "text": answer["text"], "stopped": stopped}
+    return {"to": sent.to, "id": sent.id, "text": answer["text"], "stopped": stopped}

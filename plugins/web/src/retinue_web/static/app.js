@@ -10,7 +10,7 @@ const state = {
   team: null, live: false, ended: false, position: 0, source: null,
   members: new Map(), rows: new Map(), flow: [], flowMore: false, loadingOlder: false,
   commands: {}, activity: {}, budget: null, chains: [], panels: [], openTab: "detail",
-  selected: null, replaying: null, dirty: new Set(), teams: new Map(),
+  selected: null, replaying: null, dirty: new Set(), teams: new Map(), approvals: new Map(),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -97,6 +97,8 @@ function reset(shot, replay) {
   state.budget = replay ? null : shot.budget;
   state.selected = null;
   state.replaying = replay ? [] : null;
+  $("approvals-note").textContent = "";
+  setApprovals(replay ? [] : shot.approvals || []);
   if (!replay) for (const member of shot.members) state.members.set(member.name, member);
   $("replay").hidden = state.live;
   $("composer").hidden = !state.live;
@@ -155,7 +157,8 @@ function apply(delta) {
   if (delta.commands) Object.assign(state.commands, delta.commands);
   if (delta.budget) { state.budget = delta.budget; state.dirty.add("budget"); }
   if (delta.chains) { state.chains = delta.chains; state.dirty.add("tasks"); }
-  if (delta.team) { state.ended = delta.team.ended; setConn(); }
+  if (delta.team) { state.ended = delta.team.ended; setConn(); state.dirty.add("approvals"); }
+  if (delta.approvals) applyApprovals(delta.approvals);
   if (delta.panels && delta.panels.includes(state.openTab)) refreshPanel();
   schedule();
 }
@@ -176,12 +179,14 @@ function render(all) {
   if (all || dirty.has("budget")) renderBudget();
   if (all || dirty.has("tasks")) renderTasks();
   if (all || dirty.has("to")) renderRecipients();
+  if (all || dirty.has("approvals")) renderApprovals();
 }
 
 // ---------------------------------------------------------------- roster
 function stateOf(member) {
   const step = state.activity[member.name];
   if (step && member.state === "working") return [step.kind, step.kind === "model" ? "in a model request" : step.detail];
+  if (member.state === "idle" && waitsForPerson(member.name)) return ["waiting", "for your answer"];
   const labels = { working: "in a run", idle: "", waiting: member.detail, failed: member.detail, left: "" };
   return [member.state, labels[member.state] ?? member.detail];
 }
