@@ -65,6 +65,7 @@ def test_a_parked_write_is_a_card_and_approving_it_writes_the_file(
     assert card["tool"] == "workspace_write" and card["rule"] == "workspace.write*"
     assert json.loads(card["args"]) == {"path": "out.txt", "content": "hello"}
     assert card["asked_by"] == "@Human"
+    assert (card["reviewer"], card["timeout"], card["on_timeout"]) == (None, None, "deny")
     _, shot = request(writer_view.port, "GET", path(writer_view, "snapshot"))
     assert shot["approvals"] == [card]  # what a page loads with
 

@@ -57,6 +57,9 @@ def card_json(agent: str, call: PendingCall, position: int) -> dict[str, Any]:
         "tool": bounded(call.tool, CHOICE_CHARS),
         "rule": call.rule,
         "asked_by": call.asked_by,
+        "reviewer": call.reviewer,
+        "timeout": call.timeout,
+        "on_timeout": call.on_timeout,
         "chain": call.chain_id,
         "pos": position,
     }

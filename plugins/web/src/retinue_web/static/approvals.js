@@ -59,7 +59,12 @@ function approvalCard(card) {
   } else {
     node.append(el("pre", "args", `${card.tool}(${card.args})`));
   }
-  const about = [card.rule ? `rule '${card.rule}'` : "", card.asked_by ? `for ${card.asked_by}` : ""].filter(Boolean);
+  const about = [
+    card.rule ? `rule '${card.rule}'` : "",
+    card.asked_by ? `for ${card.asked_by}` : "",
+    card.reviewer ? `${card.reviewer} reviews it too` : "",
+    card.timeout ? `${card.on_timeout === "remind" ? "reminder" : "denied"} after ${card.timeout} s unanswered` : "",
+  ].filter(Boolean);
   if (about.length) node.append(el("div", "dim", about.join(" · ")));
   if (!canAnswer()) { node.append(el("div", "dim", "not answered when this record ends")); return node; }
   const actions = el("div", "approval-actions");
