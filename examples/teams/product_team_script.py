@@ -8,9 +8,11 @@ cards.
 
 from __future__ import annotations
 
+import re
+
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue.testing import call_tool, incoming, run_messages, send, tool_returns
+from retinue.testing import call_tool, incoming, received, run_messages, send, tool_returns
 
 FILE = "rename_photos.py"
 CODE = '''"""Rename photos to the date they were taken: 2024-05-01_001.jpg."""
@@ -48,17 +50,44 @@ def _person(messages: list[ModelMessage]) -> str:
     return incoming(messages[:1]).sender or "@Human"
 
 
+def _tasks(messages: list[ModelMessage]) -> list[str]:
+    """The ids of the tasks the manager created last (`Created T3: ...; T4: ...`)."""
+    created = [
+        str(part.content)
+        for part in tool_returns(messages)
+        if part.tool_name == "planning_create_tasks"
+    ]
+    return re.findall(r"\bT\d+\b", created[-1]) if created else ["T1", "T2"]
+
+
+def _member(messages: list[ModelMessage], role: str) -> str:
+    """The member of `role` that answered before (asked again), else the role (hired)."""
+    for got in received(messages):
+        if got.sender.removeprefix("@").rstrip("0123456789") == role:
+            return got.sender
+    return role
+
+
 def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """Plan on the board, hand the work to a Developer, then to QA, then report."""
+    """Plan on the board, hand the work to a Developer, then to QA, then report; a later
+    request goes to the same members."""
     got = incoming(messages)
     step = len(_results(messages, info))
-    if got.sender == "@Developer":
-        return send(info, ("QA", "request", f"Please review {FILE} in the workspace (task T2)."))
-    if got.sender == "@QA":
-        if step == 0:
-            return call_tool("planning_update_task", {"task_id": "T1", "status": "done"})
-        if step == 1:
-            return call_tool("planning_update_task", {"task_id": "T2", "status": "done"})
+    role = got.sender.removeprefix("@").rstrip("0123456789")
+    if role == "Developer":
+        review = _tasks(messages)[-1]
+        return send(
+            info,
+            (
+                _member(messages, "QA"),
+                "request",
+                f"Please review {FILE} in the workspace (task {review}).",
+            ),
+        )
+    if role == "QA":
+        if step < 2:
+            task = _tasks(messages)[step]
+            return call_tool("planning_update_task", {"task_id": task, "status": "done"})
         return send(
             info,
             (
@@ -74,20 +103,24 @@ def manager(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
             {"title": f"Review {FILE}", "depends_on": ["#1"]},
         ]
         return call_tool("planning_create_tasks", {"tasks": tasks})
-    return send(
-        info,
-        ("Developer", "request", f"Task T1: write {FILE} in the workspace for: {got.content}"),
-    )
+    write = _tasks(messages)[0]
+    developer = _member(messages, "Developer")
+    request = f"Task {write}: write {FILE} in the workspace for: {got.content}"
+    return send(info, (developer, "request", request))
 
 
 def developer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """Write the file, note it on the board, answer."""
+    """Write the file, note it on the board's task named in the request, answer."""
     got = incoming(messages)
     step = len(_results(messages, info))
     if step == 0:
         return call_tool("workspace_write", {"path": FILE, "content": CODE})
     if step == 1:
-        return call_tool("planning_comment", {"task_id": "T1", "text": f"{FILE} is written"})
+        task = re.match(r"Task (T\d+)", got.content)
+        text = f"{FILE} is written"
+        return call_tool(
+            "planning_comment", {"task_id": task.group(1) if task else "T1", "text": text}
+        )
     return send(
         info,
         (got.sender, "response", f"I wrote {FILE}: run it as `python {FILE} FOLDER`."),

@@ -88,6 +88,16 @@ def test_the_product_team_plans_builds_reviews_and_reports(
         board = seat.received[-1].content
         assert "T1: [done] Write rename_photos.py" in board
         assert "T2: [done] Review rename_photos.py" in board
+        # A second request goes to the same members, on tasks of its own.
+        running.send("a tool that sorts photos by camera")
+        running.wait_idle(60)
+        assert seat.received[-1].content.startswith("Done: the Developer wrote")
+        assert [m.name for m in running.members()] == ["@Human", "@Manager", "@Developer", "@QA"]
+        running.send("/planning_summary")
+        running.wait_idle(30)
+        board = seat.received[-1].content
+        assert "T3: [done] Write rename_photos.py" in board
+        assert "T4: [done] Review rename_photos.py" in board
         team_id = running.orchestrator.team_id
     written = tmp_path / "workspace" / str(team_id) / "rename_photos.py"
     assert written.read_text().startswith('"""Rename photos to the date they were taken')
