@@ -12,7 +12,10 @@ from retinue.agent.events import (
     ChainResumedEvent,
     ChainStoppedEvent,
     CommandsAnnouncedEvent,
+    PendingCall,
     RoutingSkippedEvent,
+    ToolApprovalAnsweredEvent,
+    ToolApprovalAskedEvent,
 )
 from retinue.agent.failures import FailureNotice
 from retinue.agent.failures import render_failure_notice as render_failure_notice
@@ -41,9 +44,12 @@ __all__ = [
     "FailureNotice",
     "HumanProxy",
     "Intent",
+    "PendingCall",
     "Request",
     "RoutingSkippedEvent",
     "StructuredOutput",
+    "ToolApprovalAnsweredEvent",
+    "ToolApprovalAskedEvent",
     "from_operator",
     "guard_usage_limits",
     "is_cancel",

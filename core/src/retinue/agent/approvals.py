@@ -15,7 +15,6 @@ and answered events are in the record, so a resumed team parks again and asks ag
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -30,9 +29,6 @@ from retinue.agent.events import (
     ToolApprovalAskedEvent,
     ToolApprovalHeldEvent,
 )
-
-#: The most characters of a call's arguments the person's notice quotes.
-ARGS_CHARS = 400
 
 DENIED = "The person denied this tool call: {reason}"
 """What the model reads as a denied call's result."""
@@ -132,7 +128,7 @@ class Approvals:
         ways = " or ".join(how[kind] for kind in sorted(kinds))
         what = "your approval" if kinds == {"approval"} else "you"
         lines = [f"{name} waits for {what} (answer {name} with {ways}):"]
-        lines.extend(describe(call) for call in self._pending.values())
+        lines.extend(call.describe() for call in self._pending.values())
         self._host.notify_human("\n".join(lines))
 
     def hold(self, message: Message) -> None:
@@ -203,7 +199,7 @@ class Approvals:
         """The tool calls waiting for your approval here."""
         if not self._pending:
             return f"Nothing of {self._host.myAddress.name} waits for approval."
-        return "\n".join(describe(call) for call in self._pending.values())
+        return "\n".join(call.describe() for call in self._pending.values())
 
     def drop(self, why: str) -> str | None:
         """End the park without running its calls (its chain or run stopped); the line for
@@ -331,15 +327,3 @@ def recorded_answer(call: PendingCall, given: ToolApprovalAnsweredEvent) -> bool
     if given.verdict == "answered":
         return given.note
     return refusal(call, given.note)
-
-
-def describe(call: PendingCall) -> str:
-    """One line a person decides on: the id, the tool and its arguments, who it works for."""
-    who = f", for {call.asked_by}" if call.asked_by else ""
-    if call.kind == "question" and isinstance(call.args, dict):
-        choices = call.args.get("choices")
-        among = f" (one of: {', '.join(map(str, choices))})" if choices else ""
-        return f"  [{call.id}] asks: {call.args.get('question')}{among}{who}"
-    args = call.args if isinstance(call.args, str) else json.dumps(call.args, ensure_ascii=False)
-    args = args if len(args) <= ARGS_CHARS else args[:ARGS_CHARS] + "…"
-    return f"  [{call.id}] {call.tool}({args}) under rule {call.rule!r}{who}"

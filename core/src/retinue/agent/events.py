@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
@@ -80,6 +81,10 @@ class ChainResumedEvent(BaseModel):
     grace: int = 0
 
 
+#: The most characters of a call's arguments the person's notice quotes.
+ARGS_CHARS = 400
+
+
 class PendingCall(BaseModel):
     """A tool call parked until the person answers: what a person reads to decide."""
 
@@ -97,6 +102,20 @@ class PendingCall(BaseModel):
     asked_by: str | None = None
     """Who the parked turn was working for (its message's sender)."""
     chain_id: str | None = None
+
+    def describe(self) -> str:
+        """One line a person decides on: the id, the tool and its arguments (the first
+        `ARGS_CHARS`), who it works for; a question, with its choices."""
+        who = f", for {self.asked_by}" if self.asked_by else ""
+        if self.kind == "question" and isinstance(self.args, dict):
+            choices = self.args.get("choices")
+            among = f" (one of: {', '.join(map(str, choices))})" if choices else ""
+            return f"  [{self.id}] asks: {self.args.get('question')}{among}{who}"
+        args = (
+            self.args if isinstance(self.args, str) else json.dumps(self.args, ensure_ascii=False)
+        )
+        args = args if len(args) <= ARGS_CHARS else args[:ARGS_CHARS] + "…"
+        return f"  [{self.id}] {self.tool}({args}) under rule {self.rule!r}{who}"
 
 
 class ToolApprovalAskedEvent(BaseModel):
