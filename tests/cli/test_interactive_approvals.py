@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ pytest.importorskip("pexpect", reason="the terminal tests drive a pty with pexpe
 pytest.importorskip("pyte", reason="the terminal tests read the screen through pyte")
 pytest.importorskip("retinue_workspace", reason="the Writer writes with the workspace card")
 
-from tests.cli.terminal import Terminal  # noqa: E402  (needs pexpect)
+from tests.cli.terminal import Terminal  # after the skips: it needs pexpect
 
 
 def written(root: Path, name: str) -> list[str]:
@@ -64,3 +65,33 @@ def test_a_write_waits_for_approve_and_a_stale_answer_is_refused(
 
     writer.type("/quit")
     assert writer.wait_exit() == 0
+
+
+def test_chat_with_a_card_and_a_rule(tmp_path: Path) -> None:
+    chat = Terminal(
+        [
+            "chat",
+            "--model",
+            "function:approve_script:writer",  # tests/cli/teams, put on the path below
+            "--tool",
+            "workspace",
+            "--approve",
+            "workspace.write*",
+        ],
+        tmp_path,
+        PYTHONPATH=os.pathsep.join([str(TEAMS), os.environ.get("PYTHONPATH", "")]),
+    )
+    try:
+        chat.wait_for("@Human>")
+        chat.type("hello")
+        chat.wait_for("@Assistant waits for your approval")
+        assert written(tmp_path, "notes.txt") == []
+        chat.type("/approve")  # one call waits: its id may go
+        chat.wait_for("Done: Created notes.txt")
+        assert written(tmp_path, "notes.txt") == ["hello"]
+        chat.type("/pending")
+        chat.wait_for("Nothing of @Assistant waits for approval.")
+        chat.type("/quit")
+        assert chat.wait_exit() == 0
+    finally:
+        chat.close()

@@ -94,7 +94,10 @@ def test_each_waiting_call_is_one_elicitation_and_its_answer_is_the_persons(
     assert seen[0] == (False, "@Writer (response): Done: Created notes.txt (5 bytes, 1 line).")
     assert files[0] == ["hello"]
     # No: the call does not run, and the model reads the reason as the tool's result.
-    assert seen[1] == (False, "@Writer (response): Done: The person denied this tool call: not today")
+    assert seen[1] == (
+        False,
+        "@Writer (response): Done: The person denied this tool call: not today",
+    )
     assert seen[2] == (
         False,
         "@Writer (response): Done: The person denied this tool call: declined over MCP",
