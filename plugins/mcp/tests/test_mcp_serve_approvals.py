@@ -62,6 +62,7 @@ def test_each_waiting_call_is_one_elicitation_and_its_answer_is_the_persons(
         types.ElicitResult(action="accept", content={"approve": False, "note": "not today"}),
         types.ElicitResult(action="decline"),
         types.ElicitResult(action="accept", content={"answer": "blue"}),
+        types.ErrorData(code=types.INVALID_REQUEST, message="no forms today"),
     ]
 
     async def elicitation(
@@ -75,14 +76,14 @@ def test_each_waiting_call_is_one_elicitation_and_its_answer_is_the_persons(
     files: list[list[str]] = []
 
     async def scenario(session: ClientSession) -> None:
-        for request in ("hello", "goodbye", "farewell", "pick a colour"):
+        for request in ("hello", "goodbye", "farewell", "pick a colour", "later"):
             result = await session.call_tool("ask", {"request": request})
             seen.append((result.is_error, text_of(result)))
             files.append(written(tmp_path))
 
     run(tmp_path, scenario, elicitation)
 
-    assert len(asked) == 4, seen  # one elicitation per waiting call
+    assert len(asked) == 5, seen  # one elicitation per waiting call
     message, schema = asked[0]
     assert message == (
         "@Writer waits for your approval:\n"
@@ -107,6 +108,9 @@ def test_each_waiting_call_is_one_elicitation_and_its_answer_is_the_persons(
     assert message == "@Writer asks you:\n[4] asks: Which colour? (one of: red, blue), for @Client"
     assert schema["properties"]["answer"]["enum"] == ["red", "blue"]
     assert seen[3] == (False, "@Writer (response): Done: blue")
+    # An elicitation the client fails: the call is told plainly, and still waits.
+    assert seen[4][1].startswith("@Writer waits for you; nothing runs until you answer:\n  [5] ")
+    assert files[4] == ["hello"]
 
 
 def test_a_client_without_elicitation_is_told_what_waits_and_answers_with_ask(

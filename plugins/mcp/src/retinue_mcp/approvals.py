@@ -6,18 +6,22 @@ When that happens in the chain of a waiting `ask`, the client is the person: a c
 can elicit gets one form per call (approve and a note; or the question's answer, a choice
 when it has choices), and the answer goes to the member as the person's own command
 (`/approve ID note`, `/deny ID REASON`, `/answer ID TEXT`), so the kernel's strict answers
-apply. A client that cannot elicit gets the calls as the `ask`'s result, with how to answer
-them: another `ask` of `@Member /approve ID`.
+apply. A client that cannot elicit (or whose elicitation fails) gets the calls as the
+`ask`'s result, with how to answer them: another `ask` of `@Member /approve ID`.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mcp import types
+from mcp.shared.exceptions import MCPError
 from retinue import ActorAddress, PendingCall
+
+logger = logging.getLogger("retinue_mcp.serve")
 
 DECLINED = "declined over MCP"
 """The reason a denial carries when the client declined or cancelled without giving one."""
@@ -78,11 +82,20 @@ def command(call: PendingCall, result: types.ElicitResult) -> str:
     return f"/deny {call.id} {note or DECLINED}"
 
 
-async def answer(parked: Parked, elicit: Elicit, send: Callable[[str], Awaitable[None]]) -> None:
-    """Ask the person about each parked call, one elicitation each, and send their answers."""
-    for call in parked.calls:
+async def answer(
+    parked: Parked, elicit: Elicit, send: Callable[[str], Awaitable[None]]
+) -> Parked | None:
+    """Ask the person about each parked call, one elicitation each, and send their answers;
+    the calls left unasked when the client's elicitation failed (to tell it plainly)."""
+    for index, call in enumerate(parked.calls):
         message, schema = form(parked.agent.name, call)
-        await send(command(call, await elicit(message, schema)))
+        try:
+            result = await elicit(message, schema)
+        except MCPError as exc:  # the client refused, or has no channel back to it now
+            logger.info("%s: the client's elicitation failed: %s", parked.agent.name, exc)
+            return Parked(parked.agent, parked.calls[index:])
+        await send(command(call, result))
+    return None
 
 
 def notice(parked: Parked) -> str:

@@ -240,7 +240,9 @@ class TeamService:
                 if elicit is None:
                     return approvals.notice(heard.parked)
                 asked = clock()  # the person's time is not the team's
-                await approvals.answer(heard.parked, elicit, self._answerer(heard.parked))
+                unasked = await approvals.answer(heard.parked, elicit, self._answerer(heard.parked))
+                if unasked is not None:
+                    return approvals.notice(unasked)
                 deadline += clock() - asked
                 continue
             steps += 1
