@@ -36,7 +36,8 @@ class Terminal:
     def __init__(
         self, args: list[str], cwd: Path, lines: int = 60, columns: int = 140, **env: str
     ) -> None:
-        environment = command_env(TERM="xterm", **env)
+        # The size is the pty's, whatever the runner's environment says (xdist, tox -p).
+        environment = command_env(TERM="xterm", COLUMNS=str(columns), LINES=str(lines), **env)
         environment.pop("NO_COLOR", None)
         self.child = pexpect.spawn(
             sys.executable,

@@ -14,7 +14,6 @@ import re
 from typing import TYPE_CHECKING
 
 from retinue.actors.address import ActorAddress
-from retinue.agent.approval_texts import describe
 from retinue.agent.events import PendingCall
 from retinue.agent.messages import AgentMessage
 from retinue.agent.routing import is_member_name
@@ -66,7 +65,7 @@ def ask(agent: BaseAgent, calls: list[PendingCall]) -> None:
         lines = [
             f"{agent.myAddress.name} asks you to review tool calls before they run; answer each "
             "with /approve ID [note] or /deny ID REASON as your whole message to it:",
-            *(describe(call) for call in theirs),
+            *(call.describe() for call in theirs),
         ]
         agent.send(address, AgentMessage(content="\n".join(lines), type="request"))
 

@@ -24,7 +24,7 @@ from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDen
 from retinue.actors.address import ActorAddress
 from retinue.actors.messages import EventMessage, Message
 from retinue.agent.approval_policy import NOTE_KEY, RULE_KEY, parse_rule
-from retinue.agent.approval_texts import describe, recorded_answer, refusal
+from retinue.agent.approval_texts import recorded_answer, refusal
 from retinue.agent.events import (
     PendingCall,
     ToolApprovalAnsweredEvent,
@@ -148,7 +148,7 @@ class Approvals:
         ways = " or ".join(how[kind] for kind in sorted(kinds))
         what = "your approval" if kinds == {"approval"} else "you"
         lines = [f"{name} waits for {what} (answer {name} with {ways}):"]
-        lines.extend(describe(call) for call in self._pending.values())
+        lines.extend(call.describe() for call in self._pending.values())
         self._host.notify_human("\n".join(lines))
 
     def hold(self, message: Message) -> None:
@@ -219,7 +219,7 @@ class Approvals:
         """The tool calls waiting for your approval here."""
         if not self._pending:
             return f"Nothing of {self._host.myAddress.name} waits for approval."
-        return "\n".join(describe(call) for call in self._pending.values())
+        return "\n".join(call.describe() for call in self._pending.values())
 
     def expire(self, call_id: str) -> str | None:
         """A pending call's timeout passed: deny it, or remind the person (its rule says

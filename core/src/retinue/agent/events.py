@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
@@ -80,6 +81,10 @@ class ChainResumedEvent(BaseModel):
     grace: int = 0
 
 
+#: The most characters of a call's arguments the person's notice quotes.
+ARGS_CHARS = 400
+
+
 class PendingCall(BaseModel):
     """A tool call parked until the person answers: what a person reads to decide."""
 
@@ -104,6 +109,26 @@ class PendingCall(BaseModel):
     on_timeout: Literal["deny", "remind"] = "deny"
     asked_at: float | None = None
     """When it was asked (seconds since the epoch): a resumed team's timeout goes on from it."""
+
+    def describe(self) -> str:
+        """One line a person decides on: the id, the tool and its arguments (the first
+        `ARGS_CHARS`), who it works for; a question, with its choices."""
+        who = f", for {self.asked_by}" if self.asked_by else ""
+        if self.kind == "question" and isinstance(self.args, dict):
+            choices = self.args.get("choices")
+            among = f" (one of: {', '.join(map(str, choices))})" if choices else ""
+            return f"  [{self.id}] asks: {self.args.get('question')}{among}{who}"
+        args = (
+            self.args if isinstance(self.args, str) else json.dumps(self.args, ensure_ascii=False)
+        )
+        args = args if len(args) <= ARGS_CHARS else args[:ARGS_CHARS] + "…"
+        line = f"  [{self.id}] {self.tool}({args}) under rule {self.rule!r}{who}"
+        if self.reviewer:
+            line += f"; {self.reviewer} is asked to review it"
+        if self.timeout is not None:
+            then = "denied" if self.on_timeout == "deny" else "you are reminded"
+            line += f"; {then} if unanswered in {self.timeout:g} s"
+        return line
 
 
 class ToolApprovalAskedEvent(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from retinue.cli.options import add_session_arguments
@@ -17,6 +18,9 @@ The model is --model, else the {MODEL_ENV} environment variable. A real model ne
 provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY); offline, use a scripted model:
 --model function:retinue.cli.demo_models:echo answers every message by quoting it, and
 --model test is pydantic-ai's TestModel (it calls every tool and answers with made-up data).
+
+The agent has the installed default cards; --tool CARD gives it another card's tools, and
+--approve CARD.TOOL makes those calls wait for your /approve (or /deny ID REASON).
 
 Every chat is recorded (see --store); -c/--continue picks the last recorded session up where
 it stopped, a chat or a `retinue run`, on its own models (`-c TEAM_ID` names another one).
@@ -50,6 +54,21 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--person", default="Human", help="your name in the chat (default: Human)")
     parser.add_argument(
+        "--tool",
+        dest="tools",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="give the agent an installed card's tools (repeatable): --tool workspace",
+    )
+    parser.add_argument(
+        "--approve",
+        action="append",
+        default=[],
+        metavar="CARD.TOOL",
+        help="tool calls that wait for your /approve (repeatable): --approve 'workspace.write*'",
+    )
+    parser.add_argument(
         "-c",
         "--continue",
         dest="team_id",
@@ -79,7 +98,7 @@ def chat_command(args: argparse.Namespace) -> int:
         return launch.report(error, "chat")
     try:
         model = launch.parse_model(text, "--model" if args.model else MODEL_ENV)
-        spec = chat_team(args.name, args.person, args.system)
+        spec = chat_team(args.name, args.person, args.system, args.tools, args.approve)
     except launch.LaunchError as error:
         return launch.report(error, "chat")
     return drive(spec, model, args, "chat")
@@ -90,7 +109,9 @@ def _continue(args: argparse.Namespace) -> int:
     from retinue.cli import launch
     from retinue.cli.resume import run_resume
 
-    given = [option for option, value in (("--model", args.model), ("-s", args.system)) if value]
+    options = [("--model", args.model), ("-s", args.system)]
+    options += [("--tool", args.tools), ("--approve", args.approve)]
+    given = [option for option, value in options if value]
     if given:
         error = launch.LaunchError(
             [f"{' and '.join(given)}: a continued session goes on as it was recorded"]
@@ -101,8 +122,15 @@ def _continue(args: argparse.Namespace) -> int:
     return run_resume(args, "chat")
 
 
-def chat_team(name: str, person: str, system: str | None) -> Any:
-    """The one-role team a chat runs (its model is given at start)."""
+def chat_team(
+    name: str,
+    person: str,
+    system: str | None,
+    tools: Sequence[str] = (),
+    approve: Sequence[str] = (),
+) -> Any:
+    """The one-role team a chat runs (its model is given at start), with `tools` (card
+    names) and the `approve` rules on them."""
     from pydantic import ValidationError
 
     from retinue.agent.agent import BaseAgent
@@ -113,6 +141,7 @@ def chat_team(name: str, person: str, system: str | None) -> Any:
     from retinue.teamfile import TeamFile, TeamSettings
     from retinue.teamfile.schema import member_name
 
+    _check_cards(tools, approve)
     role = name.strip().lstrip("@") or "Assistant"
     template = system or PROMPT.format(name=member_name(role), person=member_name(person))
     try:
@@ -120,9 +149,39 @@ def chat_team(name: str, person: str, system: str | None) -> Any:
             description="the person's chat partner",
             agent_class=BaseAgent,
             config=AgentConfig(
-                name=member_name(role), role=role, prompt=PromptTemplate(template=template)
+                name=member_name(role),
+                role=role,
+                prompt=PromptTemplate(template=template),
+                tools=list(dict.fromkeys(tools)),
+                approve=list(approve),
             ),
         )
         return TeamFile(team=TeamSettings(name="chat", person=person), roles={role: card})
     except (ValidationError, ValueError) as exc:
         raise launch.LaunchError([line for line in str(exc).splitlines() if line.strip()]) from None
+
+
+def _check_cards(tools: Sequence[str], approve: Sequence[str]) -> None:
+    """Each `--tool` an installed card, each `--approve` a rule on one: a line per problem."""
+    if not tools and not approve:
+        return
+    from retinue.agent.approval_policy import parse_rule
+    from retinue.cli import launch
+    from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
+    from retinue.teamfile.loader import unknown_card
+
+    try:
+        classes = collect_card_classes(get_plugin_manager())
+    except PluginError as exc:
+        raise launch.LaunchError([f"plugins: {exc}"]) from None
+    problems = [f"--tool: {unknown_card(card, classes)}" for card in tools if card not in classes]
+    for rule in approve:
+        try:
+            card = parse_rule(rule).card
+        except ValueError as exc:
+            problems.append(f"--approve: {exc}")
+            continue
+        if card not in classes:
+            problems.append(f"--approve: rule {rule!r} names no installed card {card!r}")
+    if problems:
+        raise launch.LaunchError(problems)

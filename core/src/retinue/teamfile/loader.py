@@ -251,7 +251,7 @@ def _tools(
             continue
         cls = card_classes.get(name)
         if cls is None:
-            problems.append(ConfigProblem(where, _unknown_card(name, card_classes)))
+            problems.append(ConfigProblem(where, unknown_card(name, card_classes)))
             resolved.append(_REPORTED)
             continue
         if isinstance(item, Mapping):
@@ -261,7 +261,7 @@ def _tools(
     return resolved, problems
 
 
-def _unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
+def unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
     hint = missing_card_hint(name)
     if hint is not None:
         return f"unknown card {name!r}: {hint}"

@@ -55,6 +55,6 @@ def add_mcp_command(add_command: Callable[..., argparse.ArgumentParser]) -> None
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from retinue_mcp.serve import serve_command
+    from retinue_mcp.command import serve_command
 
     return serve_command(args)

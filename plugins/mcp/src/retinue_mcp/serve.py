@@ -12,6 +12,9 @@ Any MCP client (a desktop assistant, an IDE, another agent framework) gets three
 - `stop(member="")`: `/stop` to every busy member (or to the one named); a waiting `ask`
   ends at once, saying so.
 
+A member's call that waits for the person's approval in a waiting request's chain is asked
+of the client (`approvals`): an elicitation, or the `ask`'s result when it cannot elicit.
+
 Built on the MCP SDK's server (`MCPServer`; the tools' annotations are read at run time, so
 the SDK's names are imported at the top). The team runs in its own actor threads, and
 messages cross to the server's event loop through `call_soon_threadsafe`.
@@ -19,10 +22,9 @@ messages cross to the server's event loop through `call_soon_threadsafe`.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
-import sys
+import re
 import threading
 import uuid
 from collections.abc import Awaitable, Callable
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ElicitResult
 from retinue import (
     ActorAddress,
     AgentMessage,
@@ -43,9 +46,14 @@ from retinue import (
     Message,
     RunStartedEvent,
     SentMessage,
+    TeamMember,
+    ToolApprovalAskedEvent,
     ToolCallEvent,
     aggregate_usage,
 )
+
+from retinue_mcp import approvals
+from retinue_mcp.approvals import Elicit, Parked
 
 if TYPE_CHECKING:
     from retinue import ActorSystem
@@ -57,6 +65,8 @@ ANSWERS = frozenset({"response", "request", "instruction"})
 """The intents of a message to the person that answer an `ask` (a notification is progress)."""
 SHOWN_CHARS = 200
 """How much of a message a progress notification shows."""
+COMMAND = re.compile(r"(@\S+)\s+(/\S.*)\Z", re.DOTALL)
+"""A request that is a command to one member: `@Writer /approve 1`."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,8 @@ class Heard:
     final: bool
     for_person: bool = False
     """A message to the person (kept for `team` if its request has ended unread)."""
+    parked: Parked | None = None
+    """A member's calls that wait for the person."""
 
 
 def _shorten(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -121,8 +133,13 @@ class TeamService:
             self._unclaimed = [*self._unclaimed, text][-20:]
 
     def on_record(self, message: Message) -> None:
-        """Every message the orchestrator records: usage is kept, traffic is progress."""
-        if isinstance(message, EventMessage) and isinstance(
+        """Every message the orchestrator records: usage is kept, traffic is progress, calls
+        that wait for the person are asked of the client."""
+        event = message.event if isinstance(message, EventMessage) else None
+        if isinstance(event, ToolApprovalAskedEvent):
+            parked = Parked(event.agent, list(event.calls))
+            self._hear(event.message.chain_id or "", Heard("", final=False, parked=parked))
+        elif isinstance(message, EventMessage) and isinstance(
             message.event, LlmUsageEvent | RunStartedEvent | ToolCallEvent
         ):
             event = message.event
@@ -157,19 +174,32 @@ class TeamService:
 
     # -- the client's side (the server's event loop) -------------------------------------------
 
-    async def ask(self, request: str, progress: Callable[[float, str], Awaitable[None]]) -> str:
-        """Send `request` to the entry agent; the team's answer, reporting progress meanwhile."""
+    async def ask(
+        self,
+        request: str,
+        progress: Callable[[float, str], Awaitable[None]],
+        elicit: Elicit | None = None,
+    ) -> str:
+        """Send `request` to the entry agent; the team's answer, reporting progress meanwhile.
+
+        `@Member /command ...` is that command to that member, answered by its reply. A call
+        that parks in the request's chain is asked of the person through `elicit`, or is the
+        answer when there is none.
+        """
         running = self._require()
         if not request.strip():
             raise ValueError("the request is empty")
+        addressed = COMMAND.match(request.strip())
+        to = self._member(addressed.group(1)).address if addressed else None
+        text = addressed.group(2) if addressed else request
         chain_id = uuid.uuid4().hex  # the request starts this chain; its answer comes back in it
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Heard] = asyncio.Queue()
         with self._lock:
             self._listeners[chain_id] = (loop, queue)
         try:
-            await asyncio.to_thread(running.send, request, chain_id=chain_id)
-            return await self._answer(queue, progress)
+            await asyncio.to_thread(running.send, text, to=to, chain_id=chain_id)
+            return await self._answer(queue, progress, elicit, command=to is not None)
         finally:
             with self._lock:
                 del self._listeners[chain_id]
@@ -184,12 +214,19 @@ class TeamService:
                 self._keep_unclaimed(heard.text)
 
     async def _answer(
-        self, queue: asyncio.Queue[Heard], progress: Callable[[float, str], Awaitable[None]]
+        self,
+        queue: asyncio.Queue[Heard],
+        progress: Callable[[float, str], Awaitable[None]],
+        elicit: Elicit | None,
+        *,
+        command: bool,
     ) -> str:
+        """The answer: a final message (for a command, its reply), or what parked unasked."""
         steps = 0
-        deadline = asyncio.get_running_loop().time() + self.timeout
+        clock = asyncio.get_running_loop().time
+        deadline = clock() + self.timeout
         while True:
-            left = deadline - asyncio.get_running_loop().time()
+            left = deadline - clock()
             try:
                 heard = await asyncio.wait_for(queue.get(), max(left, 0))
             except TimeoutError:
@@ -197,21 +234,48 @@ class TeamService:
                     f"the team has not answered within {self.timeout:g} seconds; it may still "
                     "be working: call stop to end its work"
                 ) from None
-            if heard.final:
+            if heard.final or (command and heard.for_person):
                 return heard.text
+            if heard.parked is not None:
+                if elicit is None:
+                    return approvals.notice(heard.parked)
+                asked = clock()  # the person's time is not the team's
+                unasked = await approvals.answer(heard.parked, elicit, self._answerer(heard.parked))
+                if unasked is not None:
+                    return approvals.notice(unasked)
+                deadline += clock() - asked
+                continue
             steps += 1
             await progress(steps, heard.text)
+
+    def _answerer(self, parked: Parked) -> Callable[[str], Awaitable[None]]:
+        """Send a command to the parked member as the person, in the parked turn's chain."""
+        running = self._require()
+        chain_id = parked.calls[0].chain_id
+
+        async def send(command: str) -> None:
+            await asyncio.to_thread(running.send, command, to=parked.agent, chain_id=chain_id)
+
+        return send
+
+    def _agents(self) -> list[TeamMember]:
+        return [m for m in self._require().team.get_team() if not m.address.is_user_proxy]
+
+    def _member(self, name: str) -> TeamMember:
+        """The member called `name` (with or without its @); `ValueError` naming the team."""
+        agents = self._agents()
+        for found in agents:
+            if found.name in (name, f"@{name.lstrip('@')}"):
+                return found
+        names = ", ".join(m.name for m in agents) or "nobody"
+        raise ValueError(f"no member is called {name!r}; the team: {names}")
 
     def stop(self, member: str = "") -> str:
         """`/stop` to the busy members (or to `member`); ends a waiting `ask`."""
         running = self._require()
-        roster = running.team.get_team()
-        agents = [m for m in roster if not m.address.is_user_proxy]
+        agents = self._agents()
         if member:
-            chosen = [m for m in agents if m.name in (member, f"@{member.lstrip('@')}")]
-            if not chosen:
-                names = ", ".join(m.name for m in agents) or "nobody"
-                raise ValueError(f"no member is called {member!r}; the team: {names}")
+            chosen = [self._member(member)]
         else:
             chosen = [m for m in agents if m.busy]
             with self._lock:
@@ -286,13 +350,19 @@ def build_server(service: TeamService, *, name: str, log_level: str = "WARNING")
 
     @server.tool()
     async def ask(request: str, ctx: Context) -> str:
-        """Send a request to the team and wait for its answer (progress while it works)."""
+        """Send a request to the team and wait for its answer (progress while it works).
+        "@Member /command" sends a command to that member."""
 
         async def progress(step: float, text: str) -> None:
             await ctx.report_progress(step, None, text)
 
+        async def elicit(message: str, schema: dict[str, Any]) -> ElicitResult:
+            result: ElicitResult = await ctx.session.elicit_form(message, schema, ctx.request_id)
+            return result
+
+        can = approvals.can_elicit(ctx.session.client_capabilities)
         try:
-            return await service.ask(request, progress)
+            return await service.ask(request, progress, elicit if can else None)
         except (ValueError, TimeoutError, RuntimeError) as exc:
             raise ToolError(str(exc)) from exc
 
@@ -310,75 +380,3 @@ def build_server(service: TeamService, *, name: str, log_level: str = "WARNING")
             raise ToolError(str(exc)) from exc
 
     return server
-
-
-def _option_problem(args: argparse.Namespace) -> str | None:
-    if args.http and not 0 < args.port < 65536:
-        return f"--port must be 1-65535, got {args.port}"
-    if not args.timeout > 0:
-        return f"--timeout must be above 0, got {args.timeout:g}"
-    return None
-
-
-def serve_command(args: argparse.Namespace) -> int:
-    """`retinue mcp serve`: start the team, serve it until the client goes (or SIGINT or
-    SIGTERM comes), stop the team."""
-    from retinue import ActorSystem, ModelConfig
-    from retinue.kit import shown, sigterm_as_interrupt
-    from retinue.store import StoreError
-    from retinue.teamfile import TeamFileError, load_team_file
-
-    from retinue_mcp.endpoint import endpoint_url, http_server, new_token
-
-    problems: list[str] = []
-    try:
-        spec = load_team_file(args.team_file)
-        model = ModelConfig.from_string(args.model) if args.model else None
-    except (TeamFileError, ValueError) as exc:
-        problems.extend(str(exc).splitlines())
-    problem = _option_problem(args)
-    problems.extend([problem] if problem else [])
-    if problems:
-        for line in problems:
-            print(f"retinue mcp serve: {line}", file=sys.stderr)
-        return 1
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol's
-    service = TeamService(timeout=args.timeout)
-    try:
-        system = ActorSystem(store=args.store) if args.store else None
-    except StoreError as exc:
-        print(f"retinue mcp serve: {exc}", file=sys.stderr)
-        return 1
-    try:
-        running = start(spec, service, model=model, system=system)
-    # a model that cannot be built, a card with bad settings
-    except Exception as exc:  # noqa: BLE001
-        print(f"retinue mcp serve: the team did not start: {exc}", file=sys.stderr)
-        if system is not None:
-            system.shutdown(30)
-        return 1
-    try:
-        with sigterm_as_interrupt():
-            # Over HTTP the server says where it listens once it does (uvicorn's INFO line).
-            server = build_server(
-                service, name=spec.team.name, log_level="INFO" if args.http else "WARNING"
-            )
-            if args.http:
-                token = None if args.no_token else new_token()
-                print(
-                    f"retinue mcp serve: team {shown(spec.team.name)}, "
-                    f"MCP endpoint {endpoint_url(args.port, token)}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                http_server(server, port=args.port, token=token).run()
-            else:
-                server.run("stdio")
-    except KeyboardInterrupt:
-        pass
-    finally:
-        print("retinue mcp serve: shutting the team down", file=sys.stderr)
-        # A system made for --store goes down whole: its stop is recorded as a shutdown
-        # (the members come back on resume), not as each member leaving.
-        (running if system is None else system).shutdown(30)
-    return 0
