@@ -3,6 +3,8 @@ with what is wrong while its output retries remain, then the turn fails naming t
 
 from __future__ import annotations
 
+from typing import Any
+
 import check_scripts
 import pytest
 from check_scripts import COMPLAINT, retry_texts
@@ -14,26 +16,30 @@ from retinue import (
     FailureNotice,
     ModelConfig,
     RuntimeConfig,
+    RunUsageLimits,
 )
-from retinue.testing import TeamHarness
+from retinue.testing import PingTool, TeamHarness
 from retinue.validation import ConfigError
 
 SCRIPTS = "check_scripts"
 
 
 def member(
-    name: str, script: str, checks: list[object], runtime: RuntimeConfig | None = None
+    name: str, script: str, checks: list[object], runtime: RuntimeConfig | None = None, **more: Any
 ) -> AgentCard:
-    """`@<name>` on `check_scripts:<script>`, its messages under `checks`."""
+    """`@<name>` on `check_scripts:<script>` (or a `module:function`), its messages under
+    `checks`; `more` are further config fields."""
+    model = script if ":" in script else f"{SCRIPTS}:{script}"
     return AgentCard(
         description=f"{name} of the team",
         agent_class=BaseAgent,
         config=AgentConfig(
             name=f"@{name}",
             role=name,
-            model_cfg=ModelConfig(provider="function", model=f"{SCRIPTS}:{script}"),
+            model_cfg=ModelConfig(provider="function", model=model),
             runtime_cfg=runtime or RuntimeConfig(),
             checks=checks,
+            **more,
         ),
     )
 
@@ -194,3 +200,23 @@ def test_a_check_that_does_not_import_fails_the_agents_creation(
     with pytest.raises(ConfigError, match="checks: ") as caught:
         retinue_team.add(qa("always_wrong", path))
     assert reason in str(caught.value)
+
+
+def test_a_refused_conclusion_is_not_retried_and_nothing_goes_out(
+    retinue_team: TeamHarness,
+) -> None:
+    """After a run-tier breach the model has one tool-free request: a refusal ends it."""
+    team = retinue_team
+    card = member(
+        "QA",
+        "agent_scripts:tool_looper",  # its conclusion answers the person in prose
+        [check_scripts.verdict_only],
+        run_usage_limits=RunUsageLimits(run_request_limit=3),
+        tools=[PingTool()],
+    )
+    address = team.add(card)
+    team.say(address, "dig deep")
+    team.wait_idle()
+    assert len(team.model_requests("@QA")) == 4  # three in the run, one conclusion
+    (told,) = team.received_by("@Human")
+    assert told.type == "notification" and told.content.startswith("@QA stopped:")
