@@ -83,6 +83,7 @@ from retinue import (
     ModelSwitchedEvent,
     Orchestrator,
     OrchestratorTeam,
+    Outgoing,
     Panel,
     PanelView,
     PendingCall,

@@ -25,6 +25,7 @@ from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.incoming import render_incoming
 from retinue.agent.messages import AgentMessage, Intent
 from retinue.agent.output import REPLY_PROTOCOLS, Request, StructuredOutput, reply_protocol
+from retinue.agent.output_checks import Outgoing
 from retinue.agent.routing import TeamResolver as TeamResolver
 from retinue.agent.routing import resolve_recipient
 from retinue.agent.usage_guard import AgentLike as AgentLike
@@ -47,6 +48,7 @@ __all__ = [
     "FailureNotice",
     "HumanProxy",
     "Intent",
+    "Outgoing",
     "PendingCall",
     "Request",
     "RoutingSkippedEvent",

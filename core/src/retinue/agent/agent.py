@@ -97,7 +97,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
             factory,
             identity=self._identity,
             capabilities=self.extra_capabilities(),
-            run_hooks=[self.cancellation, self._recipient_check],
+            run_hooks=[self.cancellation, *self._setup.checks_hook(self), self._recipient_check],
             tool_hooks=[*gates, self.tool_ledger],
             event_sink=self._on_llm_event,
             team_budget=self.budget_hold.team_budget,

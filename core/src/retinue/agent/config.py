@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from pydantic import (
@@ -24,6 +24,7 @@ from retinue.actors.loader import (
     qualified_name,
 )
 from retinue.agent.approval_policy import RuleItem, check_rules
+from retinue.agent.output_checks import Outgoing, check_path
 from retinue.llm.config import CompactionConfig, ModelConfig, RuntimeConfig
 from retinue.llm.limits import AgentUsageLimits, RunUsageLimits, fold_request_limit
 from retinue.llm.prompt import PromptTemplate
@@ -82,6 +83,9 @@ CardItem = Annotated[
 ]
 """One entry of `AgentConfig.tools`: a card instance, or a card name."""
 
+CheckItem = Annotated[str | Callable[[Outgoing], Any], BeforeValidator(check_path)]
+"""One entry of `AgentConfig.checks`: a function, kept as its `package.module:function` path."""
+
 
 class AgentConfig(BaseConfig):
     """Everything a `BaseAgent` is built from; plain data, so a team can be saved and resumed.
@@ -108,6 +112,9 @@ class AgentConfig(BaseConfig):
 
     ask_person: bool = False
     """Offer the model `ask_person(question, choices)`: its run waits for the person's answer."""
+    checks: list[CheckItem] = Field(default_factory=list)
+    """Functions each message the model sends must pass before it is delivered
+    (`retinue.agent.output_checks`); stored as `package.module:function` paths."""
 
     @field_validator("approve", mode="before")
     @classmethod

@@ -20,6 +20,7 @@ from retinue.actors.messages import EventMessage
 from retinue.agent.ask_person import ask_person
 from retinue.agent.config import AgentConfig
 from retinue.agent.incoming import TEAM_PROTOCOL
+from retinue.agent.output_checks import CheckHost, OutputCheck, OutputChecks, resolve_checks
 from retinue.agent.plugin_access import plugin_catalog_for
 from retinue.agent.tool_offer import ToolOffer
 from retinue.llm.models import resolve_model
@@ -47,6 +48,8 @@ class RunnerSetup:
             config.model_cfg, agent=address.name, role=address.role, team=address.team_id
         )
         self.backstory = config.prompt.render()
+        #: Each check on what the model sends, imported, with the path that names it.
+        self.checks: list[tuple[str, OutputCheck]] = resolve_checks(config.checks)
         #: Each plugin capability with its plugin's label, to name the plugin when one fails.
         self.plugin_capabilities = plugins.capabilities(config)
         self.turn_observers = tuple(observer for _, observer in plugins.turn_observers(config))
@@ -56,6 +59,13 @@ class RunnerSetup:
         )
         self._config = config
         self._address = address
+
+    def checks_hook(self, host: CheckHost) -> list[RunHooks]:
+        """The hook running the role's checks on each output (none without checks: no cost).
+
+        First of the output's judges: a message a check refuses needs no recipient fixed.
+        """
+        return [OutputChecks(host, self.checks)] if self.checks else []
 
     def build(
         self,

@@ -19,9 +19,9 @@ def register(commands: Any) -> None:
         help="validate a team file without running it",
         description="Validate a team file: its TOML, every key, every model string, every "
         "card named (against the installed ones). It imports the Python code the file names "
-        "(scripted models, agent classes), from the installed packages or else the file's "
-        "folder, and says where each module came from. Prints one line per problem and exits "
-        "with status 1 when there is one.",
+        "(scripted models, agent classes, checks), from the installed packages or else the "
+        "file's folder, and says where each module came from. Prints one line per problem and "
+        "exits with status 1 when there is one.",
     )
     parser.add_argument("team_file", metavar="TEAM.toml", help="the team file to check")
     parser.add_argument(
@@ -82,6 +82,8 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
         approve = getattr(config, "approve", [])
         rules = ", ".join(describe_rule(rule) for rule in approve)
         line += f"; asks the person before: {rules}" if approve else ""
+        checks = getattr(config, "checks", [])
+        line += f"; checks: {', '.join(checks)}" if checks else ""
         lines.append(line)
         env = key_env(model_cfg) if model_cfg is not None else None
         if env is not None and not os.environ.get(env):
@@ -105,6 +107,7 @@ def _imported_code(spec: TeamFile) -> list[str]:
             for path in (model_cfg.model, model_cfg.stream_function):
                 if path:
                     modules.add(path.partition(":")[0])
+        modules.update(path.partition(":")[0] for path in getattr(card.config, "checks", []))
     shown = []
     for name in sorted(modules):
         if name == "retinue" or name.startswith("retinue."):

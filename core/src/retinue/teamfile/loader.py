@@ -31,6 +31,7 @@ from retinue.team.card import AgentCard
 from retinue.teamfile.approval_rules import apply_team_rules
 from retinue.teamfile.card_sources import missing_card_hint
 from retinue.teamfile.locate import KeyLocator
+from retinue.teamfile.role_checks import apply_team_checks
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
 from retinue.validation import (
     MAX_LINE_CHARS,
@@ -106,7 +107,9 @@ def loads_team_file(
     card_classes = _installed_cards(source, plugin_manager)
     if folder is not None:
         add_import_folders([folder])
-    data, problems = normalize(raw, card_classes)
+    data, found = normalize(raw, card_classes)
+    flat = _flat_roles(raw)
+    problems = [_from_file_view(problem, flat) for problem in found]
     if "folder" in raw:
         problems.append(ConfigProblem(("folder",), "unknown key: the file's own folder is used"))
     data["folder"] = folder
@@ -114,7 +117,6 @@ def loads_team_file(
     try:
         spec = TeamFile.model_validate(data)
     except ConfigError as exc:
-        flat = _flat_roles(raw)
         problems.extend(_from_file_view(p, flat) for p in exc.problems)
         problems.extend(_from_file_view(p, flat) for p in _cross_problems(data))
     problems.extend(_unimportable_models(data))
@@ -185,6 +187,7 @@ def normalize(
         problems.extend(found)
         data["roles"][role] = card
     problems.extend(apply_team_rules(data, card_classes))
+    problems.extend(apply_team_checks(data))
     return data, problems
 
 

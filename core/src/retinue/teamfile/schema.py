@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from retinue.agent.approval_policy import RuleItem, check_rules
+from retinue.agent.output_checks import check_path
 from retinue.llm.config import ModelConfig
 from retinue.team.budget import TeamUsageLimits
 from retinue.team.card import AgentCard
@@ -43,7 +44,8 @@ class TeamSettings(ConfigModel):
     one role); `start` names further roles to start at launch (every other role is only
     hired when a member asks for it). `model` is the default of every role that names none.
     `approve` names the tool calls that wait for the person's yes in every role (each
-    role's config gets them, after its own). `budget`, `loops` and `metadata` are the
+    role's config gets them, after its own); `checks` the functions every role's messages
+    pass before they are delivered (after the role's own). `budget`, `loops` and `metadata` are the
     orchestrator's `TeamConfig` settings (what the whole team may spend, when a chain counts
     as a loop, the business context every system prompt gets). A new team-wide setting is
     one field here.
@@ -62,11 +64,18 @@ class TeamSettings(ConfigModel):
     metadata: TeamMetadata | None = None
     approve: list[RuleItem] = Field(default_factory=list)
     """Tool calls that wait for the person's yes in every role (`card.tool` globs)."""
+    checks: list[str] = Field(default_factory=list)
+    """`package.module:function` checks every role's outgoing messages must pass."""
 
     @field_validator("approve", mode="before")
     @classmethod
     def _approval_rules(cls, rules: Any) -> list[RuleItem]:
         return check_rules(rules)
+
+    @field_validator("checks")
+    @classmethod
+    def _check_paths(cls, paths: list[str]) -> list[str]:
+        return [check_path(path) for path in paths]
 
     def team_config(self, name: str, import_path: list[str] | None = None) -> TeamConfig:
         """The orchestrator's config: its name, these team-wide settings, where the team's
