@@ -6,6 +6,8 @@ from __future__ import annotations
 import http.client
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from ag_ui.core import (
     EventType,
     RunErrorEvent,
     RunFinishedEvent,
+    RunFinishedInterruptOutcome,
     StateDeltaEvent,
     StateSnapshotEvent,
     TextMessageContentEvent,
@@ -41,7 +44,7 @@ from retinue_web import WebView
 from retinue_web.agui_events import args_json
 from retinue_web.agui_state import diff
 from retinue_web.delta import TEXT_LIMIT
-from web_helpers import SESSIONS, TIMEOUT, request, sign_in, worker
+from web_helpers import HOLDING, SESSIONS, TIMEOUT, request, sign_in, worker
 
 EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 
@@ -69,6 +72,7 @@ async def lead(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 @pytest.fixture
 def team() -> Iterator[TeamHarness]:
     """A Lead with a tool, the team's entry, who hires a Worker; recorded in memory."""
+    HOLDING.clear()
     harness = TeamHarness(store=":memory:")
     harness.register(scripted_card("Worker"), model=worker)
     harness.entry = harness.add(  # type: ignore[attr-defined]
@@ -309,3 +313,70 @@ def test_arguments_stay_json_when_cut_and_patches_escape_keys() -> None:
         {"op": "replace", "path": "/members/@A/state", "value": "working"},
         {"op": "add", "path": "/members/@B", "value": {"state": "idle"}},
     ]
+
+
+def test_a_stop_of_the_run_s_work_finishes_it_as_cancelled(
+    team: TeamHarness, view: WebView
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(ag_ui_run, view.port, run_input("run-1", "delegate and hold on"))
+        assert HOLDING.wait(TIMEOUT)
+        status, _ = request(
+            view.port, "POST", f"/api/teams/{view.live_id}/stop", {"member": "@Worker"}
+        )
+        events = running.result(TIMEOUT)
+
+    assert status == 200
+    finished = events[-1]
+    assert isinstance(finished, RunFinishedEvent)
+    assert finished.outcome is not None and finished.outcome.type == "cancelled"
+    (stop,) = [e for e in events if isinstance(e, CustomEvent) and e.name == "retinue.stop"]
+    assert stop.value["members"] == ["@Worker"]
+
+
+def test_a_call_waiting_for_the_person_is_an_interrupt_a_resume_answers(
+    writer_team: TeamHarness, writer_view: WebView, tmp_path: Path
+) -> None:
+    port, to_writer = writer_view.port, {"forwardedProps": {"to": "@Writer"}}
+
+    asked = ag_ui_run(port, run_input("run-1", "write a.txt: hi", **to_writer))
+    resolved = {"interruptId": "@Writer/1", "status": "resolved", "payload": {"approved": True}}
+    resumed = ag_ui_run(port, run_input("run-2", "write a.txt: hi", resume=[resolved]))
+
+    finished = asked[-1]
+    assert isinstance(finished, RunFinishedEvent)
+    assert isinstance(finished.outcome, RunFinishedInterruptOutcome)
+    (waiting,) = finished.outcome.interrupts
+    assert (waiting.id, waiting.reason) == ("@Writer/1", "tool_call")
+    assert waiting.message == 'Approve workspace_write({"path": "a.txt", "content": "hi"})?'
+    assert list(applied(asked)["approvals"]) == ["@Writer/1"]
+    texts = [e.delta for e in resumed if isinstance(e, TextMessageContentEvent)]
+    assert texts[0].startswith("Approved") and texts[-1].startswith("tool said: ")
+    last = resumed[-1]
+    assert isinstance(last, RunFinishedEvent) and last.outcome is not None
+    assert last.outcome.type == "success"
+    assert applied(resumed)["approvals"] == {}
+    assert (tmp_path / "a.txt").read_text() == "hi"
+
+
+def test_a_question_is_an_interrupt_with_its_choices_a_cancel_denies_it(
+    writer_team: TeamHarness, writer_view: WebView
+) -> None:
+    port, to_writer = writer_view.port, {"forwardedProps": {"to": "@Writer"}}
+
+    asked = ag_ui_run(port, run_input("run-1", "ask", **to_writer))
+    wrong = {"interruptId": "@Writer/1", "status": "resolved", "payload": {"approved": True}}
+    refused = request(port, "POST", "/ag-ui", run_input("run-2", "ask", resume=[wrong]))
+    cancelled = {"interruptId": "@Writer/1", "status": "cancelled"}
+    resumed = ag_ui_run(port, run_input("run-3", "ask", resume=[cancelled]))
+
+    finished = asked[-1]
+    assert isinstance(finished, RunFinishedEvent)
+    assert isinstance(finished.outcome, RunFinishedInterruptOutcome)
+    (question,) = finished.outcome.interrupts
+    assert (question.reason, question.message) == ("question", "Which colour?")
+    assert question.response_schema is not None
+    assert question.response_schema["properties"]["answer"]["enum"] == ["red", "blue"]
+    assert refused == (400, {"error": "the answer to '@Writer/1' needs its answer (payload.answer)"})
+    texts = [e.delta for e in resumed if isinstance(e, TextMessageContentEvent)]
+    assert texts[-1].startswith("tool said: ") and "cancelled by the person" in texts[-1]

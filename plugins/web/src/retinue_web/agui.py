@@ -4,14 +4,16 @@
 Its last message, a user message of text, is said as the person to the entry member (or to
 `forwardedProps.to`); the team keeps its own history, so the earlier messages a client
 sends along are not said again, and the `threadId` is echoed, not looked up: a team is one
-conversation. The answer is a Server-Sent Events stream of `ag_ui.core` events, encoded by
+conversation. A run with `resume` answers the calls an earlier run left waiting instead
+(`agui_interrupts`). The answer is a Server-Sent Events stream of `ag_ui.core` events, encoded by
 `ag_ui.encoder.EventEncoder`:
 
     RUN_STARTED, STATE_SNAPSHOT,
     (the chain's texts, tool calls, custom events, STATE_DELTA) ...,
     RUN_FINISHED or RUN_ERROR
 
-The run's work is the chain the person's message opens (`agui_events` translates it). It is
+The run's work is the chain the person's message opens, or those its answers resume
+(`agui_events` translates it). It is
 over when the team is idle again, every mailbox empty and no handler running, as for
 `retinue run --message`; an idle team has its whole record committed, so nothing of the run
 is left unread. A client that goes away ends its stream, not the team's work.
@@ -41,6 +43,7 @@ from starlette.concurrency import run_in_threadpool
 
 from retinue_web.actions import ActionError
 from retinue_web.agui_events import TOOL_KINDS, RunTranslator
+from retinue_web.agui_interrupts import Order, resume_orders
 from retinue_web.agui_state import TeamState, diff
 from retinue_web.body import MAX_BODY, read_body
 from retinue_web.feed import READ_BATCH
@@ -115,6 +118,15 @@ def recipient(view: WebView, run: RunAgentInput) -> str:
     return name
 
 
+def orders(view: WebView, feed: TeamFeed, run: RunAgentInput) -> list[Order]:
+    """What the person says for this run: the answers its `resume` gives, else its message."""
+    if run.resume:
+        with feed.locked():
+            pending = dict(feed.fold.pending.cards)
+        return resume_orders(pending, run.resume)
+    return [Order(recipient(view, run), person_text(run), None)]
+
+
 def encode(events: AsyncIterator[BaseEvent | None]) -> AsyncIterator[str]:
     """The events as Server-Sent Events, stamped with the time; None is a keep-alive."""
     encoder = EventEncoder()
@@ -157,12 +169,12 @@ def _tool_records(feed: TeamFeed, after: int, upto: int) -> list[Record]:
 class _Reader:
     """What a run has read of the record so far, and what it told the client of the state."""
 
-    def __init__(self, feed: TeamFeed, said: Said) -> None:
+    def __init__(self, feed: TeamFeed, chains: set[str], position: int) -> None:
         self.feed = feed
-        self.translator = RunTranslator(said.id)
+        self.translator = RunTranslator(chains)
         self.state = TeamState(feed)
         self.shown: dict[str, Any] = {}
-        self.after = said.position
+        self.after = position
 
     async def snapshot(self) -> BaseEvent:
         self.shown = await run_in_threadpool(self.state.now)
@@ -197,10 +209,12 @@ class _Reader:
 
 
 async def run_events(
-    view: WebView, feed: TeamFeed, run: RunAgentInput, said: Said
+    view: WebView, feed: TeamFeed, run: RunAgentInput, sent: list[tuple[Said, Order]]
 ) -> AsyncIterator[BaseEvent | None]:
-    """The run's events (see the module docstring); None now and then keeps the stream open."""
-    reader = _Reader(feed, said)
+    """The events of the run whose person's messages are `sent` (see the module docstring);
+    None now and then keeps the stream open."""
+    chains = {said.id for said, _ in sent} | {o.chain for _, o in sent if o.chain is not None}
+    reader = _Reader(feed, chains, min(said.position for said, _ in sent))
     yield RunStartedEvent(
         thread_id=run.thread_id,
         run_id=run.run_id,
@@ -235,4 +249,7 @@ async def run_events(
                     yield None
     finally:
         feed.unlisten(key)
-    yield reader.translator.end(run.thread_id, run.run_id, stopped or view.closing.is_set())
+    with feed.locked():
+        pending = feed.fold.pending.json()
+    ended = stopped or view.closing.is_set()
+    yield reader.translator.end(run.thread_id, run.run_id, ended, pending)

@@ -29,6 +29,8 @@ from ag_ui.core import (
     RunErrorEvent,
     RunFinishedCancelledOutcome,
     RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunFinishedOutcome,
     RunFinishedSuccessOutcome,
     TextMessageContentEvent,
     TextMessageEndEvent,
@@ -41,6 +43,7 @@ from ag_ui.core import (
 from retinue import EventMessage, ModelMessageEvent, ToolCallEvent
 from retinue.record import decode
 
+from retinue_web.agui_interrupts import interrupt
 from retinue_web.approvals import CHOICE_CHARS, bounded
 from retinue_web.delta import TEXT_LIMIT
 from retinue_web.turns import part_text
@@ -64,10 +67,10 @@ def args_json(args: Any) -> str:
 
 
 class RunTranslator:
-    """The events of the run whose chain is `chain`, and how it went (see the module docstring)."""
+    """The events of the run whose work is `chains`, and how it went (see the module docstring)."""
 
-    def __init__(self, chain: str) -> None:
-        self.chain = chain
+    def __init__(self, chains: set[str]) -> None:
+        self.chains = chains
         self.answered = False
         self.failures: list[str] = []
         self.cancelled = False
@@ -79,7 +82,7 @@ class RunTranslator:
         """The events of one flow line (a message or an event of the page's flow)."""
         if item.get("kind") == "event":
             return self._event(item)
-        if item.get("chain") != self.chain or item.get("from_person"):
+        if item.get("chain") not in self.chains or item.get("from_person"):
             return []
         if item.get("to_person"):
             return self._said(item)
@@ -106,7 +109,7 @@ class RunTranslator:
 
     def _event(self, item: dict[str, Any]) -> list[BaseEvent]:
         word = str(item.get("event"))
-        if item.get("chain") == self.chain:
+        if item.get("chain") in self.chains:
             if word == "stop":
                 self.cancelled = True
             elif word == "loop":
@@ -119,7 +122,7 @@ class RunTranslator:
     # ------------------------------------------------------------------ tool calls
     def tool_record(self, record: Record) -> list[BaseEvent]:
         """The events of one `TOOL_KINDS` record of this chain (others make none)."""
-        if record.chain_id != self.chain:
+        if record.chain_id not in self.chains:
             return []
         message = decode(record.data)
         if not isinstance(message, EventMessage):
@@ -164,13 +167,21 @@ class RunTranslator:
         return events
 
     # ------------------------------------------------------------------ the end
-    def end(self, thread_id: str, run_id: str, team_stopped: bool) -> BaseEvent:
-        """The run's last event: finished (done, or cancelled by a stop), or an error."""
+    def end(
+        self, thread_id: str, run_id: str, team_stopped: bool, pending: list[dict[str, Any]]
+    ) -> BaseEvent:
+        """The run's last event: finished (done, cancelled by a stop, or waiting for the
+        person's answers to the `pending` calls of its work), or an error."""
         if team_stopped:
             return RunErrorEvent(message="the team stopped", code="team_stopped")
         if self.loop:
             return RunErrorEvent(message=self.loop, code="loop")
         if self.failures and not self.answered:
             return RunErrorEvent(message=self.failures[-1], code="failed")
-        outcome = RunFinishedCancelledOutcome() if self.cancelled else RunFinishedSuccessOutcome()
+        waiting = [card for card in pending if card.get("chain") in self.chains]
+        outcome: RunFinishedOutcome = RunFinishedSuccessOutcome()
+        if self.cancelled:
+            outcome = RunFinishedCancelledOutcome()
+        elif waiting:
+            outcome = RunFinishedInterruptOutcome(interrupts=[interrupt(c) for c in waiting])
         return RunFinishedEvent(thread_id=thread_id, run_id=run_id, outcome=outcome)

@@ -282,12 +282,14 @@ class _Api:
         return JSONResponse({**said, "text": reply["text"], "refused": False})
 
     async def ag_ui(self, request: Request) -> Response:
-        """An AG-UI run: the input's last message said as the person, the run streamed."""
+        """An AG-UI run: the input's last message (or its answers) said as the person, the
+        run streamed."""
         feed = await self.live_feed(request, "run")
         try:
             run = await agui.read_run(request)
-            text = agui.person_text(run)
-            sent = await self.say_to(feed, agui.recipient(self.view, run), text)
+            sent = []
+            for order in agui.orders(self.view, feed, run):
+                sent.append((await self.say_to(feed, order.member, order.command), order))
         except ActionError as exc:
             return _refused(exc)
         return StreamingResponse(
