@@ -377,6 +377,7 @@ def test_a_question_is_an_interrupt_with_its_choices_a_cancel_denies_it(
     assert (question.reason, question.message) == ("question", "Which colour?")
     assert question.response_schema is not None
     assert question.response_schema["properties"]["answer"]["enum"] == ["red", "blue"]
-    assert refused == (400, {"error": "the answer to '@Writer/1' needs its answer (payload.answer)"})
+    needs = "the answer to '@Writer/1' needs its answer (payload.answer)"
+    assert refused == (400, {"error": needs})
     texts = [e.delta for e in resumed if isinstance(e, TextMessageContentEvent)]
     assert texts[-1].startswith("tool said: ") and "cancelled by the person" in texts[-1]
