@@ -381,3 +381,17 @@ def test_a_question_is_an_interrupt_with_its_choices_a_cancel_denies_it(
     assert refused == (400, {"error": needs})
     texts = [e.delta for e in resumed if isinstance(e, TextMessageContentEvent)]
     assert texts[-1].startswith("tool said: ") and "cancelled by the person" in texts[-1]
+
+
+def test_a_team_shut_down_under_a_run_ends_it_with_an_error(
+    team: TeamHarness, view: WebView
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(ag_ui_run, view.port, run_input("run-1", "delegate and hold on"))
+        assert HOLDING.wait(TIMEOUT)
+        team.shutdown()
+        events = running.result(TIMEOUT)
+
+    error = events[-1]
+    assert isinstance(error, RunErrorEvent) and error.code == "team_stopped"
+    assert not any(e.type == EventType.RUN_FINISHED for e in events)

@@ -251,5 +251,5 @@ async def run_events(
         feed.unlisten(key)
     with feed.locked():
         pending = feed.fold.pending.json()
-    ended = stopped or view.closing.is_set()
-    yield reader.translator.end(run.thread_id, run.run_id, ended, pending)
+    cut_off = "team stopped" if stopped else "view closed" if view.closing.is_set() else None
+    yield reader.translator.end(run.thread_id, run.run_id, cut_off, pending)

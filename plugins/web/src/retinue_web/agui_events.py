@@ -168,12 +168,13 @@ class RunTranslator:
 
     # ------------------------------------------------------------------ the end
     def end(
-        self, thread_id: str, run_id: str, team_stopped: bool, pending: list[dict[str, Any]]
+        self, thread_id: str, run_id: str, cut_off: str | None, pending: list[dict[str, Any]]
     ) -> BaseEvent:
         """The run's last event: finished (done, cancelled by a stop, or waiting for the
-        person's answers to the `pending` calls of its work), or an error."""
-        if team_stopped:
-            return RunErrorEvent(message="the team stopped", code="team_stopped")
+        person's answers to the `pending` calls of its work), or an error (`cut_off`: why
+        the run could not be followed to its end)."""
+        if cut_off is not None:
+            return RunErrorEvent(message=cut_off, code=cut_off.replace(" ", "_"))
         if self.loop:
             return RunErrorEvent(message=self.loop, code="loop")
         if self.failures and not self.answered:
