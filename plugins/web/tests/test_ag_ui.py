@@ -395,3 +395,16 @@ def test_a_team_shut_down_under_a_run_ends_it_with_an_error(
     error = events[-1]
     assert isinstance(error, RunErrorEvent) and error.code == "team_stopped"
     assert not any(e.type == EventType.RUN_FINISHED for e in events)
+
+
+def test_a_hostile_input_is_refused_in_one_bounded_line(team: TeamHarness, view: WebView) -> None:
+    role = "x" * 100_000
+    body = run_input("run-1", "hi") | {"messages": [{"id": "m", "role": role, "content": "hi"}]}
+
+    status, answer = request(view.port, "POST", "/ag-ui", body)
+    too_big = request(view.port, "POST", "/ag-ui", run_input("run-1", "y" * 2_000_000))
+
+    assert status == 400 and answer["error"].startswith("not an AG-UI run input: messages.0")
+    assert len(answer["error"]) < 400
+    assert too_big == (400, {"error": "the body is larger than 1048576 bytes"})
+    assert said_by_person(team) == []

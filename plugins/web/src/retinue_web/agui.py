@@ -45,6 +45,7 @@ from retinue_web.actions import ActionError
 from retinue_web.agui_events import TOOL_KINDS, RunTranslator
 from retinue_web.agui_interrupts import Order, resume_orders
 from retinue_web.agui_state import TeamState, diff
+from retinue_web.approvals import bounded
 from retinue_web.body import MAX_BODY, read_body
 from retinue_web.feed import READ_BATCH
 
@@ -77,7 +78,8 @@ async def read_run(request: Request) -> RunAgentInput:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the body"
-        raise ActionError(f"not an AG-UI run input: {where}: {first['msg']}") from None
+        said = f"{where}: {first['msg']}"  # it may quote the client's input: cut to a line
+        raise ActionError(f"not an AG-UI run input: {bounded(said, MAX_ID)}") from None
     for name, value in (("threadId", run.thread_id), ("runId", run.run_id)):
         if not value or len(value) > MAX_ID:
             raise ActionError(f"{name} must be 1 to {MAX_ID} characters")
