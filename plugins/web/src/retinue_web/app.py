@@ -13,11 +13,13 @@
 | `POST .../stop` | `{"member": "@Name"}` or `{"chain": "..."}`: `/stop`; what it stopped |
 | `GET .../approvals` | the calls waiting for the person, as the page's cards |
 | `POST .../approvals/{verb}` | `{"member", "call", "text"}`: `/approve` (`/deny`, `/answer`) |
+| `POST .../ag-ui`, `/ag-ui` | an AG-UI run: its input said as the person, its events streamed |
 
 (`...` is `/api/teams/{id}`.) A read the store cannot answer (a file gone bad, a store
 closed under the view) is a 503 naming the store and why, never a traceback. The stream is
 `stream`'s, an action's body is read by `body`, whom a stop reaches and its report `stops`',
-the waiting calls and the commands that answer them `approvals`', a command's reply `replies`'.
+the waiting calls and the commands that answer them `approvals`', a command's reply `replies`',
+an AG-UI run `agui`'s (`/ag-ui` is the live team's).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from retinue_web import approvals
+from retinue_web import agui, approvals
 from retinue_web.actions import STOP, ActionError, Said, TeamStoppedError, check_text
 from retinue_web.actions import say as say_as_person
 from retinue_web.body import MAX_BODY, MAX_DEPTH, read_body, text_field
@@ -104,6 +106,8 @@ def build_app(view: WebView) -> Any:
         Route("/api/teams/{team}/stop", api.stop, methods=["POST"]),
         Route("/api/teams/{team}/approvals", api.pending),
         Route("/api/teams/{team}/approvals/{verb}", api.answer, methods=["POST"]),
+        Route("/api/teams/{team}/ag-ui", api.ag_ui, methods=["POST"]),
+        Route("/ag-ui", api.ag_ui, methods=["POST"]),
     ]
     assert view.gate is not None, "bind() the view before building its app"
     handlers = {StoreError: _store_failed, _RefusedError: _refused_request}
@@ -118,7 +122,8 @@ class _Api:
         self.view = view
 
     def feed_of(self, request: Request) -> TeamFeed | None:
-        return self.view.feed(request.path_params["team"])
+        team = request.path_params.get("team", self.view.live_id)  # `/ag-ui`: the live team
+        return self.view.feed(team) if team is not None else None
 
     def live_feed_of(self, request: Request) -> TeamFeed | None:
         """The feed of the request's team if it is the live one: only it can be acted on."""
@@ -275,6 +280,23 @@ class _Api:
         if approvals.refused(verb, reply["text"]):
             return JSONResponse({**said, "error": reply["text"], "refused": True}, status_code=409)
         return JSONResponse({**said, "text": reply["text"], "refused": False})
+
+    async def ag_ui(self, request: Request) -> Response:
+        """An AG-UI run: the input's last message (or its answers) said as the person, the
+        run streamed."""
+        feed = await self.live_feed(request, "run")
+        try:
+            run = await agui.read_run(request)
+            sent = []
+            for order in agui.orders(self.view, feed, run):
+                sent.append((await self.say_to(feed, order.member, order.command), order))
+        except ActionError as exc:
+            return _refused(exc)
+        return StreamingResponse(
+            agui.encode(agui.run_events(self.view, feed, run, sent)),
+            media_type="text/event-stream",
+            headers={"x-accel-buffering": "no"},
+        )
 
     async def stop(self, request: Request) -> Response:
         feed = await self.live_feed(request, "stopped")

@@ -23,24 +23,27 @@ MAX_BODY = 64 * 1024
 MAX_DEPTH = 8
 
 
-async def read_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read up to `MAX_BODY` bytes and no further."""
+async def read_body(
+    request: Request, limit: int = MAX_BODY, max_depth: int = MAX_DEPTH
+) -> dict[str, Any]:
+    """The request's JSON object, read up to `limit` bytes and no further, nesting at most
+    `max_depth` levels (an AG-UI run's input is larger and deeper than a page's action)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise ActionError(f"the body is larger than {MAX_BODY} bytes")
+    if declared.isdigit() and int(declared) > limit:
+        raise ActionError(f"the body is larger than {limit} bytes")
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
-        if len(raw) > MAX_BODY:
-            raise ActionError(f"the body is larger than {MAX_BODY} bytes")
-    too_deep = ActionError(f"the body nests deeper than {MAX_DEPTH} levels")
+        if len(raw) > limit:
+            raise ActionError(f"the body is larger than {limit} bytes")
+    too_deep = ActionError(f"the body nests deeper than {max_depth} levels")
     try:
         body = json.loads(raw)
     except ValueError:
         raise ActionError("the body is not JSON") from None
     except RecursionError:  # deeper than the parser can go
         raise too_deep from None
-    if depth(body) > MAX_DEPTH:
+    if depth(body) > max_depth:
         raise too_deep
     if not isinstance(body, dict):
         raise ActionError("the body must be a JSON object")

@@ -38,7 +38,7 @@ def _text(value: Any) -> str:
     return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + "…"
 
 
-def _content(content: Any) -> str:
+def part_text(content: Any) -> str:
     """A part's content as text: a list of items (text blocks, media) one after another."""
     if not isinstance(content, list):
         return _text(content)
@@ -61,7 +61,7 @@ def _part(part: dict[str, Any]) -> dict[str, Any]:
     if "args" in part:
         shown["text"] = _text(part["args"])
     elif "content" in part:
-        shown["text"] = _content(part["content"])
+        shown["text"] = part_text(part["content"])
     return shown
 
 
