@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 from retinue import ToolCard
-from retinue.kit import fence, shown
+from retinue.kit import shown
 
 from retinue_web_search.addresses import AddressPolicy
 from retinue_web_search.backends import (
@@ -102,6 +102,7 @@ class WebSearchTool(ToolCard):
     def web_search(self, query: str, n: int = 5) -> str:
         """The first `n` results of `query`, fenced; `WebSearchError` for bad input."""
         import httpx
+        from retinue.kit import fence
 
         words = " ".join(query.split())
         if not words:
@@ -124,6 +125,8 @@ class WebSearchTool(ToolCard):
 
     def web_fetch(self, url: str) -> str:
         """The main text of the page at `url`, fenced; `WebSearchError` when it cannot be."""
+        from retinue.kit import fence
+
         from retinue_web_search.extract import bounded, page_text
         from retinue_web_search.fetch import FetchLimits, checked_url, fetch_page
 
