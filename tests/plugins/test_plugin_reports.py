@@ -172,7 +172,9 @@ KEYED_CARD_MODULE = """
             return what
 
         def unavailable(self):
-            return [] if os.environ.get("KEYED_KEY") else ["look_up is not offered: KEYED_KEY is not set"]
+            if os.environ.get("KEYED_KEY"):
+                return []
+            return ["look_up is not offered: KEYED_KEY is not set"]
 
     @hookimpl
     def retinue_tool_cards():
@@ -195,7 +197,8 @@ def test_plugins_and_check_say_what_a_card_holds_back_and_why(
     )
     team_file = tmp_path / "team.toml"
     team_file.write_text(
-        '[team]\nentry = "Scout"\n[roles.Scout]\ntools = ["keyed"]\n[roles.Clerk]\ntools = ["keyed"]\n'
+        '[team]\nentry = "Scout"\n'
+        '[roles.Scout]\ntools = ["keyed"]\n[roles.Clerk]\ntools = ["keyed"]\n'
     )
     monkeypatch.delenv("KEYED_KEY", raising=False)
 

@@ -147,7 +147,9 @@ def test_what_is_not_text_is_refused(
     with pytest.raises(WebSearchError) as refused:
         WebSearchTool(allow_networks=LOOPBACK).web_fetch(f"{site.url}/file")
 
-    assert str(refused.value) == f"{site.url}/file is {said}, not a page: web_fetch reads HTML and text"
+    assert str(refused.value) == (
+        f"{site.url}/file is {said}, not a page: web_fetch reads HTML and text"
+    )
 
 
 def test_a_silent_server_hits_the_timeout(servers: list[FakeServer]) -> None:

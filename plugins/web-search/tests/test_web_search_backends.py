@@ -139,7 +139,7 @@ def test_a_backends_failure_is_the_operators(
 
     with pytest.raises(SearchBackendError, match=r"^Brave answered 401 Unauthorized \(is its key"):
         WebSearchTool(brave_url=f"{brave.url}/bad-key").web_search("otters")
-    with pytest.raises(SearchBackendError, match="^Brave answered something other than JSON$"):
+    with pytest.raises(SearchBackendError, match=r"^Brave answered something other than JSON$"):
         WebSearchTool(brave_url=f"{brave.url}/html").web_search("otters")
 
 

@@ -100,10 +100,10 @@ class FakeServer:
                 else:
                     route(exchange)
 
-            do_GET = _serve  # noqa: N815
-            do_POST = _serve  # noqa: N815
+            do_GET = _serve
+            do_POST = _serve
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 pass
 
         server._httpd = ThreadingHTTPServer((server.host, 0), Handler)

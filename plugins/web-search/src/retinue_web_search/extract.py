@@ -7,7 +7,8 @@ from retinue_web_search.fetch import HTML_TYPES, FetchedPage
 
 
 def page_text(page: FetchedPage) -> str:
-    """The page's main text; empty when an HTML page has none trafilatura can find."""
+    """The page's main text; all its text when trafilatura finds no main part (a short
+    page); empty when it has none."""
     if page.media_type not in HTML_TYPES:
         return page.body.decode(page.charset or "utf-8", errors="replace")
     import trafilatura  # slow to import, and only a fetch needs it
@@ -24,6 +25,8 @@ def page_text(page: FetchedPage) -> str:
         include_links=False,
         include_images=False,
     )
+    if not text:
+        text = trafilatura.html2txt(html)
     return (text or "").strip()
 
 
