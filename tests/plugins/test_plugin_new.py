@@ -31,38 +31,38 @@ def new(tmp_path: Path, name: str) -> int:
 def test_it_writes_a_complete_distribution_named_after_the_plugin(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert new(tmp_path, "web-search") == 0
+    assert new(tmp_path, "deep-research") == 0
 
-    folder = tmp_path / "web-search"
+    folder = tmp_path / "deep-research"
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
         "README.md",
         "pyproject.toml",
-        "src/retinue_web_search/__init__.py",
-        "src/retinue_web_search/audit.py",
-        "src/retinue_web_search/card.py",
-        "src/retinue_web_search/hooks.py",
-        "src/retinue_web_search/py.typed",
+        "src/retinue_deep_research/__init__.py",
+        "src/retinue_deep_research/audit.py",
+        "src/retinue_deep_research/card.py",
+        "src/retinue_deep_research/hooks.py",
+        "src/retinue_deep_research/py.typed",
         "tests/conftest.py",
-        "tests/test_web_search.py",
+        "tests/test_deep_research.py",
     ]
     project = tomllib.loads((folder / "pyproject.toml").read_text())
     assert project["build-system"]["build-backend"] == "hatchling.build"
-    assert project["project"]["name"] == "retinue-web-search"
+    assert project["project"]["name"] == "retinue-deep-research"
     assert project["project"]["dependencies"] == [kernel_requirement(retinue.__version__)]
     assert project["project"]["entry-points"]["retinue"] == {
-        "web_search": "retinue_web_search.hooks"
+        "deep_research": "retinue_deep_research.hooks"
     }
-    card = (folder / "src/retinue_web_search/card.py").read_text()
-    assert "class WebSearchTool(ToolCard):" in card
-    assert 'name: ClassVar[str] = "web_search"' in card
-    assert "def web_search(self, *words: str, last: int | None = None) -> str:" in card
+    card = (folder / "src/retinue_deep_research/card.py").read_text()
+    assert "class DeepResearchTool(ToolCard):" in card
+    assert 'name: ClassVar[str] = "deep_research"' in card
+    assert "def deep_research(self, *words: str, last: int | None = None) -> str:" in card
     for path in folder.rglob("*.py"):
         ast.parse(path.read_text(), str(path))  # every module is Python
     out, err = capsys.readouterr()
-    assert out.splitlines()[0] == f"wrote retinue-web-search in {folder} (9 files); next:"
+    assert out.splitlines()[0] == f"wrote retinue-deep-research in {folder} (9 files); next:"
     assert f"pip install -e '{folder}[test]'" in out
     assert err == ""
-    assert [p.name for p in tmp_path.iterdir()] == ["web-search"]  # no staging folder left
+    assert [p.name for p in tmp_path.iterdir()] == ["deep-research"]  # no staging folder left
 
 
 @pytest.mark.parametrize(

@@ -151,3 +151,73 @@ def test_a_card_that_needs_settings_is_described_in_one_line() -> None:
         "cannot be built with its defaults: url: required, but not given; "
         "port: required, but not given"
     )
+
+
+KEYED_CARD_MODULE = """
+    import os
+    from typing import ClassVar
+    from retinue import hookimpl
+    from retinue.tools.card import ToolCard
+
+    class KeyedCard(ToolCard):
+        '''Looks things up with a key from the environment.'''
+
+        name: ClassVar[str] = "keyed"
+
+        def get_tools(self):
+            return [self.look_up] if os.environ.get("KEYED_KEY") else []
+
+        def look_up(self, what: str) -> str:
+            '''Look something up.'''
+            return what
+
+        def unavailable(self):
+            if os.environ.get("KEYED_KEY"):
+                return []
+            return ["look_up is not offered: KEYED_KEY is not set"]
+
+    @hookimpl
+    def retinue_tool_cards():
+        return [KeyedCard]
+"""
+
+
+def test_plugins_and_check_say_what_a_card_holds_back_and_why(
+    site_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    write_distribution(
+        site_dir,
+        "retinue-keyed",
+        "1.0",
+        entry_points={"keyed": "keyed_hooks"},
+        modules={"keyed_hooks.py": KEYED_CARD_MODULE},
+    )
+    team_file = tmp_path / "team.toml"
+    team_file.write_text(
+        '[team]\nentry = "Scout"\n'
+        '[roles.Scout]\ntools = ["keyed"]\n[roles.Clerk]\ntools = ["keyed"]\n'
+    )
+    monkeypatch.delenv("KEYED_KEY", raising=False)
+
+    assert main(["plugins"]) == 0
+    assert main(["check", str(team_file)]) == 0
+    listing, checked = capsys.readouterr().out.split("ok: team")
+
+    reason = "look_up is not offered: KEYED_KEY is not set"
+    assert f"    unavailable here: {reason}" in listing.splitlines()
+    assert checked.splitlines()[-1] == f"note: Scout, Clerk: card keyed: {reason}"
+    report = json.loads(_plugins_json(capsys))
+    (card,) = next(p for p in report if p["name"] == "keyed")["cards"]
+    assert card["unavailable"] == [reason]
+
+    monkeypatch.setenv("KEYED_KEY", "set")
+    assert main(["check", str(team_file)]) == 0
+    assert "note: Scout" not in capsys.readouterr().out
+
+
+def _plugins_json(capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["plugins", "--json"]) == 0
+    return capsys.readouterr().out

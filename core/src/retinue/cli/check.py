@@ -90,10 +90,32 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
             missing.setdefault(env, []).append(role)
     for env, roles in missing.items():
         lines.append(f"note: {env} is not set; {', '.join(roles)} cannot run until it is")
+    for (card_name, reason), roles in _held_back(spec, model).items():
+        lines.append(f"note: {', '.join(roles)}: card {card_name}: {reason}")
     imported = _imported_code(spec)
     if imported:
         lines.append(f"note: imported the code it names: {', '.join(imported)}")
     return [shorten(line, MAX_LINE_CHARS) for line in lines]
+
+
+def _held_back(spec: TeamFile, model: ModelConfig | None) -> dict[tuple[str, str], list[str]]:
+    """What each role's cards hold back here and why (`ToolCard.unavailable`), with the roles."""
+    from retinue.plugins import collect_card_classes, get_plugin_manager
+
+    installed = collect_card_classes(get_plugin_manager())
+    held: dict[tuple[str, str], list[str]] = {}
+    for role, card in zip(spec.roles, spec.cards(model), strict=True):
+        for tool in getattr(card.config, "tools", []):
+            found = installed.get(tool) if isinstance(tool, str) else tool
+            if found is None:
+                continue  # an unknown card is the file's error, reported when it loads
+            try:
+                reasons = (found() if isinstance(found, type) else found).unavailable()
+            except Exception:  # noqa: BLE001 - a card that cannot say is left out of the notes
+                continue
+            for reason in reasons:
+                held.setdefault((found.name, reason), []).append(role)
+    return held
 
 
 def _imported_code(spec: TeamFile) -> list[str]:

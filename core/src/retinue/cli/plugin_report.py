@@ -80,6 +80,9 @@ class CardInfo(_Frozen):
     problems: list[str] = Field(
         default_factory=list, description="Channels that could not be read without an agent."
     )
+    unavailable: list[str] = Field(
+        default_factory=list, description="What the card holds back here, and why (a key unset)."
+    )
 
 
 class PluginReport(_Frozen):
@@ -171,6 +174,7 @@ def describe_card(cls: type[ToolCard]) -> CardInfo:
         commands=_read(problems, "commands", lambda: _commands(card)),
         context_sections=_read(problems, "context", lambda: list(card.get_context_states())),
         system_prompts=_read(problems, "system prompt", lambda: _prompts(card)),
+        unavailable=_read(problems, "unavailable", lambda: list(card.unavailable())),
         problems=problems,
     )
 

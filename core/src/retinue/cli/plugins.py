@@ -54,6 +54,8 @@ def _print(reports: list[PluginReport]) -> None:
             _line("toolsets", card.toolsets)
             _line("system prompt", card.system_prompts)
             _line("capabilities", [c for c in card.capabilities if c not in report.capabilities])
+            for reason in card.unavailable:
+                print(f"    unavailable here: {reason}")
             _line("not readable without an agent", card.problems)
         _line("capabilities for every agent", report.capabilities, indent="  ")
 

@@ -15,7 +15,8 @@ plugins build on beyond that, which a user writing a team never needs:
 - `Cause`, `cause_of`: the task chain and the message what a card does belongs to (the
   message its agent is handling), for the events and the messages that record it.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
-  shows a model.
+  shows a model; `fence`: such words inside the kernel's fence, a line of the plugin's
+  before them (a web page, a search result: content that must not speak for anyone).
 - `shown`, `redact_address`, `RedactingFilter`: a value quoted in an error message, at a
   bounded length; an address without its credentials; a logging filter that redacts them.
 - `NO_RUN_IN_PROGRESS`: the kernel's answer to a `/stop` that finds no run to stop.
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from retinue.cli.serving import REQUEST_TIMEOUT as REQUEST_TIMEOUT
     from retinue.cli.serving import sigterm_as_interrupt as sigterm_as_interrupt
     from retinue.cli.serving import uvicorn_server as uvicorn_server
+    from retinue.llm.framing import fence as fence
     from retinue.llm.framing import neutralize as neutralize
     from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
     from retinue.team.team_service import TeamService as TeamService
@@ -61,7 +63,7 @@ _LAZY = by_name(
         "retinue.validation": ("ConfigModel", "ConfigValidationError", "shown"),
         "retinue.agent.cancel": ("NO_RUN_IN_PROGRESS",),
         "retinue.cli.serving": ("REQUEST_TIMEOUT", "sigterm_as_interrupt", "uvicorn_server"),
-        "retinue.llm.framing": ("neutralize",),
+        "retinue.llm.framing": ("fence", "neutralize"),
         "retinue.plugins.collect": ("collect_panel_classes",),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
         "retinue.tools.answers": ("tool_answer",),

@@ -25,6 +25,7 @@ FIRST_PARTY_CARDS = {
     "skills": "skills",
     "team": "team",
     "tracing": "otel",
+    "web_search": "web-search",
     "workspace": "workspace",
 }
 

@@ -191,6 +191,15 @@ class ToolCard(ConfigModel):
         """
         return True
 
+    def unavailable(self) -> Sequence[str]:
+        """What this card holds back here and why, one line each (a tool whose key is unset).
+
+        Read from a card with its settings, bound or not, by `retinue plugins` and `retinue
+        check`, so a person learns why a tool is missing without running a team; never shown
+        to a model. Answer from the settings and the environment, without I/O.
+        """
+        return ()
+
     def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
         """SYSTEM_PROMPT: stable text for the system block; never volatile team state."""
         return ()
