@@ -52,7 +52,10 @@ def diff(journal: Journal, rev: str = "", max_chars: int = 20_000) -> str:
     if not text:
         return neutralize(f"{header}\n(no change)")
     if len(text) > max_chars:
-        text = text[:max_chars] + f"\n[diff cut: {len(text):,} characters, the first {max_chars:,} shown]"
+        text = (
+            text[:max_chars]
+            + f"\n[diff cut: {len(text):,} characters, the first {max_chars:,} shown]"
+        )
     return neutralize(f"{header}\n{text}")
 
 

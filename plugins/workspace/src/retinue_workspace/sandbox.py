@@ -71,10 +71,15 @@ class Outcome:
     seconds: float
 
 
+_PROBE = Limits(
+    seconds=10, memory_bytes=256 << 20, processes=8, file_bytes=1 << 20, output_bytes=1000
+)
+
+
 @functools.cache
 def sandbox_problem() -> str | None:
     """Why no sandbox can be made here, or None when one can (tried once per process)."""
-    missing = [name for name in ("bwrap", "prlimit") if _which(name) is None]
+    missing = [name for name in (_bwrap(), "prlimit") if _which(name) is None]
     if missing:
         return (
             f"{' and '.join(missing)} not found (install Debian's bubblewrap package, "
@@ -85,7 +90,7 @@ def sandbox_problem() -> str | None:
             os.chown(place, NOBODY, NOBODY)
         fd = os.open(place, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            argv = _bwrap_argv(fd, Path(place), "touch probe")
+            argv = _bwrap_argv(fd, Path(place), "touch probe", _PROBE)
             try:
                 done = subprocess.run(  # noqa: S603 - our own fixed argv
                     argv, capture_output=True, timeout=30, check=False, **_spawn_options(fd)
@@ -102,6 +107,7 @@ def sandbox_problem() -> str | None:
 
 def run(root_fd: int, root: Path, command: str, limits: Limits, *, isolate: bool) -> Outcome:
     """Run `command` with `sh -c` in the workspace open as `root_fd`; wait for it, bounded."""
+    owner = os.fstat(root_fd)
     if isolate:
         if os.geteuid() == 0:
             _give_to_nobody(root_fd)
@@ -123,12 +129,14 @@ def run(root_fd: int, root: Path, command: str, limits: Limits, *, isolate: bool
         head, tail, total, timed_out = _collect(process, limits, started)
     finally:
         _kill(process)
+        if isolate and os.geteuid() == 0:  # git trusts a repository its user owns
+            os.fchown(root_fd, owner.st_uid, owner.st_gid)
     status = None if timed_out else process.wait()
     return Outcome(status, timed_out, head, tail, total, time.monotonic() - started)
 
 
-def _bwrap_argv(root_fd: int, root: Path, command: str, limits: Limits | None = None) -> list[str]:
-    argv = [_which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+def _bwrap_argv(root_fd: int, root: Path, command: str, limits: Limits) -> list[str]:
+    argv = [_which(_bwrap()) or "bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
     argv += ["--cap-drop", "ALL", "--hostname", "sandbox", "--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -146,8 +154,7 @@ def _bwrap_argv(root_fd: int, root: Path, command: str, limits: Limits | None = 
     argv += ["--chdir", INSIDE, "--clearenv"]
     for key, value in _ENV.items():
         argv += ["--setenv", key, value]
-    inner = _prlimit(limits, processes=True) if limits is not None else []
-    return [*argv, "--", *inner, "/bin/sh", "-c", command]
+    return [*argv, "--", *_prlimit(limits, processes=True), "/bin/sh", "-c", command]
 
 
 def _prlimit(limits: Limits, *, processes: bool) -> list[str]:
@@ -213,6 +220,11 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
         process.wait()
     if process.stdout is not None:
         process.stdout.close()
+
+
+def _bwrap() -> str:
+    """The bubblewrap program: `RETINUE_BWRAP` when set, else `bwrap` on the PATH."""
+    return os.environ.get("RETINUE_BWRAP") or "bwrap"
 
 
 def _which(name: str) -> str | None:
