@@ -84,7 +84,10 @@ def test_a_write_an_edit_and_an_undo_leave_the_first_content_in_three_commits(
             "@Writer <writer@retinue>|write notes.md",
         ]
         status = subprocess.run(
-            [git, "-C", str(root), "status", "--porcelain"], capture_output=True, text=True
+            [git, "-C", str(root), "status", "--porcelain"],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         assert status.stdout == ""  # the index matches the files: nothing looks changed
 

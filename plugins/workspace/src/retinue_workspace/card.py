@@ -32,10 +32,10 @@ from pydantic import Field, PrivateAttr
 from retinue import ActorAddress, ToolCard
 from retinue.kit import cause_of
 
+from retinue_workspace.errors import WorkspaceError
 from retinue_workspace.files import DEFAULT_READ_LINES, Workspace
 from retinue_workspace.journal import Journal, Stamp
 from retinue_workspace.listing import Listing
-from retinue_workspace.errors import WorkspaceError
 from retinue_workspace.paths import DEFAULT_PATTERN
 
 if TYPE_CHECKING:
@@ -255,7 +255,7 @@ class WorkspaceTool(ToolCard):
         return self._journal
 
     def _journaled(self, subject: str, path: str, answer: str) -> str:
-        """`answer`, once the change to `path` is a commit; a journal failure is said, not raised."""
+        """`answer`, once the change to `path` is a commit; a journal failure is said."""
         if self._journal is None:
             return answer
         try:

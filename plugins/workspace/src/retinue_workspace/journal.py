@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.errors import NotGitRepository
-from dulwich.objects import Blob, Commit
+from dulwich.objects import Blob, Commit, Tree
 from dulwich.objectspec import parse_commit
 from dulwich.repo import Repo
 
@@ -152,7 +152,7 @@ def _commit(
         worktree.stage(list(paths))
     tree = repo.open_index().commit(repo.object_store)
     head = _head(repo)
-    if head is not None and head.tree == tree:
+    if tree == (head.tree if head is not None else Tree().id):
         return None
     author = stamp.author()
     now = time.time()

@@ -46,7 +46,7 @@ def parse_path(path: str, *, what: str = "path") -> tuple[str, ...]:
 
 
 def is_journal_name(name: str) -> bool:
-    """Whether a path component names a git directory (in any case, as some file systems fold it)."""
+    """Whether a path component names a git directory (in any case: some file systems fold it)."""
     return name.lower() == JOURNAL_DIR
 
 

@@ -54,6 +54,8 @@ def _ending(outcome: Outcome, limits: Limits) -> str:
             "SIGKILL": "its CPU-time or memory limit, or the system",
             "SIGXFSZ": f"its file-size limit ({human_size(limits.file_bytes)})",
         }.get(name)
+        if name in ("SIGSEGV", "SIGABRT", "SIGBUS"):
+            why = f"often memory running out (the limit: {human_size(limits.memory_bytes)})"
         return f"Killed by {name} {took}" + (f": {why}." if why else ".")
     return f"Exit status {status} {took}."
 

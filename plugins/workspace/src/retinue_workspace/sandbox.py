@@ -8,8 +8,10 @@ capability, and, through `prlimit` inside the sandbox, limits on CPU time, memor
 space), processes and file size. A wall-clock timeout kills it; the sandbox's process 1
 dies with it, and the kernel ends every process left in it.
 
-Run as root, the command runs as `nobody`: the kernel never holds root to a process count,
-so a fork bomb would not be contained. The workspace's files are handed to `nobody` first.
+Run as root, bwrap makes the mounts as root and the command runs as `nobody` (`setpriv`):
+the kernel never holds root to a process count, so a fork bomb would not be contained.
+The workspace's files are handed to `nobody` first; the process count is then `nobody`'s
+across the machine.
 
 `sandbox="none"` (a team file's explicit choice) runs the command directly in the workspace
 with the same limits but the process count, and no isolation at all.
@@ -28,6 +30,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from retinue_workspace.paths import JOURNAL_DIR, is_journal_name
 
@@ -79,11 +82,12 @@ _PROBE = Limits(
 @functools.cache
 def sandbox_problem() -> str | None:
     """Why no sandbox can be made here, or None when one can (tried once per process)."""
-    missing = [name for name in (_bwrap(), "prlimit") if _which(name) is None]
+    needed = (_bwrap(), "prlimit", *(["setpriv"] if os.geteuid() == 0 else []))
+    missing = [name for name in needed if _which(name) is None]
     if missing:
         return (
             f"{' and '.join(missing)} not found (install Debian's bubblewrap package, "
-            "or util-linux for prlimit)"
+            "and util-linux for prlimit and setpriv)"
         )
     with tempfile.TemporaryDirectory() as place:
         if os.geteuid() == 0:
@@ -92,8 +96,8 @@ def sandbox_problem() -> str | None:
         try:
             argv = _bwrap_argv(fd, Path(place), "touch probe", _PROBE)
             try:
-                done = subprocess.run(  # noqa: S603 - our own fixed argv
-                    argv, capture_output=True, timeout=30, check=False, **_spawn_options(fd)
+                done = subprocess.run(
+                    argv, capture_output=True, timeout=30, check=False, **_spawn(fd)
                 )
             except (OSError, subprocess.TimeoutExpired) as exc:
                 return f"bwrap could not be started: {exc}"
@@ -112,12 +116,12 @@ def run(root_fd: int, root: Path, command: str, limits: Limits, *, isolate: bool
         if os.geteuid() == 0:
             _give_to_nobody(root_fd)
         argv = _bwrap_argv(root_fd, root, command, limits)
-        options = _spawn_options(root_fd)
+        options = _spawn(root_fd)
     else:
         argv = [*_prlimit(limits, processes=False), "/bin/sh", "-c", command]
-        options = {"cwd": root, "env": dict(_ENV, HOME=str(root))}
+        options = Spawn(cwd=str(root), env=dict(_ENV, HOME=str(root)), pass_fds=())
     started = time.monotonic()
-    process = subprocess.Popen(  # noqa: S603 - the sandbox is the point
+    process = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -136,13 +140,27 @@ def run(root_fd: int, root: Path, command: str, limits: Limits, *, isolate: bool
 
 
 def _bwrap_argv(root_fd: int, root: Path, command: str, limits: Limits) -> list[str]:
-    argv = [_which(_bwrap()) or "bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
-    argv += ["--cap-drop", "ALL", "--hostname", "sandbox", "--ro-bind", "/usr", "/usr"]
+    argv = [_which(_bwrap()) or "bwrap", "--die-with-parent", "--new-session"]
+    if os.geteuid() == 0:
+        # bwrap mounts as root, and the command becomes nobody: no user namespace, whose
+        # only mapping would be root, and only the capabilities that change the user.
+        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
+        argv += ["--unshare-cgroup-try", "--cap-drop", "ALL"]
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        become = [_which("setpriv") or "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}"]
+        become += ["--clear-groups", "--no-new-privs", "--"]
+        # bwrap, root without its capabilities, may not enter nobody's directory: nobody does.
+        shell = ["/bin/sh", "-c", f'cd {INSIDE} && exec /bin/sh -c "$1"', "sh", command]
+    else:
+        argv += ["--unshare-all", "--cap-drop", "ALL", "--chdir", INSIDE]
+        become, shell = [], ["/bin/sh", "-c", command]
+    argv += ["--hostname", "sandbox", "--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
             argv += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             argv += ["--ro-bind", top, top]
+    argv += ["--perms", "0755", "--dir", "/etc"]
     for path in _ETC:
         argv += ["--ro-bind-try", path, path]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMP_BYTES), "--tmpfs", "/tmp"]
@@ -151,10 +169,10 @@ def _bwrap_argv(root_fd: int, root: Path, command: str, limits: Limits) -> list[
     if journal.is_dir() and not journal.is_symlink():
         hidden = f"{INSIDE}/{JOURNAL_DIR}"
         argv += ["--size", "4096", "--tmpfs", hidden, "--remount-ro", hidden]
-    argv += ["--chdir", INSIDE, "--clearenv"]
+    argv += ["--clearenv"]
     for key, value in _ENV.items():
         argv += ["--setenv", key, value]
-    return [*argv, "--", *_prlimit(limits, processes=True), "/bin/sh", "-c", command]
+    return [*argv, "--", *become, *_prlimit(limits, processes=True), *shell]
 
 
 def _prlimit(limits: Limits, *, processes: bool) -> list[str]:
@@ -167,12 +185,17 @@ def _prlimit(limits: Limits, *, processes: bool) -> list[str]:
     return [*argv, "--"]
 
 
-def _spawn_options(root_fd: int) -> dict[str, object]:
-    """Keep the workspace's descriptor open for bwrap; as root, become nobody first."""
-    options: dict[str, object] = {"pass_fds": (root_fd,), "cwd": "/", "env": dict(_ENV)}
-    if os.geteuid() == 0:
-        options.update(user=NOBODY, group=NOBODY, extra_groups=[])
-    return options
+class Spawn(TypedDict):
+    """How a command's process is started."""
+
+    cwd: str
+    env: dict[str, str]
+    pass_fds: tuple[int, ...]
+
+
+def _spawn(root_fd: int) -> Spawn:
+    """Keep the workspace's descriptor open for bwrap, which mounts it."""
+    return Spawn(cwd="/", env=dict(_ENV), pass_fds=(root_fd,))
 
 
 def _give_to_nobody(root_fd: int) -> None:

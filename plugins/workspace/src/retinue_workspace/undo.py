@@ -29,7 +29,7 @@ def undo(workspace: Workspace, journal: Journal, rev: str | None, stamp: Stamp) 
         plan: list[tuple[str, bytes | None]] = []
         for change in tree_changes(repo.object_store, old_tree, commit.tree):
             before, after = change.old, change.new
-            path = (after.path if after is not None and after.path else before.path) or b""
+            path = next((e.path for e in (after, before) if e is not None and e.path), b"")
             name = path.decode("utf-8", "surrogateescape")
             expected = after.sha if after is not None else None
             if _current(workspace, name) != expected:
