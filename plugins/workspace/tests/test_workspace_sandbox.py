@@ -19,7 +19,7 @@ from retinue import ToolCallStartedEvent
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_workspace import WorkspaceTool
 from retinue_workspace.sandbox import sandbox_problem
-from workspace_scripts import TOOL_LISTER, workspace_card
+from workspace_scripts import workspace_card
 
 PROBLEM = sandbox_problem()
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
@@ -156,28 +156,6 @@ def test_output_cannot_close_its_fence(retinue_team: TeamHarness, root: Path) ->
 
     assert answer.count("</command_output>") == 1
     assert "&lt;/command_output>" in answer and "\x1b" not in answer
-
-
-def test_without_a_sandbox_the_tool_is_not_offered_and_check_says_why(
-    retinue_team: TeamHarness, root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("RETINUE_BWRAP", "/nonexistent/bwrap")
-    sandbox_problem.cache_clear()
-    try:
-        lister = retinue_team.add(workspace_card("Lister", root, script=TOOL_LISTER, run=True))
-        retinue_team.say(lister, "which tools?")
-        retinue_team.wait_idle(20)
-        offered = retinue_team.received_by("@Human")[-1].content.split()
-        notes = WorkspaceTool(run=True).notes()
-        unconfined = WorkspaceTool(run=True, sandbox="none").notes()
-    finally:
-        sandbox_problem.cache_clear()
-    assert "workspace_run" not in offered and "workspace_write" in offered
-    assert notes == [
-        "workspace_run (run = true) is not offered here: /nonexistent/bwrap not found "
-        "(install Debian's bubblewrap package, and util-linux for prlimit and setpriv)"
-    ]
-    assert unconfined == ['workspace_run runs commands unconfined (sandbox = "none")']
 
 
 def _runs_bomb(pid: str) -> bool:

@@ -8,8 +8,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from retinue.llm.config import ModelConfig
     from retinue.teamfile import TeamFile
+    from retinue.tools.card import ToolCard
 
 
 def register(commands: Any) -> None:
@@ -57,11 +60,13 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
     """What a person checks at a glance: the team, each role's model and cards, the keys."""
     from retinue.agent.approval_policy import describe_rule
     from retinue.llm.models import key_env
-    from retinue.plugins import default_card_classes, get_plugin_manager
+    from retinue.plugins import collect_card_classes, default_card_classes, get_plugin_manager
     from retinue.validation import MAX_LINE_CHARS, shorten, shown
 
     entry = spec.entry_role
-    defaults = [card.name for card in default_card_classes(get_plugin_manager())]
+    pm = get_plugin_manager()
+    defaults = [card.name for card in default_card_classes(pm)]
+    installed = collect_card_classes(pm)
     lines = [
         f"ok: team {shown(spec.team.name)}, {len(spec.roles)} role(s); "
         f"{spec.team.person_name} talks to {spec.entry_card.config.name} ({entry})",
@@ -86,12 +91,23 @@ def summary(spec: TeamFile, model: ModelConfig | None = None) -> list[str]:
         env = key_env(model_cfg) if model_cfg is not None else None
         if env is not None and not os.environ.get(env):
             missing.setdefault(env, []).append(role)
+        lines += [f"note: {config.name}: {note}" for note in _card_notes(config, installed)]
     for env, roles in missing.items():
         lines.append(f"note: {env} is not set; {', '.join(roles)} cannot run until it is")
     imported = _imported_code(spec)
     if imported:
         lines.append(f"note: imported the code it names: {', '.join(imported)}")
     return [shorten(line, MAX_LINE_CHARS) for line in lines]
+
+
+def _card_notes(config: object, installed: Mapping[str, type[ToolCard]]) -> list[str]:
+    """What each card of a role says of itself here (a tool it cannot offer, and why)."""
+    notes: list[str] = []
+    for item in getattr(config, "tools", []):
+        card = installed[item]() if isinstance(item, str) and item in installed else item
+        if not isinstance(card, str):
+            notes += [f"{card.name}: {note}" for note in card.operator_notes()]
+    return notes
 
 
 def _imported_code(spec: TeamFile) -> list[str]:

@@ -80,6 +80,10 @@ class CardInfo(_Frozen):
     problems: list[str] = Field(
         default_factory=list, description="Channels that could not be read without an agent."
     )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What the card says of itself here, such as a tool it cannot offer.",
+    )
 
 
 class PluginReport(_Frozen):
@@ -171,6 +175,7 @@ def describe_card(cls: type[ToolCard]) -> CardInfo:
         commands=_read(problems, "commands", lambda: _commands(card)),
         context_sections=_read(problems, "context", lambda: list(card.get_context_states())),
         system_prompts=_read(problems, "system prompt", lambda: _prompts(card)),
+        notes=_read(problems, "notes", lambda: [str(note) for note in card.operator_notes()]),
         problems=problems,
     )
 

@@ -55,6 +55,8 @@ def _print(reports: list[PluginReport]) -> None:
             _line("system prompt", card.system_prompts)
             _line("capabilities", [c for c in card.capabilities if c not in report.capabilities])
             _line("not readable without an agent", card.problems)
+            for note in card.notes:
+                print(f"    note: {note}")
         _line("capabilities for every agent", report.capabilities, indent="  ")
 
 

@@ -191,6 +191,12 @@ class ToolCard(ConfigModel):
         """
         return True
 
+    def operator_notes(self) -> Sequence[str]:
+        """What an operator should know of this card, with these settings, on this machine:
+        a tool it cannot offer here, and why. `retinue check` and `retinue plugins` print
+        it; no run asks, so it may take a moment (a probe of the system, once)."""
+        return ()
+
     def get_system_prompts(self) -> Sequence[str | Callable[[], str]]:
         """SYSTEM_PROMPT: stable text for the system block; never volatile team state."""
         return ()

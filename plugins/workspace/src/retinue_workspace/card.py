@@ -163,7 +163,7 @@ class WorkspaceTool(ToolCard):
 
         return self.run and (self.sandbox == "none" or sandbox_problem() is None)
 
-    def notes(self) -> Sequence[str]:
+    def operator_notes(self) -> Sequence[str]:
         """What `retinue check` and `retinue plugins` say: commands that cannot run here."""
         from retinue_workspace.sandbox import sandbox_problem
 
