@@ -48,8 +48,9 @@ def test_the_product_team_as_json_lines(retinue: Run, tmp_path: Path) -> None:
     assert result["record"] == "result" and result["status"] == "answered" and result["exit"] == 0
     (answer,) = result["answers"]
     assert answer["sender"] == "@Manager" and answer["content"].startswith("Done: the Developer")
-    # the cards really ran: the developer's file is in the team's workspace
-    assert [p.name for p in (tmp_path / "workspace").glob("*/*")] == ["rename_photos.py"]
+    # the cards really ran: the developer's file is in the team's workspace, and its journal
+    found = sorted(p.name for p in (tmp_path / "workspace").glob("*/*"))
+    assert found == [".git", "rename_photos.py"]
 
 
 def test_a_failure_exits_non_zero_and_says_why(retinue: Run) -> None:

@@ -54,6 +54,13 @@ def test_the_card_is_plain_data_that_round_trips(tmp_path: Path) -> None:
         "max_list_entries": 500,
         "max_media_images": 2,
         "max_image_bytes": 5 * 1024 * 1024,
+        "journal": True,
+        "run": False,
+        "sandbox": "bubblewrap",
+        "run_timeout": 300,
+        "run_memory_mb": 1024,
+        "run_processes": 64,
+        "run_output_chars": 20_000,
     }
     assert WorkspaceTool.model_validate(dumped) == card
     as_json = card.model_dump_json()

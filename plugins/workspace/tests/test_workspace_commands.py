@@ -58,10 +58,13 @@ def test_the_commands_are_announced_with_their_card(retinue_team: TeamHarness, r
     mine = {d.name: d for d in announced.commands if d.owner == "workspace"}
     assert sorted(mine) == [
         "workspace_delete",
+        "workspace_diff",
         "workspace_edit",
+        "workspace_history",
         "workspace_list",
         "workspace_read",
         "workspace_root",
+        "workspace_undo",
         "workspace_write",
     ]
     assert (

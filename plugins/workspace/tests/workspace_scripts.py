@@ -104,3 +104,12 @@ def workspace_card(
     return scripted_card(
         role, script, tools=[WorkspaceTool(root=root, per_team=per_team, **settings)]
     )
+
+
+TOOL_LISTER = "workspace_scripts:tool_lister"
+
+
+def tool_lister(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Tell @Human the names of the tools this request offers, sorted."""
+    names = " ".join(sorted(tool.name for tool in info.function_tools))
+    return send(info, ("@Human", "response", names))

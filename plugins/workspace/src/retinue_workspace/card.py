@@ -11,6 +11,10 @@ One feature, three channels:
   that the kernel's `act()` calls on every prompt to attach the images it names.
   Refusals raise `WorkspaceError`, a `ValueError` the registry hands back to the operator.
 
+With `journal` (on by default) every change is a git commit by the member that made it
+(`journal`), read with `workspace_history` and `workspace_diff` and undone, as a new commit,
+with `/workspace_undo`. With `run`, `workspace_run` runs a command in a sandbox (`sandbox`).
+
 The card is plain data (its settings); the `Workspace` that does the work is built when
 the card is bound to an agent and touches the disk only when first used.
 """
@@ -22,12 +26,15 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, PrivateAttr
 from retinue import ActorAddress, ToolCard
+from retinue.kit import cause_of
 
+from retinue_workspace.errors import WorkspaceError
 from retinue_workspace.files import DEFAULT_READ_LINES, Workspace
+from retinue_workspace.journal import Journal, Stamp
 from retinue_workspace.listing import Listing
 from retinue_workspace.paths import DEFAULT_PATTERN
 
@@ -71,8 +78,23 @@ class WorkspaceTool(ToolCard):
     """The most images `!!` references attach to one prompt."""
     max_image_bytes: int = Field(default=5 * MIB, ge=1)
     """The largest image a `!!` reference attaches; a larger one is named, not sent."""
+    journal: bool = True
+    """Commit every change to a git repository in the workspace (`.git`), by member."""
+    run: bool = False
+    """Offer `workspace_run`: shell commands in a sandbox rooted at the workspace."""
+    sandbox: Literal["bubblewrap", "none"] = "bubblewrap"
+    """How commands are confined; `"none"` runs them with limits only, unconfined."""
+    run_timeout: int = Field(default=300, ge=1, le=86_400)
+    """The most seconds a command may take (wall clock, and CPU time per process)."""
+    run_memory_mb: int = Field(default=1024, ge=16)
+    """The memory (address space) each process of a command may have."""
+    run_processes: int = Field(default=64, ge=1)
+    """How many processes a command may have at once."""
+    run_output_chars: int = Field(default=20_000, ge=200)
+    """The most output of a command the model reads; the rest is cut, and said."""
 
     _workspace: Workspace | None = PrivateAttr(default=None)
+    _journal: Journal | None = PrivateAttr(default=None)
 
     # -- binding ---------------------------------------------------------------------------
 
@@ -83,9 +105,10 @@ class WorkspaceTool(ToolCard):
             max_read_chars=self.max_read_chars,
             max_list_entries=self.max_list_entries,
         )
+        self._journal = Journal(self._workspace.root) if self.journal else None
 
     def on_unbind(self) -> None:
-        self._workspace = None
+        self._workspace = self._journal = None
 
     def directory_for(self, member: ActorAddress) -> Path:
         """The directory the agents of `member`'s team work in (any member's address will do).
@@ -120,6 +143,7 @@ class WorkspaceTool(ToolCard):
         return [SYSTEM_PROMPT]
 
     def get_commands(self) -> Sequence[Callable[..., Any]]:
+        journal = [self.workspace_history, self.workspace_diff, self.workspace_undo]
         return [
             self.workspace_read,
             self.workspace_write,
@@ -127,8 +151,26 @@ class WorkspaceTool(ToolCard):
             self.workspace_list,
             self.workspace_delete,
             self.workspace_root,
+            *(journal if self.journal else ()),
+            *([self.workspace_run] if self.runs_commands() else ()),
             self._expand_media_refs,
         ]
+
+    def runs_commands(self) -> bool:
+        """Whether `workspace_run` is offered: `run` is on and a sandbox can be made (or
+        the team chose `sandbox = "none"`)."""
+        from retinue_workspace.sandbox import sandbox_problem
+
+        return self.run and (self.sandbox == "none" or sandbox_problem() is None)
+
+    def unavailable(self) -> Sequence[str]:
+        """Why `workspace_run` (asked for with `run = true`) is not offered here, if it is not."""
+        from retinue_workspace.sandbox import sandbox_problem
+
+        if not self.run or self.sandbox == "none":
+            return []
+        problem = sandbox_problem()
+        return [f"workspace_run (run = true) is not offered here: {problem}"] if problem else []
 
     # -- commands --------------------------------------------------------------------------
 
@@ -138,11 +180,13 @@ class WorkspaceTool(ToolCard):
 
     def workspace_write(self, path: str, content: str) -> str:
         """Create a file in the workspace, or replace its content."""
-        return self.workspace.write(path, content)
+        answer = self.workspace.write(path, content)
+        return self._journaled(f"write {path}", self.workspace.where(path), answer)
 
     def workspace_edit(self, path: str, old: str, new: str) -> str:
         """Replace the one occurrence of `old` with `new` in a workspace file."""
-        return self.workspace.edit(path, old, new)
+        answer = self.workspace.edit(path, old, new)
+        return self._journaled(f"edit {path}", self.workspace.where(path), answer)
 
     def workspace_list(self, pattern: str = DEFAULT_PATTERN) -> Listing:
         """List the workspace entries whose paths match a glob (default: everything)."""
@@ -150,11 +194,76 @@ class WorkspaceTool(ToolCard):
 
     def workspace_delete(self, path: str) -> str:
         """Delete a file, a link or an empty directory from the workspace."""
-        return self.workspace.delete(path)
+        shown = self.workspace.where(path, follow_last=False)
+        return self._journaled(f"delete {path}", shown, self.workspace.delete(path))
+
+    def workspace_history(self, path: str = "") -> str:
+        """The journal's latest commits: of one file, or of the whole workspace."""
+        from retinue_workspace.journal_views import history
+
+        return history(self._journal_on(), path)
+
+    def workspace_diff(self, rev: str = "") -> str:
+        """What one commit of the journal changed (default: the latest), as a diff."""
+        from retinue_workspace.journal_views import diff
+
+        return diff(self._journal_on(), rev, self.run_output_chars)
+
+    def workspace_undo(self, rev: str = "") -> str:
+        """Undo one commit of the journal (default: the latest) with a new commit."""
+        from retinue_workspace.undo import undo
+
+        return undo(self.workspace, self._journal_on(), rev, self._stamp())
+
+    def workspace_run(self, command: str, timeout: int = 60) -> str:
+        """Run a shell command in a sandbox in the workspace; its output, bounded."""
+        from retinue_workspace.running import run_command
+        from retinue_workspace.sandbox import Limits
+
+        if not self.run:
+            raise WorkspaceError("running commands is off for this workspace (run = false)")
+        limits = Limits(
+            seconds=max(1, min(int(timeout), self.run_timeout)),
+            memory_bytes=self.run_memory_mb * MIB,
+            processes=self.run_processes,
+            file_bytes=self.max_file_bytes,
+            output_bytes=self.run_output_chars,
+        )
+        return run_command(
+            self.workspace,
+            self._journal,
+            self._stamp(),
+            command,
+            limits,
+            isolate=self.sandbox != "none",
+        )
 
     def workspace_root(self) -> str:
         """Where this agent's workspace is on disk."""
         return str(self.workspace.root)
+
+    # -- the journal -------------------------------------------------------------------------
+
+    def _stamp(self) -> Stamp:
+        cause = cause_of(self.host)
+        return Stamp(self.host.myAddress.name, cause.parent_id, cause.chain_id)
+
+    def _journal_on(self) -> Journal:
+        self.workspace  # noqa: B018 -- an unbound card says so first
+        if self._journal is None:
+            raise WorkspaceError("this workspace keeps no journal (journal = false)")
+        return self._journal
+
+    def _journaled(self, subject: str, path: str, answer: str) -> str:
+        """`answer`, once the change to `path` is a commit; a journal failure is said."""
+        if self._journal is None:
+            return answer
+        try:
+            self._journal.record(subject, self._stamp(), [path])
+        except Exception as exc:  # the change is made: the answer says it went unrecorded
+            logger.warning("the journal could not record %s", subject, exc_info=True)
+            return f"{answer} (The journal could not record it: {exc})"
+        return answer
 
     def _expand_media_refs(self, prompt: str) -> str | ExpandedPrompt:
         """Attach the images a prompt names with `!!`; the same string when it names none."""

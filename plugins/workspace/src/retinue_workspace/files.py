@@ -33,7 +33,13 @@ from pathlib import Path
 from retinue_workspace.descriptors import TEMP_PREFIX, OpenFile, open_dirs, open_in, replace
 from retinue_workspace.errors import WorkspaceError, translate
 from retinue_workspace.listing import MAX_SCAN_ENTRIES, Entry, Listing, entry_at
-from retinue_workspace.paths import DEFAULT_PATTERN, compile_pattern, display, parse_path
+from retinue_workspace.paths import (
+    DEFAULT_PATTERN,
+    compile_pattern,
+    display,
+    is_journal_name,
+    parse_path,
+)
 from retinue_workspace.root import Root
 from retinue_workspace.text import (
     as_text,
@@ -75,6 +81,10 @@ class Workspace:
         """The root directory, as configured (absolute)."""
         return self._root
 
+    def open_root(self) -> int:
+        """A descriptor of the root (created if missing, refused if replaced); close it after."""
+        return self._root_dir.open()
+
     # ------------------------------------------------------------------ operations
 
     def read(self, path: str, offset: int = 0, limit: int = DEFAULT_READ_LINES) -> str:
@@ -104,6 +114,13 @@ class Workspace:
             existed = replace(dir_fd, name, shown, data, expect=None)
         verb = "Replaced" if existed else "Created"
         return f"{verb} {shown} ({human_size(len(data))}, {line_count(content)})."
+
+    def put(self, path: str, data: bytes) -> None:
+        """Create or replace a file with `data` as it is (an undo restoring a version)."""
+        if len(data) > self.max_file_bytes:
+            raise WorkspaceError(f"{path} would hold more than {human_size(self.max_file_bytes)}")
+        with self._place(path, create_dirs=True) as (dir_fd, name, shown):
+            replace(dir_fd, name, shown, data, expect=None)
 
     def edit(self, path: str, old: str, new: str) -> str:
         """Replace the one occurrence of `old` in a text file with `new`."""
@@ -190,6 +207,12 @@ class Workspace:
             return False
         return True
 
+    def where(self, path: str, *, follow_last: bool = True) -> str:
+        """Where `path` leads in the workspace, its links resolved (`notes/a.md`)."""
+        with self._place(path, follow_last=follow_last) as (_, name, shown):
+            del name
+            return shown
+
     @contextlib.contextmanager
     def open(self, path: str) -> Iterator[OpenFile]:
         """A regular file of the workspace, open for reading; refused if it is anything else."""
@@ -255,6 +278,7 @@ class Workspace:
                 ".", dir_fd=root_fd, follow_symlinks=False
             ):
                 prefix = "" if top == "." else top[2:] + "/"
+                dirnames[:] = [name for name in dirnames if not is_journal_name(name)]
                 subdirs = list(dirnames)
                 if depth is not None and prefix.count("/") + 1 >= depth:
                     dirnames.clear()  # entries below this level are too deep to match
@@ -264,6 +288,8 @@ class Workspace:
                         found.append(entry_at(prefix + name, name, top_fd))
                 for name in filenames:
                     seen += 1
+                    if is_journal_name(name):
+                        continue
                     if seen > MAX_SCAN_ENTRIES:
                         return found, True
                     if name.startswith(TEMP_PREFIX) or not accept(prefix + name):

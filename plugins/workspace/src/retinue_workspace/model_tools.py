@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
-    """The five tools of a bound card, each working in that card's workspace."""
+    """The tools of a bound card, each working in that card's workspace: the five file
+    tools, the journal's two when it keeps one, and `workspace_run` when commands run."""
 
     def workspace_read(
         ctx: RunContext[Any], path: str, offset: int = 0, limit: int = DEFAULT_READ_LINES
@@ -49,7 +50,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
             path: The file's path inside the workspace, such as `reports/summary.md`.
             content: The complete text the file will hold.
         """
-        return tool_answer(ctx, lambda: card.workspace.write(path, content), WorkspaceError)
+        return tool_answer(ctx, lambda: card.workspace_write(path, content), WorkspaceError)
 
     def workspace_edit(ctx: RunContext[Any], path: str, old: str, new: str) -> str:
         """Replace one exact piece of text in a workspace file.
@@ -62,7 +63,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
             old: The exact text to replace, whitespace included.
             new: The text to put in its place.
         """
-        return tool_answer(ctx, lambda: card.workspace.edit(path, old, new), WorkspaceError)
+        return tool_answer(ctx, lambda: card.workspace_edit(path, old, new), WorkspaceError)
 
     def workspace_list(ctx: RunContext[Any], pattern: str = DEFAULT_PATTERN) -> str:
         """List what is in the shared workspace, sorted by path, with file sizes.
@@ -80,16 +81,51 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
         Args:
             path: Its path inside the workspace.
         """
-        return tool_answer(ctx, lambda: card.workspace.delete(path), WorkspaceError)
+        return tool_answer(ctx, lambda: card.workspace_delete(path), WorkspaceError)
+
+    def workspace_history(ctx: RunContext[Any], path: str = "") -> str:
+        """The latest changes to the workspace, newest first, with commit ids.
+
+        Args:
+            path: A file's path; empty for the whole workspace.
+        """
+        return tool_answer(ctx, lambda: card.workspace_history(path), WorkspaceError)
+
+    def workspace_diff(ctx: RunContext[Any], rev: str = "") -> str:
+        """What one change to the workspace was, as a diff.
+
+        Args:
+            rev: A commit id from workspace_history; empty for the latest.
+        """
+        return tool_answer(ctx, lambda: card.workspace_diff(rev), WorkspaceError)
+
+    def workspace_run(ctx: RunContext[Any], command: str, timeout: int = 60) -> str:
+        """Run a shell command (sh -c) in a sandbox whose working directory is the workspace.
+
+        No network; only the workspace can be written. Returns how it ended and its output.
+
+        Args:
+            command: The command line.
+            timeout: Seconds before it is killed.
+        """
+        return tool_answer(ctx, lambda: card.workspace_run(command, timeout), WorkspaceError)
 
     # What running each twice does (the tool-effect ledger): reads change nothing, and a
     # write of the same content leaves the file as one write did; an edit or a delete
     # run again is unknown (the second finds the file changed), so a crash is told.
     read_only, idempotent = effect_metadata("read_only"), effect_metadata("idempotent")
-    return [
+    tools = [
         Tool(workspace_read, takes_ctx=True, metadata=read_only),
         Tool(workspace_write, takes_ctx=True, metadata=idempotent),
         Tool(workspace_edit, takes_ctx=True),
         Tool(workspace_list, takes_ctx=True, metadata=read_only),
         Tool(workspace_delete, takes_ctx=True),
     ]
+    if card.journal:
+        tools.append(Tool(workspace_history, takes_ctx=True, metadata=read_only))
+        tools.append(Tool(workspace_diff, takes_ctx=True, metadata=read_only))
+    if card.runs_commands():
+        # A command may do anything in the workspace: its effect is unknown, so a crash
+        # during one is told to the model rather than run again unannounced.
+        tools.append(Tool(workspace_run, takes_ctx=True))
+    return tools

@@ -17,6 +17,9 @@ from retinue_workspace.errors import WorkspaceError
 DEFAULT_PATTERN = "**/*"
 """What `workspace_list` shows when no pattern is given: everything."""
 
+JOURNAL_DIR = ".git"
+"""The journal's repository: no path, pattern or listing of the workspace reaches it."""
+
 
 def parse_path(path: str, *, what: str = "path") -> tuple[str, ...]:
     """The components of `path` (empty for the root itself); `WorkspaceError` when not allowed."""
@@ -35,7 +38,16 @@ def parse_path(path: str, *, what: str = "path") -> tuple[str, ...]:
         raise WorkspaceError(
             f"{path!r} uses '..'; a workspace {what} cannot lead out of the workspace"
         )
+    if any(is_journal_name(part) for part in parts):
+        raise WorkspaceError(
+            f"{path!r} names {JOURNAL_DIR}, the workspace's journal; it is not a workspace {what}"
+        )
     return parts
+
+
+def is_journal_name(name: str) -> bool:
+    """Whether a path component names a git directory (in any case: some file systems fold it)."""
+    return name.lower() == JOURNAL_DIR
 
 
 def display(parts: tuple[str, ...]) -> str:
