@@ -55,7 +55,8 @@ def _build_once(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:
 
 
 def _summary(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:
-    latest = sorted(graph.entities.values(), key=lambda e: (e.updated_at, e.key), reverse=True)
+    by_name = sorted(graph.entities.values(), key=lambda e: e.key)
+    latest = sorted(by_name, key=lambda e: e.updated_at, reverse=True)  # stable: ties by name
     shown = latest[:limit]
     wanted = {e.key for e in shown}
     outgoing: dict[str, list[Relation]] = {}

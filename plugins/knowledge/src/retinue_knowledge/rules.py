@@ -110,13 +110,14 @@ def add_entities(
         raise KnowledgeError(f"the graph holds at most {MAX_ENTITIES:,} entities; nothing added")
     made: dict[str, Entity] = {}
     for position, draft in enumerate(drafts, start=1):
-        label = f"entity {position} ({quoted(draft.name)})" if len(drafts) > 1 else "the entity"
+        label = f"entity {position} ({quoted(draft.name)}): " if len(drafts) > 1 else ""
         try:
             entity = _new_entity(draft, author, when)
         except KnowledgeError as exc:
-            raise KnowledgeError(f"{label}: {exc}") from None
-        if entity.key in graph.entities or entity.key in made:
-            raise KnowledgeError(f"{label}: {entity.name!r} already exists; kg_update changes it")
+            raise KnowledgeError(f"{label}{exc}") from None
+        existing = graph.entities.get(entity.key) or made.get(entity.key)
+        if existing is not None:
+            raise KnowledgeError(f"{label}{existing.name} already exists; kg_update changes it")
         made[entity.key] = entity
     names = ", ".join(e.name for e in made.values())
     return Change(f"Added {names}.", entities=made)
