@@ -47,3 +47,14 @@ def section(block: str) -> str | None:
         return None
     end = block.find("\n\n", start)
     return block[start:] if end < 0 else block[start:end]
+
+
+def _pydantic_ai_embedder() -> object:
+    from pydantic_ai.embeddings import Embedder, TestEmbeddingModel
+
+    return Embedder(TestEmbeddingModel())
+
+
+pydantic_ai_embedder = _pydantic_ai_embedder()
+"""pydantic-ai's `Embedder` over its offline test model (every vector all ones), by import path
+`knowledge_helpers:pydantic_ai_embedder`."""

@@ -41,42 +41,52 @@ SEED = (
 
 
 @pytest.mark.parametrize(
-    ("tool", "bad", "good", "reason", "expected"),
+    ("tool", "calls", "reason", "expected"),
     [
         (
             "kg_link",
-            {"source": "Ada", "relation": "works on!", "target": "Parser"},
-            {"source": "Ada", "relation": "works on", "target": "Parser"},
+            (
+                {"source": "Ada", "relation": "works on!", "target": "Parser"},
+                {"source": "Ada", "relation": "works on", "target": "Parser"},
+            ),
             "'works on!' is not a relation type; use a word or a few, such as works_on or "
             "depends_on (letters, digits, underscores)",
             "Linked Ada —works_on→ Parser.",
         ),
         (
             "kg_link",
-            {"source": "Ada", "relation": "works_on", "target": "Parsr"},
-            {"source": "Ada", "relation": "works_on", "target": "parser"},
+            (
+                {"source": "Ada", "relation": "works_on", "target": "Parsr"},
+                {"source": "Ada", "relation": "works_on", "target": "parser"},
+            ),
             "there is no entity 'Parsr'; kg_search finds entities",
             "Linked Ada —works_on→ Parser.",
         ),
         (
             "kg_update",
-            {"name": "parse", "observation": "fails on tabs"},
-            {"name": "Parser", "observation": "fails on tabs"},
+            (
+                {"name": "parse", "observation": "fails on tabs"},
+                {"name": "Parser", "observation": "fails on tabs"},
+            ),
             "there is no entity 'parse'; did you mean Parser?",
             "Updated Parser.",
         ),
         (
             "kg_update",
-            {"name": "Parser", "observation": LONG},
-            {"name": "Parser", "observation": "fails on tabs"},
+            (
+                {"name": "Parser", "observation": LONG},
+                {"name": "Parser", "observation": "fails on tabs"},
+            ),
             f"an observation is {MAX_OBSERVATION + 1:,} characters long; the most is "
             f"{MAX_OBSERVATION:,}",
             "Updated Parser.",
         ),
         (
             "kg_link",
-            {"source": "Ada", "relation": "knows", "target": "ada"},
-            {"source": "Ada", "relation": "knows", "target": "Parser"},
+            (
+                {"source": "Ada", "relation": "knows", "target": "ada"},
+                {"source": "Ada", "relation": "knows", "target": "Parser"},
+            ),
             "Ada cannot be related to itself; link two entities",
             "Linked Ada —knows→ Parser.",
         ),
@@ -85,8 +95,7 @@ SEED = (
 def test_a_mistake_comes_back_as_a_retry_the_model_corrects(
     retinue_team: TeamHarness,
     tool: str,
-    bad: dict[str, Any],
-    good: dict[str, Any],
+    calls: tuple[dict[str, Any], dict[str, Any]],
     reason: str,
     expected: str,
 ) -> None:
@@ -94,7 +103,7 @@ def test_a_mistake_comes_back_as_a_retry_the_model_corrects(
     lead = team.add(keeper("Lead"))
     add(team, lead, *SEED)
     seen: list[str] = []
-    fixer = team.add(keeper("Fixer"), model=correcting(tool, bad, good, seen))
+    fixer = team.add(keeper("Fixer"), model=correcting(tool, *calls, seen))
 
     team.say(fixer, "Go.")
     team.wait_idle(20)

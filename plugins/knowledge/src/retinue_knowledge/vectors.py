@@ -43,9 +43,11 @@ def load_sqlite_vec(db: sqlite3.Connection) -> bool:
 class VectorStore:
     """Unit vectors by row id; `nearest` answers the closest first."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, *, extension: bool = True) -> None:
+        """`extension=False` scans in Python even where `sqlite-vec` would load."""
         self._db = db
-        self.backend: Backend = "sqlite-vec" if load_sqlite_vec(db) else "exact scan"
+        loaded = extension and load_sqlite_vec(db)
+        self.backend: Backend = "sqlite-vec" if loaded else "exact scan"
         self._dimensions: int | None = None
         self._scan: dict[int, list[float]] = {}
 
