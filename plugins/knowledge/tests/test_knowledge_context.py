@@ -32,7 +32,7 @@ def test_a_change_by_one_member_reaches_anothers_next_prompt_as_a_delta(
     [first] = blocks(team, "@Dev", 0)
     assert FULL in first.splitlines()[0]
     assert section(first) == (
-        "### Knowledge graph\n- Ada: [person]\n- Parser: [component] Reads configs."
+        "### Knowledge graph\n- Ada: [person]\n- Parser: [component] Reads configs"
     )
 
     link = {"source": "Ada", "relation": "works_on", "target": "Parser"}

@@ -122,9 +122,9 @@ def test_the_models_search_tool_answers_the_fused_ranking(retinue_team: TeamHarn
     assert answer.splitlines()[:3] == [
         "2 found for 'parser error', best first:",
         "- Parser: [component] Turns configuration text into a tree; on bad input it raises "
-        "ConfigParserError.",
+        "ConfigParserError",
         "- ConfigParserError: [exception] Raised for a configuration file that breaks the "
-        "grammar; the error names the line.",
+        "grammar; the error names the line",
     ]
 
 
@@ -139,9 +139,9 @@ def test_without_an_embedder_search_is_by_words(retinue_team: TeamHarness) -> No
 
     assert found.splitlines()[1:] == [
         "- Parser: [component] Turns configuration text into a tree; on bad input it raises "
-        "ConfigParserError.",
+        "ConfigParserError",
         "- Error budget: [decision] How many errors a week the on-call rotation accepts "
-        "before it freezes releases and reviews alerts.",
+        "before it freezes releases and reviews alerts",
     ]
     assert stats.endswith("Search: words (SQLite FTS5, BM25) and no vectors (no embedder).")
     assert refused.endswith("cannot search by meaning: no embedder is configured")

@@ -211,7 +211,7 @@ def test_the_persons_commands(retinue_team: TeamHarness) -> None:
 
     assert found == (
         "1 found for 'config files', best first:\n"
-        "- Parser: [component] Reads config files.; 1 observation"
+        "- Parser: [component] Reads config files; 1 observation"
     )
     assert shown[0] == "Ada [person]"
     assert shown[shown.index("relations (to depth 2):") + 1 :][:2] == [

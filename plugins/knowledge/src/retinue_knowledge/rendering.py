@@ -27,7 +27,8 @@ _OBSERVATIONS_SHOWN = 10
 
 def entity_line(entity: Entity, outgoing: list[Relation]) -> str:
     """An entity in one line, without its name: `[person] Leads the work; works_on → Parser`."""
-    parts = [f"[{entity.type}] {shorten(entity.description.replace(chr(10), ' '), 120)}".rstrip()]
+    about = shorten(" ".join(entity.description.split()), 120).removesuffix(".")
+    parts = [f"[{entity.type}] {about}".rstrip()]
     if outgoing:
         shown = [f"{r.type} → {r.target}" for r in outgoing[:_LINKS_SHOWN]]
         more = len(outgoing) - _LINKS_SHOWN
