@@ -54,9 +54,9 @@ class KnowledgeTool(ToolCard):
 
     name: ClassVar[str] = "knowledge"
 
-    embedder: str = ""
+    embedder: str | None = None
     """What embeds texts for search by meaning: 'package.module:function', or
-    'pydantic-ai:<model>'; "" searches by words alone. The graph uses the one of the card
+    'pydantic-ai:<model>'; None searches by words alone. The graph uses the one of the card
     that started it."""
     summary_limit: int = Field(default=20, ge=1, le=500)
     """The most entities the context lists (those changed last); the rest are counted."""
@@ -69,11 +69,11 @@ class KnowledgeTool(ToolCard):
 
     @field_validator("embedder")
     @classmethod
-    def _embedder_form(cls, value: str) -> str:
-        return check_spec(value)
+    def _embedder_form(cls, value: str | None) -> str | None:
+        return None if value is None else check_spec(value) or None
 
     def model_post_init(self, context: Any, /) -> None:
-        self._graph = ServiceSlot(GraphOpener(self.embedder))
+        self._graph = ServiceSlot(GraphOpener(self.embedder or ""))
 
     # -- binding ---------------------------------------------------------------------------
 
