@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 from knowledge_helpers import EMBEDDER, add, keeper
-from retinue.testing import TeamHarness, call_directive, hashing_embedder
 from retinue.kit import ConfigValidationError
+from retinue.testing import TeamHarness, call_directive, hashing_embedder
 from retinue_knowledge import KnowledgeTool, load_embedder
 from retinue_knowledge.vectors import load_sqlite_vec
 
