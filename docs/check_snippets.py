@@ -18,8 +18,8 @@ docs/example-plugin, which the plugin-authoring guide quotes, must be exactly wh
     python docs/check_snippets.py FILE.md    # just these
     python docs/check_snippets.py --write-example-plugin   # after changing the template
 
-Needs the kernel and the team, mailbox, planning, workspace, skills, models and otel plugins
-installed; runs offline.
+Needs the kernel and the team, mailbox, planning, knowledge, workspace, skills, models and
+otel plugins installed; runs offline.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ def test_every_python_block_in_the_docs_runs() -> None:
     pytest.importorskip("retinue_mailbox", reason="the docs' examples stop runs through it")
     pytest.importorskip("retinue_workspace", reason="docs/workspace.md runs the workspace card")
     pytest.importorskip("retinue_planning", reason="docs/planning.md runs the planning card")
+    pytest.importorskip("retinue_knowledge", reason="docs/knowledge.md runs the knowledge card")
     pytest.importorskip("retinue_skills", reason="docs/skills.md runs the skills card")
     pytest.importorskip("retinue_models", reason="docs/models.md runs the models card")
     pytest.importorskip("retinue_otel", reason="docs/tracing.md traces a team")

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 #: The cards of retinue's own plugins, by the plugin providing each (`plugins/<plugin>`,
 #: distribution `retinue-<plugin>`).
 FIRST_PARTY_CARDS = {
+    "knowledge": "knowledge",
     "mailbox": "mailbox",
     "mcp": "mcp",
     "models": "models",

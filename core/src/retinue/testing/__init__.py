@@ -8,6 +8,7 @@
 - `host`: `StubHost`, an agent with nothing behind it, to bind a card to in a unit test.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
 - `provided`: `provided_by`, what a plugin's hook module provides, as discovery sees it.
+- `embedding`: `hashing_embedder`, a deterministic offline text embedder for search tests.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
 - `replays`: `replay_team` (a recorded team run again offline, answered by its record),
@@ -26,6 +27,7 @@ from retinue.testing.directives import (
     read_directives,
     send_directive,
 )
+from retinue.testing.embedding import HashingEmbedder, hashing_embedder
 from retinue.testing.host import StubHost
 from retinue.testing.override import ModelLike, override_model
 from retinue.testing.provided import Provided, provided_by
@@ -50,6 +52,7 @@ from retinue.testing.team import Recorder, TeamHarness
 __all__ = [
     "FOLLOW",
     "Directives",
+    "HashingEmbedder",
     "Incoming",
     "ModelLike",
     "PingTool",
@@ -65,6 +68,7 @@ __all__ = [
     "export_cassette",
     "follow",
     "half_sent",
+    "hashing_embedder",
     "incoming",
     "incoming_messages",
     "last_prompt",

@@ -196,7 +196,8 @@ class ToolCard(ConfigModel):
 
         Read from a card with its settings, bound or not, by `retinue plugins` and `retinue
         check`, so a person learns why a tool is missing without running a team; never shown
-        to a model. Answer from the settings and the environment, without I/O.
+        to a model. Answer from the settings and the environment; a probe of the system
+        (a program it needs) is made once and cached.
         """
         return ()
 
