@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 import pytest
 from pydantic import ValidationError
@@ -26,10 +26,18 @@ def changed_settings(card_class: type[ToolCard]) -> dict[str, Any]:
         elif isinstance(default, int | float):
             changed[name] = default + 1
         elif isinstance(default, str):
-            changed[name] = default + "-changed"
+            choices = [v for v in literals(field.annotation) if v != default]
+            changed[name] = choices[0] if choices else default + "-changed"
         elif isinstance(default, Path):
             changed[name] = default / "changed"
     return changed
+
+
+def literals(annotation: Any) -> list[Any]:
+    """The values a `Literal` in `annotation` allows (through unions), in order."""
+    if get_origin(annotation) is Literal:
+        return list(get_args(annotation))
+    return [value for arg in get_args(annotation) for value in literals(arg)]
 
 
 @pytest.mark.parametrize("card_class", list(INSTALLED.values()), ids=list(INSTALLED))
