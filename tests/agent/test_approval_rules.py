@@ -80,7 +80,7 @@ def test_a_rule_with_options_is_a_table_and_a_plain_rule_stays_text() -> None:
     with pytest.raises(ValueError, match="approval rule timeout: Input should be greater than 0"):
         check_rules([{"rule": "workspace.delete", "timeout": 0}])
     with pytest.raises(ValueError, match=r"must be CARD\.TOOL"):
-        check_rules([{"rule": "nodot"}])
+        check_rules([{"rule": "nodot."}])
     with pytest.raises(ValueError, match="approval rule then: Extra inputs are not permitted"):
         check_rules([{"rule": "workspace.delete", "then": "deny"}])
 
@@ -248,3 +248,30 @@ def test_an_answer_before_the_timeout_cancels_it(team: TeamHarness, tmp_path: Pa
     timer.join(30)  # cancelled: it ends at once, not in ten minutes
     assert not timer.is_alive()
     assert (tmp_path / "out.txt").read_text() == "hello"
+
+
+# ---------------------------------------------------------------------- a card alone
+def lister_then_writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    returns = tool_returns(run_messages(messages))
+    if not returns:
+        return call_tool("workspace_list", {})
+    if len(returns) == 1:
+        return call_tool("workspace_write", {"path": "out.txt", "content": "hello"})
+    return send(info, ("@Human", "response", f"wrote: {returns[-1].content}"))
+
+
+def test_a_card_alone_parks_its_tools_that_change_something(
+    team: TeamHarness, tmp_path: Path
+) -> None:
+    writer_card = card("Writer", tools=[WorkspaceTool(root=tmp_path, per_team=False)])
+    assert isinstance(writer_card.config, AgentConfig)
+    writer_card.config.approve = check_rules(["workspace"])
+    writer_address = team.add(writer_card, model=lister_then_writer)
+    team.say(writer_address, "write it")
+    team.wait_idle()
+    (asked,) = told(team)  # the listing ran (read-only); the write waits
+    assert '[1] workspace_write({"path": "out.txt", "content": "hello"}) under rule ' in asked
+    assert "'workspace'" in asked
+    assert [r.tool_name for r in tool_returns(team.model_requests("@Writer")[-1])] == [
+        "workspace_list"
+    ]

@@ -137,12 +137,12 @@ def test_chat_needs_a_model_and_says_where_to_give_it(retinue: Run) -> None:
 
 def test_chat_cards_and_rules_are_checked_before_anything_starts(retinue: Run) -> None:
     done = retinue(
-        "chat", "--model", ECHO, "--tool", "nope", "--approve", "bad", "--approve", "x.y"
+        "chat", "--model", ECHO, "--tool", "nope", "--approve", "bad.", "--approve", "x.y"
     )
     assert done.returncode == 2
     lines = done.stderr.splitlines()
     assert lines[0].startswith("retinue chat: --tool: unknown card 'nope'; installed cards: ")
-    assert lines[1].startswith("retinue chat: --approve: approval rule 'bad' must be CARD.TOOL")
+    assert lines[1].startswith("retinue chat: --approve: approval rule 'bad.' must be CARD.TOOL")
     assert lines[2] == "retinue chat: --approve: rule 'x.y' names no installed card 'x'"
     no_traceback(done.stderr)
 

@@ -64,10 +64,16 @@ def test_a_rule_of_a_card_not_installed_is_one_line(pm: object) -> None:
 
 
 def test_a_rule_without_a_card_is_one_line_at_its_place(pm: object) -> None:
-    text = TEAM.replace('"mcp.*"', '"files.list"').replace('"files.write*"', '"write"')
+    text = TEAM.replace('"mcp.*"', '"files.list"').replace('"files.write*"', '"files."')
     assert problems_of(text, pm) == [
-        "roles.Lead.approve (line 8): approval rule 'write' must be CARD.TOOL (a glob over "
-        "the card's tools), e.g. 'workspace.write*' or 'mcp.*'"
+        "roles.Lead.approve (line 8): approval rule 'files.' must be CARD.TOOL (a glob over "
+        "the card's tools), e.g. 'workspace.write*' or 'mcp.*', or CARD alone (its tools "
+        "that change something)"
+    ]
+    text = TEAM.replace('"mcp.*"', '"files.list"').replace('"files.write*"', '"write"')
+    assert problems_of(text, pm) == [  # a card alone: its tools that change something
+        "roles.Lead.approve[0] (line 8): rule 'write' names no installed card 'write'; "
+        "installed cards: files"
     ]
 
 

@@ -4,7 +4,10 @@ A rule names a card and a glob over its tools: `workspace.write*`, `workspace.de
 `mcp.*`. A card's tool is matched by its name with the card's prefix left off (the
 workspace's `workspace_write` is `write`) or by its whole name. Tools a card serves through
 a toolset (an MCP server's) are only known when called, so a rule of such a card matches
-any of them its glob fits. The gate is a `ToolHooks` that parks a matching call through
+any of them its glob fits. A card named alone (`workspace`, `mcp`) takes the card's tools
+that change something: every one not declared read-only for the tool-effect ledger (the
+workspace's writes, edits and deletions; an MCP tool without `readOnlyHint`). The gate is a
+`ToolHooks` that parks a matching call through
 pydantic-ai's `ApprovalRequired` unless the call is the approved one coming back.
 """
 
@@ -23,6 +26,7 @@ from pydantic_ai.messages import ToolCallPart, ToolReturn
 from pydantic_ai.tools import ToolDefinition
 
 from retinue.llm.run_hooks import RunState, ToolHooks
+from retinue.llm.tool_effects import ToolEffect, effect_of
 from retinue.tools.card import ToolCard, card_name
 
 _CARD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -57,10 +61,11 @@ class ApprovalRule(BaseModel):
     @classmethod
     def _form(cls, text: str) -> str:
         card, dot, tools = text.strip().partition(".")
-        if not dot or not tools:
+        if dot and not tools:
             raise ValueError(
                 f"approval rule {text!r} must be CARD.TOOL (a glob over the card's tools), "
-                "e.g. 'workspace.write*' or 'mcp.*'"
+                "e.g. 'workspace.write*' or 'mcp.*', or CARD alone (its tools that change "
+                "something)"
             )
         if not _CARD.fullmatch(card):
             raise ValueError(f"approval rule {text!r}: {card!r} is not a card name")
@@ -74,8 +79,11 @@ class ApprovalRule(BaseModel):
     def tools(self) -> str:
         return self.rule.partition(".")[2]
 
-    def fits(self, tool: str) -> bool:
-        """Whether the card's tool `tool` (its whole name) falls under this rule."""
+    def fits(self, tool: str, effect: ToolEffect | None = None) -> bool:
+        """Whether the card's tool `tool` (its whole name, declared with `effect`) falls
+        under this rule; a rule of the card alone takes every tool not declared read-only."""
+        if not self.tools:
+            return effect != "read_only"
         short = tool.removeprefix(f"{self.card}_")
         return fnmatch.fnmatchcase(short, self.tools) or fnmatch.fnmatchcase(tool, self.tools)
 
@@ -144,15 +152,16 @@ class ApprovalPolicy:
     def active(self) -> bool:
         return bool(self.rules)
 
-    def rule_for(self, tool: str) -> ApprovalRule | None:
-        """The first rule that tool `tool` falls under, or None: it runs without asking."""
+    def rule_for(self, tool: str, effect: ToolEffect | None = None) -> ApprovalRule | None:
+        """The first rule that tool `tool` (declared with `effect`) falls under, or None: it
+        runs without asking."""
         owner = self._owners.get(tool)
         for rule in self.rules:
             if owner is not None and rule.card != owner:
                 continue
             if owner is None and rule.card not in self._served:
                 continue
-            if rule.fits(tool):
+            if rule.fits(tool, effect):
                 return rule
         return None
 
@@ -168,7 +177,7 @@ class ApprovalGate(ToolHooks):
     ) -> None:
         if ctx.tool_call_approved:
             return
-        rule = self.policy.rule_for(call.tool_name)
+        rule = self.policy.rule_for(call.tool_name, effect_of(tool))
         if rule is not None:
             raise ApprovalRequired({RULE_KEY: rule.model_dump(exclude_defaults=True)})
 
