@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from retinue.agent.approval_policy import parse_rule
+from retinue.teamfile.team_lists import apply_team_list
 from retinue.validation import ConfigProblem, shown
 
 
@@ -18,24 +19,9 @@ def apply_team_rules(
     data: dict[str, Any], card_classes: Mapping[str, type[Any]]
 ) -> list[ConfigProblem]:
     """Add the team's rules to each role's config in `data`; the problems of every rule."""
-    team = data.get("team")
-    team_rules = team.get("approve", []) if isinstance(team, Mapping) else []
-    problems = _unknown_cards(("team", "approve"), team_rules, card_classes)
-    valid = _rules(team_rules)
-    roles = data.get("roles")
-    for role, card in (roles if isinstance(roles, Mapping) else {}).items():
-        config = card.get("config") if isinstance(card, Mapping) else None
-        if not isinstance(config, dict):
-            continue
-        own = config.get("approve", [])
-        problems.extend(_unknown_cards(("roles", role, "config", "approve"), own, card_classes))
-        if valid and isinstance(own, list):
-            config["approve"] = [*own, *(rule for rule in valid if rule not in own)]
-    return problems
-
-
-def _rules(rules: Any) -> list[Any]:
-    return [rule for rule in rules if _parsed(rule)] if isinstance(rules, list) else []
+    return apply_team_list(
+        data, "approve", lambda where, rules: _unknown_cards(where, rules, card_classes), _parsed
+    )
 
 
 def _parsed(rule: Any) -> bool:
@@ -49,10 +35,8 @@ def _parsed(rule: Any) -> bool:
 
 
 def _unknown_cards(
-    where: tuple[str, ...], rules: Any, card_classes: Mapping[str, type[Any]]
+    where: tuple[str, ...], rules: list[Any], card_classes: Mapping[str, type[Any]]
 ) -> list[ConfigProblem]:
-    if not isinstance(rules, list):
-        return []
     problems = []
     installed = ", ".join(card_classes) or "none"
     for index, rule in enumerate(rules):
