@@ -73,9 +73,9 @@ class A2AMember(BaseAgent):
     config: A2AMemberConfig
 
     def own_model(self) -> Model | None:
-        return RemoteAgentModel(self._exchange, self._turn)
+        return RemoteAgentModel(self._remote_exchange, self._remote_turn)
 
-    def _exchange(self) -> Exchange:
+    def _remote_exchange(self) -> Exchange:
         config = self.config
         headers: dict[str, str] = {}
         token = config.bearer_token.get_secret_value() if config.bearer_token else None
@@ -93,16 +93,16 @@ class A2AMember(BaseAgent):
             timeout=config.timeout,
             headers=headers,
             streaming=config.streaming,
-            progress=self._progress,
+            progress=self._remote_progress,
         )
 
-    def _turn(self) -> Turn | None:
+    def _remote_turn(self) -> Turn | None:
         message = self.current_message
         if not isinstance(message, AgentMessage) or message.sender is None:
             return None
         return Turn(message.content, message.sender.name, message.type, message.chain_id)
 
-    def _progress(self, task_id: str, state: str, text: str) -> None:
+    def _remote_progress(self, task_id: str, state: str, text: str) -> None:
         line = " ".join(text.split())
         self.notify_event(
             RemoteProgressEvent(

@@ -28,6 +28,7 @@ from a2a.types.a2a_pb2 import (
     TaskState,
 )
 from google.protobuf.json_format import MessageToDict
+from google.protobuf.struct_pb2 import Struct
 
 from retinue_a2a.errors import RemoteAgentError
 from retinue_a2a.states import PAUSED, TERMINAL, message_text, state_name, task_text
@@ -89,7 +90,7 @@ async def exchange(
                 try:
                     return await follower.follow(client, SendMessageRequest(message=message))
                 except asyncio.CancelledError:
-                    await follower.cancel(client)
+                    follower.cancel()
                     raise
                 finally:
                     await client.close()
@@ -140,7 +141,9 @@ class _Follower:
             said = message_text(update.status.message) if update.status.HasField("message") else ""
             self.remote.progress(update.task_id, state_name(state), said)
             if state in TERMINAL or state in PAUSED:
-                return self._settle(update.task_id, update.context_id, state, said, {})
+                return self._settle(
+                    update.task_id, update.context_id, state, said, _usage(update.metadata)
+                )
         if event.HasField("artifact_update"):
             update = event.artifact_update
             said = "\n".join(p.text for p in update.artifact.parts if p.text)
@@ -151,7 +154,9 @@ class _Follower:
         self.task_id = task.id
         state = task.status.state
         if state in TERMINAL or state in PAUSED:
-            return self._settle(task.id, task.context_id, state, task_text(task), _usage(task))
+            return self._settle(
+                task.id, task.context_id, state, task_text(task), _usage(task.metadata)
+            )
         self.remote.progress(task.id, state_name(state), task_text(task))
         return None
 
@@ -164,27 +169,43 @@ class _Follower:
         said = f": {text}" if text else ""
         raise RemoteAgentError(f"the A2A agent at {self.remote.url} ended its task {name}{said}")
 
-    async def cancel(self, client: Client) -> None:
-        """Cancel the remote task of a stopped run (best effort, bounded)."""
+    def cancel(self) -> None:
+        """Cancel the remote task of a stopped run, in a task of its own: the run's own
+        awaits are all cancelled now, and its HTTP client is closing."""
         if self.task_id is None or self.finished:
             return
-        try:
-            async with asyncio.timeout(CANCEL_TIMEOUT):
-                await asyncio.shield(client.cancel_task(CancelTaskRequest(id=self.task_id)))
-        except (TimeoutError, A2AClientError, httpx.HTTPError, asyncio.CancelledError) as exc:
-            logger.warning(
-                "could not cancel task %s of the A2A agent at %s: %s",
-                self.task_id,
-                self.remote.url,
-                _reason(exc),
-            )
+        task = asyncio.get_running_loop().create_task(_cancel(self.remote, self.task_id))
+        _CANCELLING.add(task)
+        task.add_done_callback(_CANCELLING.discard)
 
 
-def _usage(task: Task) -> dict[str, int]:
-    """What the task's metadata says it spent (`retinue.usage`), whole numbers only."""
-    if USAGE_KEY not in task.metadata:
+_CANCELLING: set[asyncio.Task[None]] = set()
+"""Cancels on their way (kept referenced until done)."""
+
+
+async def _cancel(remote: Exchange, task_id: str) -> None:
+    """Tell the remote agent to cancel `task_id` (best effort, bounded, logged if it fails)."""
+    try:
+        async with (
+            asyncio.timeout(CANCEL_TIMEOUT),
+            httpx.AsyncClient(headers=remote.headers, timeout=CANCEL_TIMEOUT) as http,
+        ):
+            client = await create_client(remote.url, ClientConfig(httpx_client=http))
+            try:
+                await client.cancel_task(CancelTaskRequest(id=task_id))
+            finally:
+                await client.close()
+    except (TimeoutError, A2AClientError, httpx.HTTPError, ValueError) as exc:
+        logger.warning(
+            "could not cancel task %s of the A2A agent at %s: %s", task_id, remote.url, _reason(exc)
+        )
+
+
+def _usage(metadata: Struct) -> dict[str, int]:
+    """What a task's (or its last update's) metadata says it spent (`retinue.usage`)."""
+    if USAGE_KEY not in metadata:
         return {}
-    found = MessageToDict(task.metadata).get(USAGE_KEY)
+    found = MessageToDict(metadata).get(USAGE_KEY)
     if not isinstance(found, dict):
         return {}
     return {
