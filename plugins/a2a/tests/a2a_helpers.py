@@ -6,7 +6,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,14 @@ def serving(app: Any, port: int) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(TIMEOUT)
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Until `condition` holds (polled), or fail after `TIMEOUT` seconds saying `what`."""
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen within {TIMEOUT:g} s"
+        time.sleep(0.01)
 
 
 def user_message(text: str, *, context_id: str = "", task_id: str = "") -> SendMessageRequest:

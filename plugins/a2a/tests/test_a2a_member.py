@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from a2a_helpers import TEAM, TIMEOUT, free_port, serving
+from a2a_helpers import TEAM, TIMEOUT, free_port, serving, wait_until
 from plain_agent import PlainExecutor, plain_app
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
@@ -129,6 +129,12 @@ def test_stop_cascades_to_the_remote_task(
 
     retinue_team.say(the_lead, "hang")
     assert executor.hanging.wait(TIMEOUT)
+    # The member knows the remote's task once the remote has said it works on it: only a
+    # task the remote has named can be cancelled (A2A has no cancel by message).
+    wait_until(
+        lambda: any(e.state == "working" for e in retinue_team.events(RemoteProgressEvent)),
+        "the remote's first update",
+    )
     retinue_team.say(the_lead, "/stop")  # the lead waits on @Reviewer: its task is stopped
     retinue_team.wait_idle(TIMEOUT)
 
@@ -146,7 +152,9 @@ def test_another_retinue_team_answers_as_the_reviewer(retinue_team: TeamHarness)
         app = build_app(conversations, port=port, token="tok")
         with serving(app, port) as url:
             the_lead = team_with_reviewer(
-                retinue_team, url, bearer_token="tok"  # type: ignore[arg-type]
+                retinue_team,
+                url,
+                bearer_token="tok",  # type: ignore[arg-type]
             )
             retinue_team.say(the_lead, "two times three")
             retinue_team.wait_idle(TIMEOUT)

@@ -47,7 +47,8 @@ async def _drive(url: str, token: str) -> dict[str, object]:
         seen["send"] = (len(events), state_name(task.status.state), task_text(task))
         seen["usage"] = dict(task.metadata)
         again = [
-            e async for e in sender.send_message(
+            e
+            async for e in sender.send_message(
                 user_message("what did I ask?", context_id=task.context_id)
             )
         ]
@@ -79,7 +80,9 @@ def test_a_client_reads_the_card_sends_streams_and_goes_on_in_a_context(tmp_path
         banner = next(line for line in lines if "A2A agent" in line)
         assert f"team 'relay', A2A agent http://127.0.0.1:{port}/ (bearer token " in banner
         token = banner.rsplit(" ", 1)[-1].strip().rstrip(")")
-        seen = asyncio.run(asyncio.wait_for(_drive(f"http://127.0.0.1:{port}/", token), 4 * TIMEOUT))
+        seen = asyncio.run(
+            asyncio.wait_for(_drive(f"http://127.0.0.1:{port}/", token), 4 * TIMEOUT)
+        )
     finally:
         process.terminate()
         process.wait(30)
@@ -90,7 +93,10 @@ def test_a_client_reads_the_card_sends_streams_and_goes_on_in_a_context(tmp_path
     assert [s.id for s in card.skills] == ["arithmetic", "relaying"]  # type: ignore[attr-defined]
     assert card.capabilities.streaming  # type: ignore[attr-defined]
     assert "bearer" in card.security_schemes  # type: ignore[attr-defined]
-    assert seen["refused"] == (401, "this agent needs the bearer token `retinue a2a serve` printed\n")
+    assert seen["refused"] == (
+        401,
+        "this agent needs the bearer token `retinue a2a serve` printed\n",
+    )
     assert seen["send"] == (1, "completed", "The team's answer: SIX TIMES SEVEN = 42")
     assert seen["again"] == "You asked: six times seven"
     assert seen["get"] == ("completed", "The team's answer: SIX TIMES SEVEN = 42")

@@ -154,7 +154,9 @@ def hear(conversation: Conversation, chain_id: str | None, heard: Heard) -> bool
     return True
 
 
-def to_person(conversation: Conversation, message: AgentMessage, sender: ActorAddress | None) -> None:
+def to_person(
+    conversation: Conversation, message: AgentMessage, sender: ActorAddress | None
+) -> None:
     """A message to the person: a task's answer, failure, question, or progress."""
     who = sender.name if sender is not None else ""
     if isinstance(message, FailureNotice):
@@ -188,7 +190,9 @@ class _Relay(EventSubscriber):
                 conversation.usage.setdefault(message.chain_id, []).append(event)
             elif isinstance(event, ToolApprovalAskedEvent):
                 chain = event.message.chain_id
-                lines = [f"[{call.id}] {call.tool}({json.dumps(call.args)})" for call in event.calls]
+                lines = [
+                    f"[{call.id}] {call.tool}({json.dumps(call.args)})" for call in event.calls
+                ]
                 text = f"{event.agent.name} waits for your answer:\n" + "\n".join(lines)
                 hear(conversation, chain, Heard("question", text, event.agent.name))
         elif isinstance(message, SentMessage) and isinstance(message.message, AgentMessage):

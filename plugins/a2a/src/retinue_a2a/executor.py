@@ -2,14 +2,13 @@
 
 A task's id is the id of the task chain its first message starts in the context's team:
 
-| the team | the task |
-|---|---|
-| the message is on its way to the entry agent | `working` |
-| a message between members in the chain | `working`, with that message as the status |
-| a response to the person in the chain | `completed`, with it as the status message |
-| a request or instruction to the person, a tool call waiting for their `/approve`, an `ask_person` question | `input-required`; the client's next message in the task goes to that member |
-| a failure notice to the person | `failed` |
-| `tasks/cancel` | the cascading `/stop` of the chain, then `canceled` |
+- the message is on its way to the entry agent: `working`;
+- a message between members in the chain: `working`, with that message as the status;
+- a response to the person in the chain: `completed`, with it as the status message;
+- a request or instruction to the person, a call waiting for `/approve`, an `ask_person`
+  question: `input-required` (the client's next message in the task goes to that member);
+- a failure notice to the person: `failed`;
+- `tasks/cancel`: the cascading `/stop` of the chain, then `canceled`.
 
 A completed task's metadata says what the chain spent (`retinue.usage`).
 """
@@ -23,7 +22,7 @@ from a2a.helpers import new_task, new_text_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
-from a2a.types.a2a_pb2 import Role, TaskState
+from a2a.types.a2a_pb2 import Message, Role, TaskState
 from retinue import aggregate_usage
 
 from retinue_a2a.conversations import Conversation, Conversations, Heard, forget, listen
@@ -102,7 +101,7 @@ class TeamExecutor(AgentExecutor):
         await updater.cancel(self._said(updater, "Stopped by the client."))
 
     @staticmethod
-    def _said(updater: TaskUpdater, text: str) -> object:
+    def _said(updater: TaskUpdater, text: str) -> Message:
         return new_text_message(
             text, context_id=updater.context_id, task_id=updater.task_id, role=Role.ROLE_AGENT
         )

@@ -17,6 +17,7 @@ kernel's: nothing here handles them twice.
 from __future__ import annotations
 
 import os
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -69,7 +70,7 @@ class A2AMemberConfig(AgentConfig):
 class A2AMember(BaseAgent):
     """A member answered by a remote A2A agent (see the module docstring)."""
 
-    config_class = A2AMemberConfig
+    config_class: ClassVar[type[AgentConfig]] = A2AMemberConfig
     config: A2AMemberConfig
 
     def own_model(self) -> Model | None:

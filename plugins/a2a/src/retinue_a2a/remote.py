@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
 import httpx
 from a2a.client import A2AClientError, Client, ClientConfig, create_client
 from a2a.types.a2a_pb2 import (
@@ -27,8 +29,6 @@ from a2a.types.a2a_pb2 import (
     Task,
     TaskState,
 )
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Struct
 
 from retinue_a2a.errors import RemoteAgentError
 from retinue_a2a.states import PAUSED, TERMINAL, message_text, state_name, task_text
@@ -164,7 +164,7 @@ class _Follower:
         self, task_id: str, context_id: str, state: int, text: str, usage: dict[str, int]
     ) -> Answer:
         name = state_name(state)
-        if state == TaskState.TASK_STATE_COMPLETED or state == TaskState.TASK_STATE_INPUT_REQUIRED:
+        if state in (TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED):
             return Answer(text, name, task_id, context_id or None, usage)
         said = f": {text}" if text else ""
         raise RemoteAgentError(f"the A2A agent at {self.remote.url} ended its task {name}{said}")
@@ -201,12 +201,13 @@ async def _cancel(remote: Exchange, task_id: str) -> None:
         )
 
 
-def _usage(metadata: Struct) -> dict[str, int]:
-    """What a task's (or its last update's) metadata says it spent (`retinue.usage`)."""
+def _usage(metadata: Any) -> dict[str, int]:
+    """What a task's (or its last update's) metadata says it spent (`retinue.usage`): a
+    protobuf `Struct`, read as the mapping it is."""
     if USAGE_KEY not in metadata:
         return {}
-    found = MessageToDict(metadata).get(USAGE_KEY)
-    if not isinstance(found, dict):
+    found = metadata[USAGE_KEY]
+    if not isinstance(found, Mapping):
         return {}
     return {
         key: int(value)

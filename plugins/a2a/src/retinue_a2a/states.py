@@ -19,7 +19,7 @@ PAUSED = frozenset({TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AU
 
 def state_name(state: int) -> str:
     """`TASK_STATE_INPUT_REQUIRED` as the spec writes it: `input-required`."""
-    name: str = TaskState.Name(state)  # type: ignore[arg-type]
+    name: str = TaskState.Name(state)
     return name.removeprefix("TASK_STATE_").lower().replace("_", "-")
 
 
