@@ -87,3 +87,32 @@ def test_a_question_to_the_person_pauses_the_task_until_the_client_answers(
     asked_state, question, state, answer = asyncio.run(asyncio.wait_for(scenario(), 4 * TIMEOUT))
     assert (asked_state, question) == ("input-required", "@Lead: Which colour?")
     assert (state, answer) == ("completed", "The team's answer: RED = 42")
+
+
+def test_a_client_of_a2a_0_3_is_answered_on_the_same_endpoint(
+    served: tuple[str, Conversations],
+) -> None:
+    import httpx
+
+    url, _ = served
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "message/send",
+        "params": {
+            "message": {
+                "role": "user",
+                "parts": [{"kind": "text", "text": "two"}],
+                "messageId": "m1",
+            }
+        },
+    }
+    answer = httpx.post(
+        url, json=call, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=TIMEOUT
+    ).json()["result"]
+
+    assert answer["kind"] == "task"
+    assert answer["status"]["state"] == "completed"
+    assert answer["status"]["message"]["parts"] == [
+        {"kind": "text", "text": "The team's answer: TWO = 42"}
+    ]
