@@ -98,3 +98,8 @@ def test_retinue_web_and_an_mcp_server_over_http_default_to_different_ports() ->
     mcp = pytest.importorskip("retinue_mcp.cli", reason="retinue-mcp serves a team over MCP")
     web = pytest.importorskip("retinue_web.cli", reason="retinue-web serves a team's page")
     assert (web.DEFAULT_PORT, mcp.DEFAULT_PORT) == (8765, 8766)
+
+
+def test_an_a2a_agent_takes_a_port_of_its_own() -> None:
+    a2a = pytest.importorskip("retinue_a2a.cli", reason="retinue-a2a serves a team over A2A")
+    assert a2a.DEFAULT_PORT not in (8765, 8766)  # `retinue web`, `retinue mcp serve --http`

@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.models import Model
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults
 
 from retinue.actors.address import ActorAddress
@@ -61,7 +62,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
     def __init__(self, config: AgentConfig, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
         #: Cards, model and plugin parts, resolved here so a bad one fails `createActor`.
-        self._setup = setup = RunnerSetup(self.system, config, self.myAddress)
+        self._setup = setup = RunnerSetup(self.system, config, self.myAddress, self.own_model())
         self._turn_observers = setup.turn_observers
         self._recipient_check = RecipientCheck(self)
         self._react: ReactAgent | None = None
@@ -113,6 +114,11 @@ class BaseAgent(HistoryCommands, FailureHandling):
         parts = [self.state.backstory] if self.state.backstory else []
         parts.append(f"You are {self.myAddress.name}; today is {date.today().isoformat()}.")
         return "\n\n".join(parts)
+
+    def own_model(self) -> Model | None:
+        """Override to run on a model object of the class's own (a remote agent, say) instead
+        of the config's; called while the agent is built: read `self.config` only."""
+        return None
 
     def extra_capabilities(self) -> list[AbstractCapability[Any]]:
         """Override to run your own pydantic-ai capabilities around every model request.
@@ -338,10 +344,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
 
     # ------------------------------------------------------------------ people, commands, history
     def notify_human(self, text: str) -> None:
-        """Tell the team's person (found by `is_user_proxy`); logged and dropped if none.
-
-        Nobody is told while the system shuts down: a run it interrupts ends cleanly.
-        """
+        """Tell the team's person (`is_user_proxy`; logged if none); nobody during a shutdown."""
         if self.system.shutting_down:
             logger.debug("%s: shutting down, not telling the person: %s", self.myAddress.name, text)
             return
@@ -383,8 +386,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
     def _on_llm_event(self, event: Any) -> None:
         if isinstance(event, ToolCallEvent):
             self.chains.tool_called()
-        # A run's start is news while it runs (a console shows who is working), so it does
-        # not wait in the run's batch of reports.
+        # A run's start is news while it runs (who is working): not batched with the run's.
         if isinstance(event, RunStartedEvent):
             self._tell_orchestrator(EventMessage(event=event), flush=True)
         else:
@@ -392,9 +394,7 @@ class BaseAgent(HistoryCommands, FailureHandling):
 
     @remote
     def get_usage_summary(self, by_run: bool = False) -> AgentUsageSummary:
-        """Tokens, requests, runs and cost so far; `by_run=True` adds the recent runs' breakdown.
-
-        Read from the runner's ledger, the one its lifetime budget is checked against.
-        """
+        """Tokens, requests, runs and cost so far (the ledger its lifetime budget is checked
+        against); `by_run=True` adds the recent runs' breakdown."""
         react = self._react
         return react.usage_summary(by_run=by_run) if react is not None else AgentUsageSummary()

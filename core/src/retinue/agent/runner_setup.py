@@ -31,6 +31,8 @@ from retinue.plugins.manager import PluginError
 from retinue.tools.factory import ToolFactory, resolve_cards, with_default_cards
 
 if TYPE_CHECKING:
+    from pydantic_ai.models import Model
+
     from retinue.actors.runtime_api import Runtime
     from retinue.llm.context import EventSink
     from retinue.llm.run_hooks import RunHooks, ToolHooks
@@ -40,11 +42,18 @@ if TYPE_CHECKING:
 class RunnerSetup:
     """One agent's cards, model, backstory and plugin parts, resolved; builds its runner."""
 
-    def __init__(self, system: Runtime, config: AgentConfig, address: ActorAddress) -> None:
+    def __init__(
+        self,
+        system: Runtime,
+        config: AgentConfig,
+        address: ActorAddress,
+        model: Model | None = None,
+    ) -> None:
         plugins = plugin_catalog_for(system)  # collected once per actor system
         configured = resolve_cards(config.tools, plugins.card_classes)
         self.cards = with_default_cards(configured, plugins.default_cards)
-        self.model = resolve_model(
+        #: `model`, an agent class's own (`BaseAgent.own_model`), else its config's.
+        self.model = model or resolve_model(
             config.model_cfg, agent=address.name, role=address.role, team=address.team_id
         )
         self.backstory = config.prompt.render()

@@ -1,0 +1,70 @@
+"""The served team's HTTP app: the SDK's request handler, routes and task store, behind
+the token, on 127.0.0.1.
+
+The SDK does the protocol: JSON-RPC (A2A 1.0's `SendMessage`, `SendStreamingMessage`,
+`GetTask`, `ListTasks`, `CancelTask`, and 0.3's `message/send`, `message/stream`,
+`tasks/get`, `tasks/cancel` on the same endpoint), server-sent events, the agent card. The
+tasks are kept in its in-memory task store: `tasks/get` and `tasks/list` answer from it for
+the server's life, while the teams' own record (`--store`) keeps the conversations.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore
+from retinue.kit import REQUEST_TIMEOUT, uvicorn_server
+from starlette.applications import Starlette
+
+from retinue_a2a.card import team_card
+from retinue_a2a.executor import TeamExecutor
+from retinue_a2a.gate import BearerGate
+
+if TYPE_CHECKING:
+    import uvicorn
+
+    from retinue_a2a.conversations import Conversations
+
+HOST = "127.0.0.1"
+PATH = "/"
+
+
+def agent_url(port: int) -> str:
+    return f"http://{HOST}:{port}{PATH}"
+
+
+def build_app(conversations: Conversations, *, port: int, token: str | None) -> Any:
+    """The ASGI app serving `conversations`' teams as one A2A agent."""
+    card = team_card(conversations.spec, agent_url(port), token=token is not None)
+    handler = DefaultRequestHandler(
+        agent_executor=TeamExecutor(conversations),
+        task_store=InMemoryTaskStore(),
+        agent_card=card,
+    )
+    routes = [
+        *create_agent_card_routes(card),
+        *create_jsonrpc_routes(handler, PATH, enable_v0_3_compat=True),
+    ]
+    app: Any = Starlette(routes=routes)
+    return BearerGate(app, token) if token is not None else app
+
+
+def http_server(
+    conversations: Conversations,
+    *,
+    port: int,
+    token: str | None,
+    request_timeout: float = REQUEST_TIMEOUT,
+    log_level: str = "info",
+) -> uvicorn.Server:
+    """The uvicorn server of the agent on 127.0.0.1:`port` (`run()` it)."""
+    return uvicorn_server(
+        build_app(conversations, port=port, token=token),
+        request_timeout=request_timeout,
+        host=HOST,
+        port=port,
+        log_level=log_level,
+        timeout_graceful_shutdown=2,
+    )

@@ -1,0 +1,168 @@
+"""A team whose @Reviewer is a remote A2A agent (`A2AMember`): a plain a2a-sdk agent, and
+another retinue team served in the same test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from a2a_helpers import TEAM, TIMEOUT, free_port, serving, wait_until
+from plain_agent import PlainExecutor, plain_app
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models.function import AgentInfo
+from retinue import ActorAddress, ActorSystem, AgentCard, FailureNotice, LlmUsageEvent
+from retinue.teamfile import load_team_file
+from retinue.testing import TeamHarness, incoming, send
+from retinue_a2a import A2AMember, A2AMemberConfig, RemoteProgressEvent
+from retinue_a2a.app import build_app
+from retinue_a2a.conversations import Conversations
+
+
+def lead(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The person's request goes to @Reviewer; whatever comes back goes to the person."""
+    got = incoming(messages)
+    if got.sender == "@Human":
+        return send(info, ("@Reviewer", "request", got.content))
+    return send(info, ("@Human", "response", f"{got.sender} said: {got.content}"))
+
+
+def team_with_reviewer(team: TeamHarness, url: str, **settings: object) -> ActorAddress:
+    from retinue import AgentConfig, ModelConfig
+
+    reviewer = AgentCard(
+        description="Reviews, remotely",
+        agent_class=A2AMember,
+        config=A2AMemberConfig(name="@Reviewer", role="Reviewer", url=url, **settings),
+    )
+    team.add(reviewer)
+    lead_card = AgentCard(
+        description="Asks the reviewer",
+        agent_class="retinue.BaseAgent",
+        config=AgentConfig(name="@Lead", role="Lead", model_cfg=ModelConfig(provider="test")),
+    )
+    from pydantic_ai.models.function import FunctionModel
+
+    return team.add(lead_card, model=FunctionModel(lead))
+
+
+@pytest.fixture
+def plain() -> Iterator[tuple[str, PlainExecutor]]:
+    executor = PlainExecutor()
+    port = free_port()
+    with serving(plain_app(executor, f"http://127.0.0.1:{port}/"), port) as url:
+        yield url, executor
+
+
+def test_a_plain_a2a_agent_answers_as_the_reviewer(
+    retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
+) -> None:
+    url, executor = plain
+    the_lead = team_with_reviewer(retinue_team, url)
+
+    retinue_team.say(the_lead, "check the parser")
+    retinue_team.wait_idle(TIMEOUT)
+
+    assert executor.received == ["check the parser"]
+    assert [m.content for m in retinue_team.received_by("@Human")] == [
+        "@Reviewer said: CHECK THE PARSER"
+    ]
+    assert ("@Reviewer", "@Lead", "response", "CHECK THE PARSER") in retinue_team.transcript()
+    progress = retinue_team.events(RemoteProgressEvent)
+    assert ("@Reviewer", "working", "reading it") in [
+        (p.agent_name, p.state, p.text) for p in progress
+    ]
+    usage = [e for e in retinue_team.events(LlmUsageEvent) if e.agent_name == "@Reviewer"]
+    assert [(u.input_tokens, u.output_tokens) for u in usage] == [(7, 3)]
+
+
+def test_a_failing_remote_reaches_the_lead_and_the_person(
+    retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
+) -> None:
+    url, _ = plain
+    the_lead = team_with_reviewer(retinue_team, url)
+
+    retinue_team.say(the_lead, "fail")
+    retinue_team.wait_idle(TIMEOUT)
+
+    told = retinue_team.received_by("@Human")
+    failures = [m for m in told if isinstance(m, FailureNotice)]
+    assert [f.member for f in failures] == ["@Reviewer"]
+    assert failures[0].reason == (
+        f"RemoteAgentError: the A2A agent at {url} ended its task failed: the disk is full"
+    )
+    assert told[-1].content.startswith("@Reviewer said: @Reviewer failed")
+
+
+def test_a_hanging_remote_fails_within_its_timeout_and_its_task_is_cancelled(
+    retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
+) -> None:
+    url, executor = plain
+    the_lead = team_with_reviewer(retinue_team, url, timeout=2)
+
+    retinue_team.say(the_lead, "hang")
+    retinue_team.wait_idle(TIMEOUT)
+
+    failures = [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
+    assert [f.reason for f in failures] == [
+        f"RemoteAgentError: the A2A agent at {url} did not answer within 2 s"
+    ]
+    assert executor.cancelled.wait(TIMEOUT)
+
+
+def test_an_unreachable_remote_is_a_failure(retinue_team: TeamHarness) -> None:
+    url = f"http://127.0.0.1:{free_port()}/"  # nobody listens there
+    the_lead = team_with_reviewer(retinue_team, url, timeout=30)
+
+    retinue_team.say(the_lead, "anyone there?")
+    retinue_team.wait_idle(TIMEOUT)
+
+    failures = [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
+    assert len(failures) == 1 and failures[0].member == "@Reviewer"
+    assert failures[0].reason.startswith(f"RemoteAgentError: the A2A agent at {url}: ")
+
+
+def test_stop_cascades_to_the_remote_task(
+    retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
+) -> None:
+    url, executor = plain
+    the_lead = team_with_reviewer(retinue_team, url)
+
+    retinue_team.say(the_lead, "hang")
+    assert executor.hanging.wait(TIMEOUT)
+    # The member knows the remote's task once the remote has said it works on it: only a
+    # task the remote has named can be cancelled (A2A has no cancel by message).
+    wait_until(
+        lambda: any(e.state == "working" for e in retinue_team.events(RemoteProgressEvent)),
+        "the remote's first update",
+    )
+    retinue_team.say(the_lead, "/stop")  # the lead waits on @Reviewer: its task is stopped
+    retinue_team.wait_idle(TIMEOUT)
+
+    assert executor.cancelled.wait(TIMEOUT)
+    told = [m.content for m in retinue_team.received_by("@Human")]
+    assert any(line.startswith("Stopped @Lead's task") and "@Reviewer" in line for line in told)
+    assert not [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
+
+
+def test_another_retinue_team_answers_as_the_reviewer(retinue_team: TeamHarness) -> None:
+    system = ActorSystem()
+    conversations = Conversations(load_team_file(TEAM), system=system)
+    port = free_port()
+    try:
+        app = build_app(conversations, port=port, token="tok")
+        with serving(app, port) as url:
+            the_lead = team_with_reviewer(
+                retinue_team,
+                url,
+                bearer_token="tok",  # type: ignore[arg-type]
+            )
+            retinue_team.say(the_lead, "two times three")
+            retinue_team.wait_idle(TIMEOUT)
+    finally:
+        system.shutdown(30)
+
+    assert [m.content for m in retinue_team.received_by("@Human")] == [
+        "@Reviewer said: The team's answer: TWO TIMES THREE = 42"
+    ]
+    states = {p.state for p in retinue_team.events(RemoteProgressEvent)}
+    assert "working" in states
