@@ -163,6 +163,7 @@ from retinue import (
     team_usage_from_events,
     tool_effect,
     ApprovalRule,
+    RoleKind,
 )
 from retinue import hookspec  # type: ignore[attr-defined]
 from retinue import Letter  # type: ignore[attr-defined]

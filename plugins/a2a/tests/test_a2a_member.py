@@ -4,6 +4,7 @@ another retinue team served in the same test."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from a2a_helpers import TEAM, TIMEOUT, free_port, serving, wait_until
@@ -11,7 +12,7 @@ from plain_agent import PlainExecutor, plain_app
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import ActorAddress, ActorSystem, AgentCard, FailureNotice, LlmUsageEvent
-from retinue.teamfile import load_team_file
+from retinue.teamfile import TeamFileError, load_team_file
 from retinue.testing import TeamHarness, incoming, send
 from retinue_a2a import A2AMember, A2AMemberConfig, RemoteProgressEvent
 from retinue_a2a.app import build_app
@@ -27,14 +28,19 @@ def lead(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 def team_with_reviewer(team: TeamHarness, url: str, **settings: object) -> ActorAddress:
-    from retinue import AgentConfig, ModelConfig
-
     reviewer = AgentCard(
         description="Reviews, remotely",
         agent_class=A2AMember,
         config=A2AMemberConfig(name="@Reviewer", role="Reviewer", url=url, **settings),
     )
     team.add(reviewer)
+    return team_with_reviewer_lead(team)
+
+
+def team_with_reviewer_lead(team: TeamHarness) -> ActorAddress:
+    """The Lead who asks @Reviewer and tells the person what came back."""
+    from retinue import AgentConfig, ModelConfig
+
     lead_card = AgentCard(
         description="Asks the reviewer",
         agent_class="retinue.BaseAgent",
@@ -166,3 +172,52 @@ def test_another_retinue_team_answers_as_the_reviewer(retinue_team: TeamHarness)
     ]
     states = {p.state for p in retinue_team.events(RemoteProgressEvent)}
     assert "working" in states
+
+
+def test_a_team_file_role_with_an_a2a_url_is_a_remote_member(
+    retinue_team: TeamHarness, plain: tuple[str, PlainExecutor], tmp_path: Path
+) -> None:
+    url, executor = plain
+    (tmp_path / "team.toml").write_text(
+        f"""
+[team]
+entry = "Lead"
+
+[roles.Lead]
+model = "test"
+routes_to = ["Reviewer"]
+
+[roles.Reviewer]
+description = "Reviews, remotely"
+a2a = "{url}"
+timeout = 30
+"""
+    )
+    spec = load_team_file(tmp_path / "team.toml")
+    reviewer = spec.cards()[1]
+    assert reviewer.get_agent_class() is A2AMember
+    assert isinstance(reviewer.config, A2AMemberConfig)
+    assert (reviewer.config.url, reviewer.config.timeout) == (url, 30)
+    retinue_team.add(reviewer)
+    the_lead = team_with_reviewer_lead(retinue_team)
+    retinue_team.say(the_lead, "check the lexer")
+    retinue_team.wait_idle(TIMEOUT)
+    assert executor.received == ["check the lexer"]
+    assert [m.content for m in retinue_team.received_by("@Human")] == [
+        "@Reviewer said: CHECK THE LEXER"
+    ]
+
+
+def test_an_a2a_role_that_also_names_an_agent_class_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "team.toml").write_text(
+        """
+[roles.Reviewer]
+a2a = "http://127.0.0.1:9/"
+agent_class = "retinue.BaseAgent"
+"""
+    )
+    with pytest.raises(TeamFileError) as caught:
+        load_team_file(tmp_path / "team.toml")
+    assert caught.value.problems == [
+        "roles.Reviewer.a2a (line 3): a2a names the agent class: drop one"
+    ]

@@ -168,7 +168,7 @@ def _check_cards(tools: Sequence[str], approve: Sequence[str]) -> None:
     from retinue.agent.approval_policy import parse_rule
     from retinue.cli import launch
     from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
-    from retinue.teamfile.loader import unknown_card
+    from retinue.teamfile.role_tables import unknown_card
 
     try:
         classes = collect_card_classes(get_plugin_manager())

@@ -30,9 +30,12 @@ from retinue.plugins.manager import UnknownHookError as UnknownHookError
 from retinue.plugins.manager import autoload_disabled_by_env as autoload_disabled_by_env
 from retinue.plugins.manager import blocked_by_env as blocked_by_env
 from retinue.plugins.manager import validate_plugins as validate_plugins
+from retinue.plugins.role_kinds import RoleKind
+from retinue.plugins.role_kinds import collect_role_kinds as collect_role_kinds
 
 __all__ = [
     "PluginError",
+    "RoleKind",
     "describe_plugins",
     "get_plugin_manager",
     "hookimpl",

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from retinue.actors.turns import TurnObserver
     from retinue.agent.config import AgentConfig
+    from retinue.plugins.role_kinds import RoleKind
     from retinue.team.panels import Panel
     from retinue.tools.card import ToolCard
 
@@ -45,6 +46,7 @@ __all__ = [
     "retinue_capabilities",
     "retinue_cli_commands",
     "retinue_panels",
+    "retinue_role_kinds",
     "retinue_session_options",
     "retinue_session_started",
     "retinue_tool_cards",
@@ -106,6 +108,18 @@ def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) ->
     status. Called each time the command line is parsed, so keep it cheap: import what the
     subcommand needs inside `FUNCTION`. A name the kernel or another plugin already uses is
     refused with a `PluginError` naming both.
+    """
+
+
+@hookspec
+def retinue_role_kinds() -> Sequence[RoleKind]:  # type: ignore[empty-body]
+    """Role keys this plugin adds to team files, each naming a kind of member.
+
+    Return `retinue.plugins.RoleKind` objects: `RoleKind(key="a2a", agent_class=
+    "retinue_a2a:A2AMember", field="url")` makes `a2a = "http://..."` in a role's table mean
+    "this role's members are `A2AMember`s, with that URL as their config's `url`". A key
+    the kernel's role tables already take, or one another plugin adds, is refused with a
+    `PluginError` naming both. Keep the hook cheap: it runs whenever a team file is read.
     """
 
 

@@ -23,15 +23,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from retinue.actors.loader import add_import_folders, qualified_name
-from retinue.agent.config import CARD_CLASS_KEY, CARD_KEY
+from retinue.actors.loader import add_import_folders
 from retinue.llm.config import ModelConfig
 from retinue.llm.errors import ConfigError as LlmConfigError
-from retinue.team.card import AgentCard
-from retinue.teamfile.approval_rules import apply_team_rules
-from retinue.teamfile.card_sources import missing_card_hint
+from retinue.plugins.role_kinds import RoleKind
 from retinue.teamfile.locate import KeyLocator
-from retinue.teamfile.role_checks import apply_team_checks
+from retinue.teamfile.role_tables import (
+    CARD_FIELDS,
+    FIELD_TO_KEY,
+    normalize,
+)
 from retinue.teamfile.schema import DEFAULT_PERSON, TeamFile, member_name, team_problems
 from retinue.validation import (
     MAX_LINE_CHARS,
@@ -39,22 +40,10 @@ from retinue.validation import (
     ConfigProblem,
     dotted_path,
     shorten,
-    shown,
 )
 
-ALIASES: Mapping[str, str] = {
-    "model": "model_cfg",
-    "runtime": "runtime_cfg",
-    "compaction": "compaction_cfg",
-}
-"""Short team-file keys for `AgentConfig` fields."""
-_FIELD_TO_KEY = {field: key for key, field in ALIASES.items()}
-CARD_FIELDS = frozenset(AgentCard.model_fields) - {"config"}
-"""A role's keys that belong to the card rather than to its config."""
-DEFAULT_AGENT_CLASS = "retinue.BaseAgent"
 MAX_DEPTH = 32
 """How deep a team file's tables and arrays may nest (a real one needs about six)."""
-_REPORTED = "(reported)"  # stands in for a tool already reported, a name the config takes
 
 
 class TeamFileError(ValueError):
@@ -104,10 +93,10 @@ def loads_team_file(
     too_deep = _too_deep(raw)
     if too_deep is not None:
         raise TeamFileError(source, _render([too_deep], KeyLocator(text)))
-    card_classes = _installed_cards(source, plugin_manager)
+    card_classes, role_kinds = _installed(source, plugin_manager)
     if folder is not None:
         add_import_folders([folder])
-    data, found = normalize(raw, card_classes)
+    data, found = normalize(raw, card_classes, role_kinds)
     flat = _flat_roles(raw)
     problems = [_from_file_view(problem, flat) for problem in found]
     if "folder" in raw:
@@ -126,12 +115,20 @@ def loads_team_file(
     return spec
 
 
-def _installed_cards(source: str, plugin_manager: Any) -> Mapping[str, type[Any]]:
-    from retinue.plugins import PluginError, collect_card_classes, get_plugin_manager
+def _installed(
+    source: str, plugin_manager: Any
+) -> tuple[Mapping[str, type[Any]], Mapping[str, RoleKind]]:
+    """The installed card classes and role kinds; a plugin's error is the file's one line."""
+    from retinue.plugins import (
+        PluginError,
+        collect_card_classes,
+        collect_role_kinds,
+        get_plugin_manager,
+    )
 
     try:
         pm = plugin_manager if plugin_manager is not None else get_plugin_manager()
-        return collect_card_classes(pm)
+        return collect_card_classes(pm), collect_role_kinds(pm, frozenset(_role_keys()))
     except PluginError as exc:
         raise TeamFileError(source, [f"plugins: {exc}"]) from None
 
@@ -151,127 +148,6 @@ def _too_deep(raw: Mapping[str, Any]) -> ConfigProblem | None:
         elif isinstance(value, list):
             pending.extend(((*path, index), item) for index, item in enumerate(value))
     return None
-
-
-# -- the TOML shape into the dump form ---------------------------------------------------------
-
-
-def normalize(
-    raw: Mapping[str, Any], card_classes: Mapping[str, type[Any]]
-) -> tuple[dict[str, Any], list[ConfigProblem]]:
-    """The `TeamFile` data for a file's tables, and the problems found on the way.
-
-    An unknown card is reported here and stood in for, so the model reports nothing more
-    about it; what is not even a table is left as it is for the model to report.
-    """
-    data = dict(raw)
-    problems: list[ConfigProblem] = []
-    team = raw.get("team", {})
-    default_model = team.get("model") if isinstance(team, Mapping) else None
-    roles = raw.get("roles", {})  # none: the team's own check says a role is needed
-    if not isinstance(roles, Mapping):
-        return data, problems  # the model says what `roles` should be
-    data["roles"] = {}
-    for role, table in roles.items():
-        if not isinstance(table, Mapping):
-            data["roles"][role] = table  # the model says a role is a table
-            continue
-        if "config" in table:  # a card's own dump
-            card = {"agent_class": DEFAULT_AGENT_CLASS, **table}
-            config = card["config"]
-            if isinstance(config, Mapping) and "model_cfg" not in config and default_model:
-                card["config"] = {**config, "model_cfg": default_model}
-            data["roles"][role] = card
-            continue
-        card, found = _card_data(role, table, default_model, card_classes)
-        problems.extend(found)
-        data["roles"][role] = card
-    problems.extend(apply_team_rules(data, card_classes))
-    problems.extend(apply_team_checks(data))
-    return data, problems
-
-
-def _card_data(
-    role: str,
-    table: Mapping[str, Any],
-    default_model: Any,
-    card_classes: Mapping[str, type[Any]],
-) -> tuple[dict[str, Any], list[ConfigProblem]]:
-    """A role's flat table as `AgentCard` data: card keys kept, the rest its config."""
-    problems: list[ConfigProblem] = []
-    card: dict[str, Any] = {"agent_class": DEFAULT_AGENT_CLASS}
-    config: dict[str, Any] = {"role": role, "name": member_name(role)}
-    for key, value in table.items():
-        if key == "role":
-            problems.append(
-                ConfigProblem(("roles", role, key), "the role is the table's name; drop this key")
-            )
-        elif key in CARD_FIELDS:
-            card[key] = value
-        else:
-            field = ALIASES.get(key, key)
-            if field in config and key != "name":
-                problems.append(
-                    ConfigProblem(("roles", role, key), f"given twice, also as {field!r}")
-                )
-            config[field] = value
-    if "name" in table and isinstance(table["name"], str):
-        config["name"] = member_name(table["name"])
-    if "model_cfg" not in config and default_model is not None:
-        config["model_cfg"] = default_model
-    if isinstance(config.get("prompt"), str):
-        config["prompt"] = {"template": config["prompt"]}
-    if "tools" in config:
-        config["tools"], found = _tools(role, config["tools"], card_classes)
-        problems.extend(found)
-    card["config"] = config
-    return card, problems
-
-
-def _tools(
-    role: str, tools: Any, card_classes: Mapping[str, type[Any]]
-) -> tuple[Any, list[ConfigProblem]]:
-    """Card names checked against the installed cards; a card's table given its class."""
-    if not isinstance(tools, list):
-        return tools, []  # the model names the type expected
-    problems: list[ConfigProblem] = []
-    resolved: list[Any] = []
-    for index, item in enumerate(tools):
-        where = ("roles", role, "tools", index)
-        name = item.get(CARD_KEY) if isinstance(item, Mapping) else item
-        if isinstance(item, Mapping) and CARD_CLASS_KEY in item:
-            resolved.append(item)  # saved with its class: read as saved
-            continue
-        if not isinstance(name, str):
-            problems.append(
-                ConfigProblem(
-                    where,
-                    "a tool is a card name or a table with `card = NAME` and its settings, "
-                    f"got {shown(item)}",
-                )
-            )
-            resolved.append(_REPORTED)  # keeps the next tools' indices
-            continue
-        cls = card_classes.get(name)
-        if cls is None:
-            problems.append(ConfigProblem(where, unknown_card(name, card_classes)))
-            resolved.append(_REPORTED)
-            continue
-        if isinstance(item, Mapping):
-            resolved.append({**item, CARD_CLASS_KEY: qualified_name(cls)})
-        else:
-            resolved.append(name)
-    return resolved, problems
-
-
-def unknown_card(name: str, card_classes: Mapping[str, type[Any]]) -> str:
-    hint = missing_card_hint(name)
-    if hint is not None:
-        return f"unknown card {name!r}: {hint}"
-    installed = ", ".join(card_classes) or "none"
-    close = difflib.get_close_matches(name, list(card_classes), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ";"
-    return f"unknown card {shown(name)}{hint} installed cards: {installed}"
 
 
 def _cross_problems(data: Mapping[str, Any]) -> list[ConfigProblem]:
@@ -347,7 +223,7 @@ def _from_file_view(problem: ConfigProblem, flat: set[str]) -> ConfigProblem:
     if len(path) >= 3 and path[0] == "roles" and path[1] in flat and path[2] == "config":
         rest = path[3:]
         if rest and isinstance(rest[0], str):
-            rest = (_FIELD_TO_KEY.get(rest[0], rest[0]), *rest[1:])
+            rest = (FIELD_TO_KEY.get(rest[0], rest[0]), *rest[1:])
         path = (*path[:2], *rest)
     message = problem.message
     if message.startswith("unknown field"):
@@ -361,7 +237,7 @@ def _role_keys() -> list[str]:
     """The keys a role's table takes (for a role of the default agent class)."""
     from retinue.agent.config import AgentConfig
 
-    config_keys = [_FIELD_TO_KEY.get(name, name) for name in AgentConfig.model_fields]
+    config_keys = [FIELD_TO_KEY.get(name, name) for name in AgentConfig.model_fields]
     return sorted({*CARD_FIELDS, *config_keys} - {"role"})
 
 

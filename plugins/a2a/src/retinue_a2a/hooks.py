@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from retinue import hookimpl
+from retinue import RoleKind, hookimpl
 
 
 @hookimpl
@@ -18,3 +18,16 @@ def retinue_cli_commands(add_command: Callable[..., argparse.ArgumentParser]) ->
     from retinue_a2a.cli import add_a2a_command
 
     add_a2a_command(add_command)
+
+
+@hookimpl
+def retinue_role_kinds() -> list[RoleKind]:
+    """`a2a = "http://..."` in a team file's role: its members are that remote A2A agent."""
+    return [
+        RoleKind(
+            key="a2a",
+            agent_class="retinue_a2a:A2AMember",
+            field="url",
+            description="a remote A2A agent at this URL",
+        )
+    ]
