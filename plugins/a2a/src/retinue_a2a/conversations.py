@@ -3,9 +3,12 @@
 Each A2A context (a conversation) is a team of its own, started from the team file in the
 server's one actor system the first time the context is used, and kept for the server's
 life: a second message in the context speaks to the same team, whose members remember the
-first. A task is a task chain of that team, named by the task's id: what the team says to
-the person in that chain, and the messages between its members there, reach whoever waits
-on the task.
+first. With a store, the team records which context it is (`A2AContextEvent`), and a server
+started again on that store resumes it from its record at the context's next message.
+
+A task is a task chain of that team, named by the task's id: what the team says to the
+person in that chain, and the messages between its members there, reach whoever waits on
+the task.
 
 Thread-safe where it must be: seats and subscribers call in from actor threads, the A2A
 side runs on the server's event loop.
