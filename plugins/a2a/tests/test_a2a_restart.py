@@ -13,7 +13,7 @@ import pytest
 from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest, Role
 from a2a_helpers import TEAM, TIMEOUT, client, free_port, lines_until, user_message
 from retinue.store import open_store
-from retinue_a2a.recorded import CONTEXT_KIND
+from retinue_a2a.recorded import CONTEXT_KIND, CUT_SHORT
 from retinue_a2a.states import message_text, state_name, task_text
 
 
@@ -122,3 +122,36 @@ def test_a_restarted_server_answers_old_tasks_and_goes_on_in_old_contexts(
             if next(iter(record.read(info.team_id, kinds=[CONTEXT_KIND])), None) is not None
         ]
     assert len(contexts) == 3
+
+
+async def _start_working(url: str, token: str) -> str:
+    """A task whose Helper's model call never ends; its id once it is `working`."""
+    async with client(url, token, streaming=True) as streamer:
+        async for event in streamer.send_message(user_message("wait until stopped")):
+            if event.HasField("status_update"):
+                assert state_name(event.status_update.status.state) == "working"
+                return event.status_update.task_id
+    raise AssertionError("the stream ended before the task worked")
+
+
+async def _get(url: str, token: str, task_id: str) -> tuple[str, str]:
+    async with client(url, token, streaming=False) as sender:
+        task = await sender.get_task(GetTaskRequest(id=task_id))
+    return state_name(task.status.state), task_text(task)
+
+
+def test_a_task_a_kill_cut_short_is_failed_after_the_restart(tmp_path: Path) -> None:
+    store = tmp_path / "teams.sqlite"
+    process, url, token = _start(store)
+    try:
+        task_id = asyncio.run(asyncio.wait_for(_start_working(url, token), 4 * TIMEOUT))
+    finally:
+        _stop(process, signal.SIGKILL)
+
+    process, url, token = _start(store)
+    try:
+        got = asyncio.run(asyncio.wait_for(_get(url, token, task_id), 4 * TIMEOUT))
+    finally:
+        assert _stop(process, signal.SIGTERM) == 0
+
+    assert got == ("failed", CUT_SHORT)
