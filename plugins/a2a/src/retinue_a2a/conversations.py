@@ -118,13 +118,10 @@ class Conversations:
                 found = self._teams.get(context_id)
             if found is not None:
                 return found
-            try:
-                conversation = self._start(context_id)
-            finally:
-                with self._lock:
-                    self._starting.pop(context_id, None)
+            conversation = self._start(context_id)
             with self._lock:
                 self._teams[context_id] = conversation
+                del self._starting[context_id]
             return conversation
 
     def running(self, context_id: str) -> Conversation | None:
