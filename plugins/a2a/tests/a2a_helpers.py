@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import subprocess
 import threading
 import time
 import uuid
@@ -72,3 +73,20 @@ async def client(url: str, token: str | None, *, streaming: bool) -> AsyncIterat
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx.AsyncClient(headers=headers, timeout=TIMEOUT) as http:
         yield await create_client(url, ClientConfig(streaming=streaming, httpx_client=http))
+
+
+def lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
+    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
+    found: list[str] = []
+    done = threading.Event()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:  # to the end: a full pipe would stall the server
+            found.append(line)
+            if marker in line:
+                done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert done.wait(TIMEOUT), "".join(found)
+    return list(found)

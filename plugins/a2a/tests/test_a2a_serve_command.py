@@ -5,32 +5,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import httpx
 import pytest
 from a2a.client import A2ACardResolver
 from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest
-from a2a_helpers import TEAM, TIMEOUT, client, free_port, user_message
+from a2a_helpers import TEAM, TIMEOUT, client, free_port, lines_until, user_message
 from retinue_a2a.states import message_text, state_name, task_text
-
-
-def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
-    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
-    found: list[str] = []
-    done = threading.Event()
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:  # to the end: a full pipe would stall the server
-            found.append(line)
-            if marker in line:
-                done.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    assert done.wait(TIMEOUT), "".join(found)
-    return list(found)
 
 
 async def _drive(url: str, token: str) -> dict[str, object]:
@@ -76,7 +58,7 @@ def test_a_client_reads_the_card_sends_streams_and_goes_on_in_a_context(tmp_path
         text=True,
     )
     try:
-        lines = _lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
+        lines = lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
         banner = next(line for line in lines if "A2A agent" in line)
         assert f"team 'relay', A2A agent http://127.0.0.1:{port}/ (bearer token " in banner
         token = banner.rsplit(" ", 1)[-1].strip().rstrip(")")

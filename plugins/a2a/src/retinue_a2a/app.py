@@ -4,8 +4,9 @@ the token, on 127.0.0.1.
 The SDK does the protocol: JSON-RPC (A2A 1.0's `SendMessage`, `SendStreamingMessage`,
 `GetTask`, `ListTasks`, `CancelTask`, and 0.3's `message/send`, `message/stream`,
 `tasks/get`, `tasks/cancel` on the same endpoint), server-sent events, the agent card. The
-tasks are kept in its in-memory task store: `tasks/get` and `tasks/list` answer from it for
-the server's life, while the teams' own record (`--store`) keeps the conversations.
+tasks are kept by `RecordedTaskStore`: in memory for the answers, and in the record of each
+context's team (`--store`), from which a restarted server answers `tasks/get` and
+`tasks/list` for the tasks of its earlier life.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-from a2a.server.tasks import InMemoryTaskStore
 from retinue.kit import REQUEST_TIMEOUT, uvicorn_server
 from starlette.applications import Starlette
 
 from retinue_a2a.card import team_card
 from retinue_a2a.executor import TeamExecutor
 from retinue_a2a.gate import BearerGate
+from retinue_a2a.task_store import RecordedTaskStore
 
 if TYPE_CHECKING:
     import uvicorn
@@ -40,7 +41,7 @@ def build_app(conversations: Conversations, *, port: int, token: str | None) -> 
     card = team_card(conversations.spec, agent_url(port), token=token is not None)
     handler = DefaultRequestHandler(
         agent_executor=TeamExecutor(conversations),
-        task_store=InMemoryTaskStore(),
+        task_store=RecordedTaskStore(conversations),
         agent_card=card,
     )
     routes = [

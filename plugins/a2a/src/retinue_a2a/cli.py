@@ -34,7 +34,8 @@ def add_a2a_command(add_command: Callable[..., argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--store",
         metavar="PATH_OR_URL",
-        help="record the teams there (a SQLite path or a postgresql:// URL)",
+        help="record the teams and their tasks there (a SQLite path or a postgresql:// URL); "
+        "a server started again on it goes on where this one stopped",
     )
     serve.add_argument(
         "--model",

@@ -3,9 +3,12 @@
 Each A2A context (a conversation) is a team of its own, started from the team file in the
 server's one actor system the first time the context is used, and kept for the server's
 life: a second message in the context speaks to the same team, whose members remember the
-first. A task is a task chain of that team, named by the task's id: what the team says to
-the person in that chain, and the messages between its members there, reach whoever waits
-on the task.
+first. With a store, the team records which context it is (`A2AContextEvent`), and a server
+started again on that store resumes it from its record at the context's next message.
+
+A task is a task chain of that team, named by the task's id: what the team says to the
+person in that chain, and the messages between its members there, reach whoever waits on
+the task.
 
 Thread-safe where it must be: seats and subscribers call in from actor threads, the A2A
 side runs on the server's event loop.
@@ -32,10 +35,15 @@ from retinue import (
     SentMessage,
     ToolApprovalAskedEvent,
 )
+from retinue.resume import ResumeError, resume_team
+from retinue.teamfile import RunningTeam
+
+from retinue_a2a.recorded import A2AContextEvent, read_contexts, record_event
 
 if TYPE_CHECKING:
+    from a2a.types.a2a_pb2 import Task
     from retinue import ActorSystem, ModelConfig
-    from retinue.teamfile import RunningTeam, TeamFile
+    from retinue.teamfile import TeamFile
 
 logger = logging.getLogger("retinue_a2a.serve")
 
@@ -64,17 +72,25 @@ class Conversation:
         default_factory=dict
     )
     usage: dict[str, list[LlmUsageEvent]] = field(default_factory=dict)
-    #: Who waits for the person's answer in each paused task (its chain).
-    asking: dict[str, ActorAddress] = field(default_factory=dict)
+    #: Who (an `@name`) waits for the person's answer in each paused task (its chain).
+    asking: dict[str, str] = field(default_factory=dict)
 
     def member(self, name: str) -> ActorAddress | None:
         """The team's member called `name` now, if any."""
         found: ActorAddress | None = self.running.team.get_team_member(name)
         return found
 
+    def answerer(self, task_id: str) -> ActorAddress:
+        """Who the client's message in task `task_id` goes to: the member who asked in it,
+        if it still is in the team, else the entry agent."""
+        asker = self.asking.pop(task_id, "")
+        found = self.member(asker) if asker else None
+        return found if found is not None else self.running.entry
+
 
 class Conversations:
-    """Every context's team, started on first use in one actor system."""
+    """Every context's team: started on first use, or resumed from the record (`--store`)
+    when an earlier server recorded the context, in one actor system."""
 
     def __init__(
         self, spec: TeamFile, *, system: ActorSystem, model: ModelConfig | None = None
@@ -85,9 +101,13 @@ class Conversations:
         self._lock = threading.Lock()
         self._teams: dict[str, Conversation] = {}
         self._starting: dict[str, threading.Lock] = {}
+        store = system.store
+        #: The contexts an earlier server recorded, read once at start.
+        self.recorded = read_contexts(store, spec.team.name) if store is not None else {}
 
     def get(self, context_id: str) -> Conversation:
-        """The team of `context_id`, started now if it is new (call from a worker thread)."""
+        """The team of `context_id`: running, resumed from the record, or started now if the
+        context is new (call from a worker thread)."""
         with self._lock:
             found = self._teams.get(context_id)
             if found is not None:
@@ -104,6 +124,15 @@ class Conversations:
                 del self._starting[context_id]
             return conversation
 
+    def running(self, context_id: str) -> Conversation | None:
+        """The team of `context_id` if it runs in this server now."""
+        with self._lock:
+            return self._teams.get(context_id)
+
+    def recorded_tasks(self) -> list[Task]:
+        """Every task the record holds, as last recorded (see `recorded`)."""
+        return [task for context in self.recorded.values() for task in context.tasks.values()]
+
     def _start(self, context_id: str) -> Conversation:
         holder: list[Conversation] = []
 
@@ -113,13 +142,60 @@ class Conversations:
             def on_agent_message(self, message: AgentMessage, sender: ActorAddress | None) -> None:
                 if holder:
                     to_person(holder[0], message, sender)
+                else:
+                    logger.info(
+                        "context %s: the person was told, before the team was back: %s",
+                        context_id,
+                        message.content,
+                    )
 
-        running = self.spec.start(model=self.model, human_class=A2ASeat, system=self.system)
-        conversation = Conversation(context_id, running)
+        recorded = self.recorded.get(context_id)
+        if recorded is not None:
+            running = self._resume(recorded.team_id, A2ASeat)
+            asking = {task: name for task, name in recorded.asking.items() if name}
+        else:
+            running = self.spec.start(model=self.model, human_class=A2ASeat, system=self.system)
+            asking = {}
+            try:
+                record_event(
+                    running, A2AContextEvent(context_id=context_id, team=self.spec.team.name)
+                )
+            except BaseException:
+                running.shutdown()
+                raise
+        conversation = Conversation(context_id, running, asking=asking)
         holder.append(conversation)
         running.team.subscribe(_Relay(conversation))
-        logger.info("context %s: team %s started", context_id, self.spec.team.name)
+        logger.info(
+            "context %s: team %s %s",
+            context_id,
+            self.spec.team.name,
+            "resumed" if recorded is not None else "started",
+        )
         return conversation
+
+    def _resume(self, team_id: str, seat: type[HumanProxy]) -> RunningTeam:
+        """The context's team back from the record, with the team file's cards."""
+        store = self.system.store
+        assert store is not None  # a recorded context was read from it
+        cards = self.spec.cards(self.model)
+        back = resume_team(store, team_id, system=self.system, human_class=seat, profiles=cards)
+        entry = next(
+            (a for a in back.roster.values() if a.role == self.spec.entry_role), back.entry
+        )
+        if back.human is None or entry is None:
+            for member in [*back.roster.values(), back.orchestrator]:
+                self.system.stop_actor(member)
+            raise ResumeError(f"team {team_id} came back without the person or its entry agent")
+        return RunningTeam(
+            spec=self.spec,
+            system=self.system,
+            orchestrator=back.orchestrator,
+            team=back.team,
+            human=back.human,
+            entry=entry,
+            owns_system=False,
+        )
 
     def all(self) -> list[Conversation]:
         with self._lock:

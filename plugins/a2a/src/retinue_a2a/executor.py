@@ -16,6 +16,7 @@ A completed task's metadata says what the chain spent (`retinue.usage`).
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 from a2a.helpers import new_task, new_text_message
@@ -30,6 +31,8 @@ from retinue_a2a.remote import USAGE_KEY
 
 if TYPE_CHECKING:
     from retinue import ActorAddress
+
+logger = logging.getLogger("retinue_a2a.serve")
 
 
 class TeamExecutor(AgentExecutor):
@@ -51,8 +54,13 @@ class TeamExecutor(AgentExecutor):
         if not text.strip():
             await updater.reject(self._said(updater, "the message has no text"))
             return
-        conversation = await asyncio.to_thread(self.conversations.get, context_id)
-        recipient = conversation.asking.pop(task_id, None) or conversation.running.entry
+        try:
+            conversation = await asyncio.to_thread(self.conversations.get, context_id)
+        except Exception as exc:  # noqa: BLE001 - the client hears it, in one line
+            logger.warning("context %s: the team could not start: %s", context_id, exc)
+            await updater.failed(self._said(updater, f"The team could not start: {exc}"))
+            return
+        recipient = await asyncio.to_thread(conversation.answerer, task_id)
         queue = listen(conversation, task_id)
         try:
             await updater.start_work()
@@ -77,9 +85,8 @@ class TeamExecutor(AgentExecutor):
                 )
                 return
             elif heard.kind == "question":
-                asker = conversation.member(heard.who)
-                if asker is not None:
-                    conversation.asking[updater.task_id] = asker
+                if heard.who:
+                    conversation.asking[updater.task_id] = heard.who
                 await updater.requires_input(said)
                 return
             else:
@@ -93,8 +100,8 @@ class TeamExecutor(AgentExecutor):
         updater = TaskUpdater(event_queue, task_id, context.context_id or "")
         conversation = await asyncio.to_thread(self.conversations.get, context.context_id or "")
         targets: list[ActorAddress] = [conversation.running.entry]
-        asker = conversation.asking.pop(task_id, None)
-        if asker is not None and asker not in targets:
+        asker = await asyncio.to_thread(conversation.answerer, task_id)
+        if asker not in targets:
             targets.append(asker)
         for target in targets:
             await asyncio.to_thread(conversation.running.send, "/stop", target)
