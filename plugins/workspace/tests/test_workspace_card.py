@@ -55,6 +55,7 @@ def test_the_card_is_plain_data_that_round_trips(tmp_path: Path) -> None:
         "max_media_images": 2,
         "max_image_bytes": 5 * 1024 * 1024,
         "journal": True,
+        "history_tools": False,
         "run": False,
         "sandbox": "bubblewrap",
         "run_timeout": 300,

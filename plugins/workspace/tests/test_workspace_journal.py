@@ -94,7 +94,7 @@ def test_a_write_an_edit_and_an_undo_leave_the_first_content_in_three_commits(
 
 def test_the_model_reads_the_history_and_a_diff(retinue_team: TeamHarness, root: Path) -> None:
     team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
+    clerk = team.add(workspace_card("Clerk", root, history_tools=True))
 
     team.say(
         clerk,
@@ -196,3 +196,21 @@ def test_journal_false_keeps_no_repository_and_offers_no_journal_tools(
     ]
     announced = {d.name for e in team.events(CommandsAnnouncedEvent) for d in e.commands}
     assert "workspace_write" in announced and "workspace_undo" not in announced
+
+
+def test_the_history_tools_are_the_models_only_when_asked_for(
+    retinue_team: TeamHarness, root: Path
+) -> None:
+    team = retinue_team
+    plain = team.add(workspace_card("Lister", root, script=TOOL_LISTER))
+    asked = team.add(workspace_card("Reader", root, script=TOOL_LISTER, history_tools=True))
+    for member in (plain, asked):
+        team.say(member, "which tools?")
+    team.wait_idle(20)
+    offered = {
+        m.sender.name if m.sender else "?": "workspace_history" in m.content.split()
+        for m in team.received_by("@Human")
+    }
+    assert offered == {"@Lister": False, "@Reader": True}  # each schema is paid every request
+    announced = {d.name for e in team.events(CommandsAnnouncedEvent) for d in e.commands}
+    assert {"workspace_history", "workspace_diff", "workspace_undo"} <= announced

@@ -80,6 +80,9 @@ class WorkspaceTool(ToolCard):
     """The largest image a `!!` reference attaches; a larger one is named, not sent."""
     journal: bool = True
     """Commit every change to a git repository in the workspace (`.git`), by member."""
+    history_tools: bool = False
+    """Offer the model `workspace_history` and `workspace_diff` (about 140 tokens on every
+    request); the person has them as commands either way."""
     run: bool = False
     """Offer `workspace_run`: shell commands in a sandbox rooted at the workspace."""
     sandbox: Literal["bubblewrap", "none"] = "bubblewrap"

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
     """The tools of a bound card, each working in that card's workspace: the five file
-    tools, the journal's two when it keeps one, and `workspace_run` when commands run."""
+    tools, the journal's two when it keeps one and they are asked for (`history_tools`),
+    and `workspace_run` when commands run."""
 
     def workspace_read(
         ctx: RunContext[Any], path: str, offset: int = 0, limit: int = DEFAULT_READ_LINES
@@ -121,7 +122,7 @@ def build_tools(card: WorkspaceTool) -> list[Tool[Any]]:
         Tool(workspace_list, takes_ctx=True, metadata=read_only),
         Tool(workspace_delete, takes_ctx=True),
     ]
-    if card.journal:
+    if card.journal and card.history_tools:
         tools.append(Tool(workspace_history, takes_ctx=True, metadata=read_only))
         tools.append(Tool(workspace_diff, takes_ctx=True, metadata=read_only))
     if card.runs_commands():
