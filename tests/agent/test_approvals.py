@@ -193,10 +193,16 @@ def test_only_a_member_whose_calls_can_wait_offers_the_commands(
 ) -> None:
     start_writer(team, tmp_path)
     team.add(card("Lead"), model=lead)
+    asker_card = card("Asker")
+    assert isinstance(asker_card.config, AgentConfig)
+    asker_card.config.ask_person = True
+    team.add(asker_card, model=asker)
     team.wait_idle()
     offered = {
         event.agent.name: {command.name for command in event.commands}
         for event in team.events(CommandsAnnouncedEvent)
     }
-    assert {"approve", "deny", "answer", "pending"} <= offered["@Writer"]
+    assert {"approve", "deny", "pending"} <= offered["@Writer"]
+    assert "answer" not in offered["@Writer"]  # it asks no questions: /answer is not its
+    assert {"answer", "deny", "pending"} <= offered["@Asker"]
     assert not {"approve", "deny", "answer", "pending"} & offered["@Lead"]

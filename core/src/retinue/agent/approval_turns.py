@@ -36,6 +36,7 @@ def gates(agent: BaseAgent, factory: ToolFactory) -> list[ToolHooks]:
     """The approval gate for the agent's runs, when its config names any tool."""
     policy = ApprovalPolicy(agent.config.approve, factory.cards)
     agent.approvals.active = policy.active or agent.config.ask_person
+    agent.approvals.asks = agent.config.ask_person
     return [ApprovalGate(policy)] if policy.active else []
 
 

@@ -73,6 +73,8 @@ class Approvals:
         self._count = 0
         #: Whether the agent's runs may park (its policy names a tool).
         self.active = False
+        #: Whether its runs may ask the person a question (`ask_person`): `/answer` is its.
+        self.asks = False
         #: Set when every call is answered: the results the parked turn goes on with.
         self._ready: DeferredToolResults | None = None
         #: Every member asked to review a call here (their answers are read, even late).
@@ -84,7 +86,9 @@ class Approvals:
         """The person's commands, for the agent's registry (what frontends list and complete;
         the agent reads their text itself: `approval_turns.command`); none when no call of
         this agent can wait."""
-        return [self.approve, self.deny, self.answer, self.pending] if self.active else []
+        if not self.active:
+            return []
+        return [self.approve, self.deny, *([self.answer] if self.asks else []), self.pending]
 
     @property
     def parked(self) -> bool:
