@@ -43,6 +43,7 @@ from retinue_a2a.recorded import A2AContextEvent, read_contexts, record_event
 if TYPE_CHECKING:
     from a2a.types.a2a_pb2 import Task
     from retinue import ActorSystem, ModelConfig
+    from retinue.store import Store
     from retinue.teamfile import TeamFile
 
 logger = logging.getLogger("retinue_a2a.serve")
@@ -93,15 +94,21 @@ class Conversations:
     when an earlier server recorded the context, in one actor system."""
 
     def __init__(
-        self, spec: TeamFile, *, system: ActorSystem, model: ModelConfig | None = None
+        self,
+        spec: TeamFile,
+        *,
+        system: ActorSystem,
+        model: ModelConfig | None = None,
+        store: Store | None = None,
     ) -> None:
+        """`store`: where `system` records its teams (None: nothing is recorded)."""
         self.spec = spec
         self.system = system
         self.model = model
+        self.store = store
         self._lock = threading.Lock()
         self._teams: dict[str, Conversation] = {}
         self._starting: dict[str, threading.Lock] = {}
-        store = system.store
         #: The contexts an earlier server recorded, read once at start.
         self.recorded = read_contexts(store, spec.team.name) if store is not None else {}
 
@@ -176,7 +183,7 @@ class Conversations:
 
     def _resume(self, team_id: str, seat: type[HumanProxy]) -> RunningTeam:
         """The context's team back from the record, with the team file's cards."""
-        store = self.system.store
+        store = self.store
         assert store is not None  # a recorded context was read from it
         cards = self.spec.cards(self.model)
         back = resume_team(store, team_id, system=self.system, human_class=seat, profiles=cards)

@@ -24,7 +24,7 @@ def serve_command(args: argparse.Namespace) -> int:
     """Serve the team until SIGINT or SIGTERM, then shut every context's team down."""
     from retinue import ActorSystem, ModelConfig
     from retinue.kit import shown, sigterm_as_interrupt
-    from retinue.store import StoreError
+    from retinue.store import StoreError, open_store
     from retinue.teamfile import TeamFileError, load_team_file
 
     from retinue_a2a.app import agent_url, http_server
@@ -45,11 +45,12 @@ def serve_command(args: argparse.Namespace) -> int:
         return 1
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
-        system = ActorSystem(store=args.store) if args.store else ActorSystem()
+        store = open_store(args.store) if args.store else None
+        system = ActorSystem(store=store)
     except StoreError as exc:
         print(f"retinue a2a serve: {exc}", file=sys.stderr)
         return 1
-    conversations = Conversations(spec, system=system, model=model)
+    conversations = Conversations(spec, system=system, model=model, store=store)
     token = None if args.no_token else new_token()
     try:
         with sigterm_as_interrupt():
@@ -64,5 +65,6 @@ def serve_command(args: argparse.Namespace) -> int:
         pass
     finally:
         print("retinue a2a serve: shutting the teams down", file=sys.stderr)
-        system.shutdown(30)
+        if system.shutdown(30) and store is not None:
+            store.close()  # one still running may yet record: left open then
     return 0
