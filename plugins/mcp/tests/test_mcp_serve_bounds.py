@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 from mcp_helpers import TEAM, _lines_until
+from retinue.kit import new_token
 from retinue.store import open_store
 from retinue.teamfile import load_team_file
 from retinue.testing import closed_within, half_sent
-from retinue_mcp.endpoint import REFUSAL, endpoint_url, http_server, new_token
+from retinue_mcp.endpoint import REFUSAL, endpoint_url, http_server
 from retinue_mcp.serve import TeamService, build_server, start
 
 SERVE = [sys.executable, "-m", "retinue", "mcp", "serve"]
@@ -107,7 +108,7 @@ def test_a_call_without_the_token_is_a_401_with_one_line(endpoint: Endpoint) -> 
     with_query = post(endpoint.port, f"/mcp?token={endpoint.token}", body)
     with_header = post(endpoint.port, "/mcp", body, {"Authorization": f"bearer {endpoint.token}"})
 
-    assert answers == [(401, REFUSAL)] * 3 and len(REFUSAL.splitlines()) == 1
+    assert answers == [(401, f"{REFUSAL}\n".encode())] * 3 and len(REFUSAL.splitlines()) == 1
     assert with_query[0] == 200 and with_header[0] == 200
 
 

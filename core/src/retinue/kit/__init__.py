@@ -22,7 +22,8 @@ plugins build on beyond that, which a user writing a team never needs:
 - `NO_RUN_IN_PROGRESS`: the kernel's answer to a `/stop` that finds no run to stop.
 - `collect_panel_classes`: the panels the installed plugins provide, by name.
 - `REQUEST_TIMEOUT`, `uvicorn_server`, `sigterm_as_interrupt`: serving HTTP from a command
-  a plugin adds to `retinue`.
+  a plugin adds to `retinue`; `TokenGate`, `new_token`: the token every request to a served
+  team carries.
 
 A face over the layers that hold these: each name loads on first use, so importing this
 package costs nothing.
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
     from retinue.cli.serving import REQUEST_TIMEOUT as REQUEST_TIMEOUT
     from retinue.cli.serving import sigterm_as_interrupt as sigterm_as_interrupt
     from retinue.cli.serving import uvicorn_server as uvicorn_server
+    from retinue.cli.token_gate import TokenGate as TokenGate
+    from retinue.cli.token_gate import new_token as new_token
     from retinue.llm.framing import fence as fence
     from retinue.llm.framing import neutralize as neutralize
     from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
@@ -63,6 +66,7 @@ _LAZY = by_name(
         "retinue.validation": ("ConfigModel", "ConfigValidationError", "shown"),
         "retinue.agent.cancel": ("NO_RUN_IN_PROGRESS",),
         "retinue.cli.serving": ("REQUEST_TIMEOUT", "sigterm_as_interrupt", "uvicorn_server"),
+        "retinue.cli.token_gate": ("TokenGate", "new_token"),
         "retinue.llm.framing": ("fence", "neutralize"),
         "retinue.plugins.collect": ("collect_panel_classes",),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),

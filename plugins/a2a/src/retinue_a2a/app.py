@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 
 from retinue_a2a.card import team_card
 from retinue_a2a.executor import TeamExecutor
-from retinue_a2a.gate import BearerGate
+from retinue_a2a.gate import bearer_gate
 from retinue_a2a.task_store import RecordedTaskStore
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def build_app(conversations: Conversations, *, port: int, token: str | None) -> 
         *create_jsonrpc_routes(handler, PATH, enable_v0_3_compat=True),
     ]
     app: Any = Starlette(routes=routes)
-    return BearerGate(app, token) if token is not None else app
+    return bearer_gate(app, token) if token is not None else app
 
 
 def http_server(

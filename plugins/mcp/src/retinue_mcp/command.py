@@ -23,11 +23,11 @@ def serve_command(args: argparse.Namespace) -> int:
     """`retinue mcp serve`: start the team, serve it until the client goes (or SIGINT or
     SIGTERM comes), stop the team."""
     from retinue import ActorSystem, ModelConfig
-    from retinue.kit import shown, sigterm_as_interrupt
+    from retinue.kit import new_token, shown, sigterm_as_interrupt
     from retinue.store import StoreError
     from retinue.teamfile import TeamFileError, load_team_file
 
-    from retinue_mcp.endpoint import endpoint_url, http_server, new_token
+    from retinue_mcp.endpoint import endpoint_url, http_server
 
     problems: list[str] = []
     try:
