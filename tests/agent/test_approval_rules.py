@@ -8,7 +8,6 @@ parks the write. The Reviewer's scripted model answers what it is sent as its sc
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +32,8 @@ def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 @pytest.fixture
-def team() -> Iterator[TeamHarness]:
-    harness = TeamHarness()
-    try:
-        yield harness
-    finally:
-        harness.shutdown()
+def team(retinue_team: TeamHarness) -> TeamHarness:
+    return retinue_team
 
 
 def start_writer(team: TeamHarness, root: Path, rule: Any) -> ActorAddress:

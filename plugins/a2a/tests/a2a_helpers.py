@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import subprocess
 import threading
 import time
 import uuid
@@ -15,6 +14,8 @@ from typing import Any
 import httpx
 from a2a.client import Client, ClientConfig, create_client
 from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest
+from retinue import EventMessage, EventSubscriber
+from retinue import Message as RetinueMessage
 
 TEAM = Path(__file__).parent / "teams" / "a2a_relay.toml"
 TIMEOUT = 60.0
@@ -39,7 +40,7 @@ def serving(app: Any, port: int) -> Iterator[str]:
     deadline = time.monotonic() + TIMEOUT
     while not server.started:  # a condition with a deadline: the server says it listens
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
+        time.sleep(0.01)  # sleep-ok: uvicorn says it listens by a flag, with no event to wait on
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -47,12 +48,16 @@ def serving(app: Any, port: int) -> Iterator[str]:
         thread.join(TIMEOUT)
 
 
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Until `condition` holds (polled), or fail after `TIMEOUT` seconds saying `what`."""
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        assert time.monotonic() < deadline, f"{what} did not happen within {TIMEOUT:g} s"
-        time.sleep(0.01)
+class Heard(EventSubscriber):
+    """Set once the team publishes an event that `matches` (subscribe it to the team)."""
+
+    def __init__(self, matches: Callable[[Any], bool]) -> None:
+        self.matches = matches
+        self.event = threading.Event()
+
+    def on_message(self, message: RetinueMessage) -> None:
+        if isinstance(message, EventMessage) and self.matches(message.event):
+            self.event.set()
 
 
 def user_message(text: str, *, context_id: str = "", task_id: str = "") -> SendMessageRequest:
@@ -73,20 +78,3 @@ async def client(url: str, token: str | None, *, streaming: bool) -> AsyncIterat
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx.AsyncClient(headers=headers, timeout=TIMEOUT) as http:
         yield await create_client(url, ClientConfig(streaming=streaming, httpx_client=http))
-
-
-def lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
-    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
-    found: list[str] = []
-    done = threading.Event()
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:  # to the end: a full pipe would stall the server
-            found.append(line)
-            if marker in line:
-                done.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    assert done.wait(TIMEOUT), "".join(found)
-    return list(found)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from a2a_helpers import TEAM, TIMEOUT, free_port, serving, wait_until
+from a2a_helpers import TEAM, TIMEOUT, Heard, free_port, serving
 from plain_agent import PlainExecutor, plain_app
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
@@ -133,14 +133,13 @@ def test_stop_cascades_to_the_remote_task(
     url, executor = plain
     the_lead = team_with_reviewer(retinue_team, url)
 
+    working = Heard(lambda e: isinstance(e, RemoteProgressEvent) and e.state == "working")
+    retinue_team.orchestrator_proxy.subscribe(working)
     retinue_team.say(the_lead, "hang")
     assert executor.hanging.wait(TIMEOUT)
     # The member knows the remote's task once the remote has said it works on it: only a
     # task the remote has named can be cancelled (A2A has no cancel by message).
-    wait_until(
-        lambda: any(e.state == "working" for e in retinue_team.events(RemoteProgressEvent)),
-        "the remote's first update",
-    )
+    assert working.event.wait(TIMEOUT), "the remote's first update did not come"
     retinue_team.say(the_lead, "/stop")  # the lead waits on @Reviewer: its task is stopped
     retinue_team.wait_idle(TIMEOUT)
 

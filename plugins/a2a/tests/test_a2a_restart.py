@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest, Role
-from a2a_helpers import TEAM, TIMEOUT, client, free_port, lines_until, user_message
+from a2a_helpers import TEAM, TIMEOUT, client, free_port, user_message
 from retinue.store import open_store
+from retinue.testing import lines_until
 from retinue_a2a.recorded import CONTEXT_KIND, CUT_SHORT
 from retinue_a2a.states import message_text, state_name, task_text
 
@@ -24,7 +25,7 @@ def _start(store: Path) -> tuple[subprocess.Popen[str], str, str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "retinue", *command], stderr=subprocess.PIPE, text=True
     )
-    lines = lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
+    lines = lines_until(process.stderr, f"Uvicorn running on http://127.0.0.1:{port}")
     banner = next(line for line in lines if "A2A agent" in line)
     return process, f"http://127.0.0.1:{port}/", banner.rsplit(" ", 1)[-1].strip().rstrip(")")
 

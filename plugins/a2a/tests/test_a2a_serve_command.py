@@ -11,7 +11,8 @@ import httpx
 import pytest
 from a2a.client import A2ACardResolver
 from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest
-from a2a_helpers import TEAM, TIMEOUT, client, free_port, lines_until, user_message
+from a2a_helpers import TEAM, TIMEOUT, client, free_port, user_message
+from retinue.testing import lines_until
 from retinue_a2a.states import message_text, state_name, task_text
 
 
@@ -58,7 +59,7 @@ def test_a_client_reads_the_card_sends_streams_and_goes_on_in_a_context(tmp_path
         text=True,
     )
     try:
-        lines = lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
+        lines = lines_until(process.stderr, f"Uvicorn running on http://127.0.0.1:{port}")
         banner = next(line for line in lines if "A2A agent" in line)
         assert f"team 'relay', A2A agent http://127.0.0.1:{port}/ (bearer token " in banner
         token = banner.rsplit(" ", 1)[-1].strip().rstrip(")")

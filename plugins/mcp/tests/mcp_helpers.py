@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -57,20 +55,3 @@ def work(
     `answer`; returns once the team is quiet (a server's start can take seconds)."""
     team.say(member, "\n".join([*calls, send_directive("@Human", "response", answer)]))
     team.wait_idle(timeout)
-
-
-def _lines_until(process: subprocess.Popen[str], marker: str) -> list[str]:
-    """The server's stderr lines up to the one holding `marker` (read in a thread, bounded)."""
-    found: list[str] = []
-    done = threading.Event()
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:  # to the end: a full pipe would stall the server
-            found.append(line)
-            if marker in line:
-                done.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    assert done.wait(TIMEOUT), "".join(found)
-    return list(found)

@@ -12,8 +12,8 @@ import pytest
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp_helpers import TEAM, TIMEOUT, _lines_until, returns, role, work
-from retinue.testing import TeamHarness, call_directive
+from mcp_helpers import TEAM, TIMEOUT, returns, role, work
+from retinue.testing import TeamHarness, call_directive, lines_until
 from retinue_mcp import HttpConnection, McpTool
 
 
@@ -108,7 +108,7 @@ def test_a_team_served_over_http_is_a_tool_of_another_teams_agent(
         text=True,
     )
     try:
-        lines = _lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
+        lines = lines_until(process.stderr, f"Uvicorn running on http://127.0.0.1:{port}")
         assert any(f"MCP endpoint http://127.0.0.1:{port}/mcp" in line for line in lines)
         url = next(line for line in lines if "MCP endpoint" in line).split()[-1]
         card = McpTool(

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from mcp_helpers import TEAM, _lines_until
+from mcp_helpers import TEAM
 from retinue.kit import new_token
 from retinue.store import open_store
 from retinue.teamfile import load_team_file
-from retinue.testing import closed_within, half_sent
+from retinue.testing import closed_within, half_sent, lines_until
 from retinue_mcp.endpoint import REFUSAL, endpoint_url, http_server
 from retinue_mcp.serve import TeamService, build_server, start
 
@@ -171,7 +171,7 @@ def test_a_sigterm_shuts_the_team_down_and_records_its_stop(
         text=True,
     )
     try:
-        lines = _lines_until(process, f"Uvicorn running on http://127.0.0.1:{port}")
+        lines = lines_until(process.stderr, f"Uvicorn running on http://127.0.0.1:{port}")
         process.send_signal(stop)
         process.wait(60)
     finally:

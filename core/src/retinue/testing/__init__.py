@@ -18,7 +18,7 @@
 """
 
 from retinue.testing.cards import PingTool, scripted_card
-from retinue.testing.connections import closed_within, half_sent
+from retinue.testing.connections import closed_within, half_sent, lines_until
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -72,6 +72,7 @@ __all__ = [
     "incoming",
     "incoming_messages",
     "last_prompt",
+    "lines_until",
     "output",
     "override_model",
     "play_cassette",

@@ -1,12 +1,14 @@
-"""For tests of a server: when did it close the connections a hostile client left open?"""
+"""For tests of a server: when did it close the connections a hostile client left open, and
+what did it print before it was ready?"""
 
 from __future__ import annotations
 
 import resource
 import selectors
 import socket
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 
@@ -61,3 +63,25 @@ def closed_within(sockets: list[socket.socket], timeout: float) -> tuple[int, fl
                     closed += 1
                     last = time.monotonic() - start
     return closed, last
+
+
+def lines_until(stream: Iterable[str] | None, marker: str, timeout: float = 60.0) -> list[str]:
+    """The lines of `stream` (a server's stderr, piped) up to the one holding `marker`; an
+    `AssertionError` with what was read if it does not come within `timeout` seconds.
+
+    The stream is read to its end on a thread of its own, so a server writing on does not
+    stall on a full pipe."""
+    assert stream is not None, "the stream to read is not a pipe"
+    lines = stream
+    found: list[str] = []
+    done = threading.Event()
+
+    def read() -> None:
+        for line in lines:
+            found.append(line)
+            if marker in line:
+                done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert done.wait(timeout), "".join(found)
+    return list(found)
