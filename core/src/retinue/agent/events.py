@@ -13,69 +13,59 @@ from retinue.team.chains import ChainStop
 from retinue.tools.commands import CommandDescriptor
 
 
-class CommandsAnnouncedEvent(BaseModel):
-    """The slash commands an agent accepts, announced once at start for frontends."""
+class AgentEvent(BaseModel):
+    """An event an agent publishes about itself; `agent` is its address."""
 
     model_config = ConfigDict(defer_build=True)
 
     agent: ActorAddress
+
+
+class CommandsAnnouncedEvent(AgentEvent):
+    """The slash commands an agent accepts, announced once at start for frontends."""
+
     commands: list[CommandDescriptor]
 
 
-class RoutingSkippedEvent(BaseModel):
+class RoutingSkippedEvent(AgentEvent):
     """An outbound message could not be delivered and was dropped with a note to the model."""
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     recipient: str
     reason: str
 
 
-class ChainStoppedEvent(BaseModel):
+class ChainStoppedEvent(AgentEvent):
     """A task chain stopped: a person's `/stop` reached the sub-team, or a loop was found.
 
     `agent` is the member that stopped it (the `/stop`'s target, or the one whose message
     the loop detector refused); `stop` says why, for whom and along which path.
     """
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     stop: ChainStop
 
 
-class ChainMessageHeldEvent(BaseModel):
+class ChainMessageHeldEvent(AgentEvent):
     """A loop-stopped task chain kept a refused message for `/continue`.
 
     `message` is stamped as it would have gone: a resumed team holds it again from here.
     """
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     chain_id: str
     message: SerializeAsAny[Message]
 
 
-class ChainMessageDroppedEvent(BaseModel):
+class ChainMessageDroppedEvent(AgentEvent):
     """A queued message of a stopped task chain was dropped instead of getting a turn."""
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     chain_id: str
     message_id: str
     sender: str | None
     reason: str
 
 
-class ChainResumedEvent(BaseModel):
+class ChainResumedEvent(AgentEvent):
     """A person let a stopped task chain go on (`/continue`, or by writing into it)."""
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     stop: ChainStop
     delivered: int
     grace: int = 0
@@ -131,36 +121,27 @@ class PendingCall(BaseModel):
         return line
 
 
-class ToolApprovalAskedEvent(BaseModel):
+class ToolApprovalAskedEvent(AgentEvent):
     """A member's run parked on tool calls that wait for the person's yes.
 
     `message` is the turn's message: the run goes on as its turn when every call is answered
     (a resumed team parks it again from here).
     """
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     calls: list[PendingCall]
     message: SerializeAsAny[Message]
 
 
-class ToolApprovalHeldEvent(BaseModel):
+class ToolApprovalHeldEvent(AgentEvent):
     """A message that reached a member whose run is parked, held until the run goes on (a
     resumed team holds it again while the park is still pending)."""
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     message: SerializeAsAny[Message]
 
 
-class ToolApprovalAnsweredEvent(BaseModel):
+class ToolApprovalAnsweredEvent(AgentEvent):
     """A parked call was approved, denied, or dropped (its chain stopped, its run gone)."""
 
-    model_config = ConfigDict(defer_build=True)
-
-    agent: ActorAddress
     call_id: str
     verdict: Literal["approved", "denied", "answered", "dropped"]
     note: str = ""

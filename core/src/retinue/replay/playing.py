@@ -7,14 +7,13 @@ member the team already has (hired meanwhile by one of its agents) is not starte
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from retinue.actors.address import ActorAddress
 from retinue.actors.config import BaseConfig
-from retinue.actors.messages import Message, SentMessage
+from retinue.actors.messages import SentMessage
 from retinue.actors.spawning import resolve_actor_class
 from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
@@ -25,26 +24,22 @@ from retinue.replay.lanes import Lane, LaneModel, StrayModel, Tally
 from retinue.replay.report import Difference, ReplayReport
 from retinue.replay.script import Answer, Register, ReplayError, Say, Script, Start, Step
 from retinue.team.card import AgentCard
-from retinue.team.subscriber import EventSubscriber
+from retinue.team.subscriber import MessageLog
 
 
-class Answers(EventSubscriber):
+class Answers(MessageLog):
     """Collects what reached the person, in the order the orchestrator saw it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._answers: list[Answer] = []
-
-    def on_message(self, message: Message) -> None:
-        sent = message.message if isinstance(message, SentMessage) else None
-        if isinstance(sent, AgentMessage) and sent.recipient and sent.recipient.is_user_proxy:
-            with self._lock:
-                self._answers.append(Answer(sent.sender.name if sent.sender else "", sent.content))
 
     @property
     def answers(self) -> list[Answer]:
-        with self._lock:
-            return list(self._answers)
+        sent = [m.message for m in self.messages if isinstance(m, SentMessage)]
+        return [
+            Answer(message.sender.name if message.sender else "", message.content)
+            for message in sent
+            if isinstance(message, AgentMessage)
+            and message.recipient
+            and message.recipient.is_user_proxy
+        ]
 
 
 class Playback:

@@ -1,7 +1,8 @@
-"""`EventSubscriber` and `MessageSink`: how the outside world observes a team."""
+"""`EventSubscriber`, `MessageLog` and `MessageSink`: how the outside world observes a team."""
 
 from __future__ import annotations
 
+import threading
 from typing import Protocol, runtime_checkable
 
 from retinue.actors.messages import Message
@@ -18,6 +19,27 @@ class EventSubscriber:
 
     def on_stop(self) -> None:
         """The orchestrator is stopping."""
+
+
+class MessageLog(EventSubscriber):
+    """Keeps every message the orchestrator records, in order.
+
+    The orchestrator's thread appends while another thread reads, so both take a lock.
+    """
+
+    def __init__(self) -> None:
+        self._messages: list[Message] = []
+        self._lock = threading.Lock()
+
+    def on_message(self, message: Message) -> None:
+        with self._lock:
+            self._messages.append(message)
+
+    @property
+    def messages(self) -> list[Message]:
+        """A copy of what was recorded so far, oldest first."""
+        with self._lock:
+            return list(self._messages)
 
 
 @runtime_checkable

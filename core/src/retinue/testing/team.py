@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from pydantic_ai.messages import ModelMessage
@@ -10,7 +9,7 @@ from pydantic_ai.messages import ModelMessage
 from retinue.actors.address import ActorAddress
 from retinue.actors.cluster import Cluster
 from retinue.actors.config import BaseConfig
-from retinue.actors.messages import EventMessage, Message, SentMessage
+from retinue.actors.messages import EventMessage, SentMessage
 from retinue.actors.system import ActorSystem
 from retinue.agent.human_proxy import HumanProxy
 from retinue.agent.messages import AgentMessage
@@ -22,30 +21,13 @@ from retinue.team.chains import LoopLimits
 from retinue.team.config import TeamConfig
 from retinue.team.metadata import TeamMetadata
 from retinue.team.orchestrator import Orchestrator
-from retinue.team.subscriber import EventSubscriber
+from retinue.team.subscriber import MessageLog
 from retinue.testing import histories
 from retinue.testing.override import ModelLike, as_model
 
 
-class Recorder(EventSubscriber):
-    """Keeps every message the orchestrator records, in order.
-
-    The orchestrator's thread appends while a test's thread reads, so both go through a lock.
-    """
-
-    def __init__(self) -> None:
-        self._messages: list[Message] = []
-        self._lock = threading.Lock()
-
-    def on_message(self, message: Message) -> None:
-        with self._lock:
-            self._messages.append(message)
-
-    @property
-    def messages(self) -> list[Message]:
-        """A copy of what was recorded so far, oldest first."""
-        with self._lock:
-            return list(self._messages)
+class Recorder(MessageLog):
+    """Keeps every message the orchestrator records, in order, for a test to read."""
 
 
 class TeamHarness:
