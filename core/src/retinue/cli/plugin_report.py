@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
@@ -26,6 +27,7 @@ from retinue.plugins.collect import (
     plugin_hooks,
 )
 from retinue.plugins.manager import PluginError
+from retinue.plugins.role_kinds import ROLE_KINDS_HOOK, RoleKind
 from retinue.tools.commands import CommandRegistry
 
 if TYPE_CHECKING:
@@ -85,8 +87,19 @@ class CardInfo(_Frozen):
     )
 
 
+class RoleKindInfo(_Frozen):
+    """A role key the plugin adds to team files: `key = VALUE` makes a role's members
+    `agent_class`, with VALUE as their config's `field`."""
+
+    key: str
+    agent_class: str
+    field: str
+    description: str = ""
+
+
 class PluginReport(_Frozen):
-    """One plugin: where it comes from, its cards, its hooks and its capabilities."""
+    """One plugin: where it comes from, its cards, its hooks, its capabilities and the role
+    keys it adds to team files."""
 
     name: str
     module: str | None
@@ -98,6 +111,7 @@ class PluginReport(_Frozen):
         default_factory=list,
         description="The pydantic-ai capabilities it gives an agent of the default config.",
     )
+    role_kinds: list[RoleKindInfo] = Field(default_factory=list)
 
 
 def describe_installed(pm: pluggy.PluginManager) -> list[PluginReport]:
@@ -106,6 +120,12 @@ def describe_installed(pm: pluggy.PluginManager) -> list[PluginReport]:
     plugins = {name: plugin for name, plugin in pm.list_name_plugin() if plugin is not None}
     capability_hooks = {
         pm.get_name(source.plugin) or "": source for source in plugin_hooks(pm, CAPABILITIES_HOOK)
+    }
+    role_kinds = {
+        pm.get_name(source.plugin) or "": [
+            RoleKindInfo(**asdict(kind)) for kind in source.call() if isinstance(kind, RoleKind)
+        ]
+        for source in plugin_hooks(pm, ROLE_KINDS_HOOK)
     }
     reports: list[PluginReport] = []
     for info in describe_plugins(pm):
@@ -119,6 +139,7 @@ def describe_installed(pm: pluggy.PluginManager) -> list[PluginReport]:
                 hooks=info.hooks,
                 cards=[_card(cls, info, hook) for cls in cards.get(id(plugins.get(info.name)), [])],
                 capabilities=_capability_names(hook, AgentConfig()),
+                role_kinds=role_kinds.get(info.name, []),
             )
         )
     return reports

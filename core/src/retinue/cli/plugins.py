@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
         help="list the installed plugins, their cards, tools, commands and capabilities",
         description="List the installed plugins: distributions with versions, their cards "
         "(default or not) with tools, commands, context sections and system prompt text, "
-        "and the capabilities they add.",
+        "the capabilities they add and the role keys they give team files.",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(run=run)
@@ -58,6 +58,9 @@ def _print(reports: list[PluginReport]) -> None:
                 print(f"    unavailable here: {reason}")
             _line("not readable without an agent", card.problems)
         _line("capabilities for every agent", report.capabilities, indent="  ")
+        for kind in report.role_kinds:
+            about = f"{kind.description} " if kind.description else ""
+            print(f"  role key {kind.key}: {about}({kind.agent_class}, its {kind.field})")
 
 
 def _line(label: str, items: list[str], indent: str = "    ") -> None:
