@@ -41,9 +41,9 @@ def test_a_write_waits_for_approve_and_a_stale_answer_is_refused(
 
     writer.type("hello")
     screen = writer.wait_for("under rule 'workspace.write*', for @Human")
-    assert (
+    assert (  # the list of waiting calls keeps its indent under the Markdown rendering
         "@Writer waits for your approval (answer @Writer with /approve ID or /deny ID REASON):\n"
-        '[1] workspace_write({"path": "notes.txt", "content": "hello"}) '
+        '  [1] workspace_write({"path": "notes.txt", "content": "hello"}) '
         "under rule 'workspace.write*', for @Human"
     ) in screen
     writer.wait_for("idle · talking to @Writer")
