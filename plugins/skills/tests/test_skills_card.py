@@ -8,7 +8,7 @@ from retinue import Channel
 from retinue.testing import (
     TeamHarness,
     call_directive,
-    provided_by,
+    check_plugin_card,
     scripted_card,
     send_directive,
     tool_returns,
@@ -26,12 +26,13 @@ def skilled(role: str = "Lead") -> object:
     return scripted_card(role, tools=[SkillTool(skills=SKILLS)])
 
 
-def test_the_card_is_a_named_plugin_card_and_no_default() -> None:
-    provided = provided_by(retinue_skills.hooks)
-    assert provided.cards == {"skills": SkillTool}
-    assert provided.defaults == []
-    assert provided.hooks == ["retinue_tool_cards"]
-    assert SkillTool.channels() == {Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND}
+def test_the_card_is_a_plugin_card_named_skills_and_no_default() -> None:
+    check_plugin_card(
+        retinue_skills.hooks,
+        SkillTool(skills=SKILLS),
+        name="skills",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND},
+    )
 
 
 def test_the_menu_is_in_the_system_prompt_and_the_body_comes_verbatim_on_demand(
