@@ -15,8 +15,8 @@ from retinue.testing import (
     call_directive,
     check_plugin_card,
     incoming,
+    script,
     send,
-    send_directive,
 )
 from retinue.tools import Channel
 from retinue_web_search import WebSearchTool
@@ -99,12 +99,10 @@ def test_the_model_reads_a_page_fenced_and_corrects_a_refused_url(
 
     team.say(
         agent,
-        "\n".join(
-            [
-                call_directive("web_fetch", {"url": f"{inside.url}/admin"}),
-                call_directive("web_fetch", {"url": f"{site.url}/"}),
-                send_directive("@Human", "response", "read it"),
-            ]
+        script(
+            call_directive("web_fetch", {"url": f"{inside.url}/admin"}),
+            call_directive("web_fetch", {"url": f"{site.url}/"}),
+            answer="read it",
         ),
     )
     team.wait_idle(20)
