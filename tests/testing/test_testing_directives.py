@@ -17,6 +17,7 @@ from retinue.testing import (
     call_directive,
     follow,
     read_directives,
+    script,
     scripted_card,
     send_directive,
 )
@@ -60,6 +61,17 @@ def test_the_writers_produce_what_follow_reads() -> None:
         calls=[("hire_members", {"roles": ["Developer", "QA"]}), ("read_mailbox", {})],
         sends=[("@Human", "response", "Done: see {the} notes.")],
     )
+
+
+def test_a_script_is_its_lines_then_the_answer_to_the_person() -> None:
+    call = call_directive("read_mailbox")
+
+    assert script(call, call) == f"{call}\n{call}"
+    assert read_directives(script(call, answer="done")) == Directives(
+        calls=[("read_mailbox", {})], sends=[("@Human", "response", "done")]
+    )
+    with pytest.raises(ValueError, match="one line"):
+        script(call, answer="two\nlines")
 
 
 @pytest.mark.parametrize(

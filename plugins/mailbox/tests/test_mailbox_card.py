@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 import retinue_mailbox.hooks
 from retinue import (
@@ -17,7 +14,7 @@ from retinue import (
     StateChangedMessage,
 )
 from retinue.agent import NO_RUN_IN_PROGRESS
-from retinue.testing import StubHost, provided_by
+from retinue.testing import StubHost, check_plugin_card, loads_model_stack
 from retinue_mailbox import EMPTY_MAILBOX, MailboxTool, is_readable, render_mail
 
 HUMAN = ActorAddress(name="@Human", role="Human", is_user_proxy=True)
@@ -28,25 +25,14 @@ def _from(sender: ActorAddress | None, content: str, intent: str = "request") ->
     return AgentMessage(content=content, sender=sender, type=intent)  # type: ignore[arg-type]
 
 
-def test_the_card_is_a_default_named_mailbox() -> None:
-    assert MailboxTool.name == "mailbox"
-    assert MailboxTool.default is True
-
-
-def test_the_card_serves_a_tool_and_a_command_and_no_context() -> None:
-    assert MailboxTool.channels() == {Channel.TOOL_CALL, Channel.COMMAND}
-
-
-def test_the_hook_module_holds_only_hook_implementations() -> None:
-    assert provided_by(retinue_mailbox.hooks).hooks == ["retinue_tool_cards"]
-    assert retinue_mailbox.hooks.retinue_tool_cards() == [MailboxTool]
-
-
-def test_the_plugin_provides_the_default_mailbox_card() -> None:
-    provided = provided_by(retinue_mailbox.hooks)
-
-    assert provided.cards == {"mailbox": MailboxTool}
-    assert provided.defaults == [MailboxTool]
+def test_the_card_is_a_default_plugin_card_named_mailbox_with_a_tool_and_a_command() -> None:
+    check_plugin_card(
+        retinue_mailbox.hooks,
+        MailboxTool(),
+        name="mailbox",
+        channels={Channel.TOOL_CALL, Channel.COMMAND},
+        default=True,
+    )
 
 
 @pytest.mark.parametrize(
@@ -123,9 +109,4 @@ def test_stop_answers_that_no_run_is_in_progress() -> None:
 
 def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
     # `retinue plugins` imports every hook module; pydantic-ai must wait for the first agent.
-    code = "import sys, retinue_mailbox.hooks; print('pydantic_ai' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.strip() == "False"
+    assert not loads_model_stack("retinue_mailbox.hooks")

@@ -6,7 +6,7 @@ import pytest
 import retinue_models.hooks
 from model_scripts import TERSE
 from pydantic_ai.messages import ModelRequest
-from retinue import AgentConfig, BaseAgent, Channel, ConfigError, ModelSwitchedEvent
+from retinue import BaseAgent, Channel, ConfigError, ModelSwitchedEvent
 from retinue.actors import runtime
 from retinue.llm.events import parse_llm_event
 from retinue.plugins import get_plugin_manager
@@ -14,7 +14,7 @@ from retinue.testing import (
     FOLLOW,
     TeamHarness,
     call_directive,
-    provided_by,
+    check_plugin_card,
     scripted_card,
     send_directive,
 )
@@ -31,22 +31,13 @@ def switcher(role: str = "Ada") -> object:
     return scripted_card(role, tools=[ModelTool(roster=ROSTER)])
 
 
-def test_the_card_is_named_models_round_trips_and_is_no_default() -> None:
-    provided = provided_by(retinue_models.hooks)
-    assert provided.cards == {"models": ModelTool}
-    assert provided.defaults == []
-    assert provided.hooks == ["retinue_tool_cards"]
-    assert ModelTool.channels() == {
-        Channel.TOOL_CALL,
-        Channel.SYSTEM_PROMPT,
-        Channel.LLM_CONTEXT,
-        Channel.COMMAND,
-    }
-    card = ModelTool(roster=[*ROSTER, "test"])
-    assert ModelTool.model_validate(card.model_dump()) == card
-    assert ModelTool.model_validate_json(card.model_dump_json()) == card
-    config = AgentConfig(name="@A", role="A", tools=[card])
-    assert AgentConfig.model_validate(config.model_dump()) == config
+def test_the_card_is_a_plugin_card_named_models_that_round_trips() -> None:
+    check_plugin_card(
+        retinue_models.hooks,
+        ModelTool(roster=[*ROSTER, "test"]),
+        name="models",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.LLM_CONTEXT, Channel.COMMAND},
+    )
 
 
 def test_a_bad_roster_is_one_line_naming_the_entry() -> None:

@@ -23,7 +23,7 @@ from retinue.team.record_codec import decode
 from retinue.testing import (
     TeamHarness,
     call_directive,
-    provided_by,
+    check_plugin_card,
     scripted_card,
     send_directive,
 )
@@ -59,20 +59,13 @@ def events(team: TeamHarness, kind: str) -> list[NotificationEvent]:
     return [e for e in team.events(NotificationEvent) if e.kind == kind]
 
 
-def test_the_card_is_named_notify_round_trips_and_is_no_default() -> None:
-    provided = provided_by(retinue_notify.hooks)
-    assert provided.cards == {"notify": NotificationTool}
-    assert provided.defaults == []
-    assert provided.hooks == ["retinue_tool_cards"]
-    assert NotificationTool.channels() == {
-        Channel.TOOL_CALL,
-        Channel.SYSTEM_PROMPT,
-        Channel.COMMAND,
-    }
-
-    card = NotificationTool(max_delay_seconds=600, max_pending=3)
-    assert NotificationTool.model_validate(card.model_dump()) == card
-    assert NotificationTool.model_validate_json(card.model_dump_json()) == card
+def test_the_card_is_a_plugin_card_named_notify_that_round_trips() -> None:
+    check_plugin_card(
+        retinue_notify.hooks,
+        NotificationTool(max_delay_seconds=600, max_pending=3),
+        name="notify",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND},
+    )
     with pytest.raises(ValueError, match="max_delay_seconds"):
         NotificationTool(max_delay_seconds=0)
 

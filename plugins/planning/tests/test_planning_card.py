@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -12,47 +10,32 @@ from planning_helpers import board_of, create, planner
 from pydantic import ValidationError
 from retinue import ActorSystem, BaseAgent, CardNotBoundError, Channel
 from retinue.actors import runtime
-from retinue.testing import TeamHarness, call_directive, provided_by, scripted_card
+from retinue.testing import (
+    TeamHarness,
+    call_directive,
+    check_plugin_card,
+    loads_model_stack,
+    scripted_card,
+)
 from retinue_planning import SYSTEM_PROMPT, PlanningError, PlanningTool, open_board, team_board
 from retinue_planning.board import BOARD_ROLE
 
 
-def test_the_card_is_named_planning_and_is_not_a_default() -> None:
-    assert PlanningTool.name == "planning"
-    assert PlanningTool.default is False
-
-
-def test_the_card_serves_all_four_channels() -> None:
-    assert PlanningTool.channels() == {
-        Channel.TOOL_CALL,
-        Channel.SYSTEM_PROMPT,
-        Channel.LLM_CONTEXT,
-        Channel.COMMAND,
-    }
+def test_the_card_is_a_plugin_card_named_planning_on_all_four_channels() -> None:
+    check_plugin_card(
+        retinue_planning.hooks,
+        PlanningTool(summary_limit=5),
+        name="planning",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.LLM_CONTEXT, Channel.COMMAND},
+        hook_names=["retinue_panels", "retinue_tool_cards"],
+    )
     assert PlanningTool().get_system_prompts() == [SYSTEM_PROMPT]
 
 
-def test_the_hook_module_holds_only_hook_implementations() -> None:
-    assert provided_by(retinue_planning.hooks).hooks == ["retinue_panels", "retinue_tool_cards"]
-    assert retinue_planning.hooks.retinue_tool_cards() == [PlanningTool]
-
-
-def test_the_plugin_provides_the_card_by_name_and_adds_no_default() -> None:
-    provided = provided_by(retinue_planning.hooks)
-
-    assert provided.cards == {"planning": PlanningTool}
-    assert provided.defaults == []
-
-
-def test_the_card_is_plain_data_that_round_trips() -> None:
+def test_the_card_dumps_every_setting() -> None:
     card = PlanningTool(summary_limit=5)
 
     assert card.model_dump() == {"summary_limit": 5, "search_limit": 50, "board_timeout": 30.0}
-    # Compared by value (their dumps): who a card is bound to is not part of it.
-    assert PlanningTool.model_validate(card.model_dump()).model_dump() == card.model_dump()
-    assert (
-        PlanningTool.model_validate_json(card.model_dump_json()).model_dump() == card.model_dump()
-    )
 
 
 def test_settings_are_validated() -> None:
@@ -158,12 +141,7 @@ def test_the_board_actor_can_be_found_by_its_class(retinue_team: TeamHarness) ->
 
 def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
     # `retinue plugins` imports every hook module; pydantic-ai must wait for the first agent.
-    code = "import sys, retinue_planning.hooks; print('pydantic_ai' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.strip() == "False"
+    assert not loads_model_stack("retinue_planning.hooks")
 
 
 def test_an_agent_outside_any_team_plans_on_a_board_of_its_own(

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 import retinue_skills.hooks
 from pydantic_ai.messages import ModelRequest
-from retinue import Channel
+from retinue import ActorAddress, Channel
 from retinue.testing import (
     TeamHarness,
     call_directive,
-    provided_by,
+    check_plugin_card,
+    script,
     scripted_card,
-    send_directive,
     tool_returns,
 )
 from retinue_skills import MENU_HEADING, Skill, SkillTool
@@ -22,33 +23,27 @@ SKILLS = [
 ]
 
 
-def skilled(role: str = "Lead") -> object:
-    return scripted_card(role, tools=[SkillTool(skills=SKILLS)])
+@pytest.fixture
+def lead(retinue_team: TeamHarness) -> ActorAddress:
+    """@Lead, carrying the skills card over `SKILLS`."""
+    return retinue_team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
 
 
-def test_the_card_is_a_named_plugin_card_and_no_default() -> None:
-    provided = provided_by(retinue_skills.hooks)
-    assert provided.cards == {"skills": SkillTool}
-    assert provided.defaults == []
-    assert provided.hooks == ["retinue_tool_cards"]
-    assert SkillTool.channels() == {Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND}
+def test_the_card_is_a_plugin_card_named_skills_and_no_default() -> None:
+    check_plugin_card(
+        retinue_skills.hooks,
+        SkillTool(skills=SKILLS),
+        name="skills",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND},
+    )
 
 
 def test_the_menu_is_in_the_system_prompt_and_the_body_comes_verbatim_on_demand(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, lead: ActorAddress
 ) -> None:
     team = retinue_team
-    lead = team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
 
-    team.say(
-        lead,
-        "\n".join(
-            [
-                call_directive("use_skill", {"name": "pdf-forms"}),
-                send_directive("@Human", "response", "read it"),
-            ]
-        ),
-    )
+    team.say(lead, script(call_directive("use_skill", {"name": "pdf-forms"}), answer="read it"))
     team.wait_idle(20)
 
     [first] = team.model_requests("@Lead")[:1]
@@ -64,13 +59,12 @@ def test_the_menu_is_in_the_system_prompt_and_the_body_comes_verbatim_on_demand(
 
 
 def test_an_unknown_skill_is_a_retry_listing_the_known_ones_then_the_answer(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, lead: ActorAddress
 ) -> None:
     team = retinue_team
-    lead = team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
     wrong = call_directive("use_skill", {"name": "tax-returns"})
 
-    team.say(lead, "\n".join([wrong, wrong, send_directive("@Human", "response", "went on")]))
+    team.say(lead, script(wrong, wrong, answer="went on"))
     team.wait_idle(20)
 
     known = "there is no skill 'tax-returns'; the skills are pdf-forms, release"
@@ -81,9 +75,10 @@ def test_an_unknown_skill_is_a_retry_listing_the_known_ones_then_the_answer(
     assert [m.content for m in team.received_by("@Human")] == ["went on"]
 
 
-def test_a_person_reads_a_skill_and_the_menu_with_slash_skill(retinue_team: TeamHarness) -> None:
+def test_a_person_reads_a_skill_and_the_menu_with_slash_skill(
+    retinue_team: TeamHarness, lead: ActorAddress
+) -> None:
     team = retinue_team
-    lead = team.add(scripted_card("Lead", tools=[SkillTool(skills=SKILLS)]))
 
     assert team.command(lead, "/skill pdf-forms") == BODY
     assert team.command(lead, "/skill  RELEASE") == "Tag it, then announce it."

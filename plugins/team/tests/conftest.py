@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from retinue import ActorAddress
+from retinue import ActorAddress, StopMessage
 from retinue.plugins import get_plugin_manager
 from retinue.testing import TeamHarness, scripted_card
 from retinue_team import TeamTool, hooks
@@ -42,3 +42,18 @@ def capped_lead(retinue_team: TeamHarness) -> Callable[[int], ActorAddress]:
         return retinue_team.start("Lead")
 
     return start
+
+
+@pytest.fixture
+def fired_itself(retinue_team: TeamHarness) -> Callable[[ActorAddress, str], None]:
+    """Checks that `member` fired itself, as `answer` says, and has left the person alone."""
+
+    def check(member: ActorAddress, answer: str) -> None:
+        assert answer == (
+            f"{member.name} fired itself and leaves the team once its current work is done."
+        )
+        assert [m.sender.name for m in retinue_team.of(StopMessage)] == [member.name]
+        assert not member.is_alive()
+        assert set(retinue_team.roster()) == {"@Human"}
+
+    return check

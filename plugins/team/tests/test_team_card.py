@@ -2,42 +2,23 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 import retinue_team.hooks
 from retinue import ActorAddress, Channel, CommandRegistry
-from retinue.testing import StubHost, provided_by
+from retinue.testing import StubHost, check_plugin_card, loads_model_stack
 from retinue_team import MemberInfo, RoleInfo, TeamTool
 from retinue_team.card import DEFAULT_MAX_MEMBERS, ROLES_SECTION, ROSTER_SECTION
 
 
-def test_the_card_is_a_default_named_team() -> None:
-    assert TeamTool.name == "team"
-    assert TeamTool.default is True
+def test_the_card_is_a_default_plugin_card_named_team_on_all_four_channels() -> None:
     assert TeamTool().max_members == DEFAULT_MAX_MEMBERS
-
-
-def test_the_card_serves_tools_context_and_commands_but_no_system_prompt() -> None:
-    assert TeamTool.channels() == {
-        Channel.TOOL_CALL,
-        Channel.SYSTEM_PROMPT,
-        Channel.LLM_CONTEXT,
-        Channel.COMMAND,
-    }
-
-
-def test_the_hook_module_holds_only_hook_implementations() -> None:
-    assert provided_by(retinue_team.hooks).hooks == ["retinue_tool_cards"]
-    assert retinue_team.hooks.retinue_tool_cards() == [TeamTool]
-
-
-def test_the_plugin_provides_the_default_team_card() -> None:
-    provided = provided_by(retinue_team.hooks)
-
-    assert provided.cards == {"team": TeamTool}
-    assert provided.defaults == [TeamTool]
+    check_plugin_card(
+        retinue_team.hooks,
+        TeamTool(max_members=3),
+        name="team",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.LLM_CONTEXT, Channel.COMMAND},
+        default=True,
+    )
 
 
 def test_the_commands_are_announced_under_their_own_names() -> None:
@@ -119,9 +100,4 @@ def test_settings_are_validated() -> None:
 
 def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
     # `retinue plugins` imports every hook module; pydantic-ai must wait for the first agent.
-    code = "import sys, retinue_team.hooks; print('pydantic_ai' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.strip() == "False"
+    assert not loads_model_stack("retinue_team.hooks")

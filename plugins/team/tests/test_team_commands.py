@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from retinue import ActorAddress, StopMessage
+from retinue import ActorAddress
 from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
 
 
@@ -123,16 +123,12 @@ def test_firing_an_unknown_name_is_refused(
 
 
 def test_an_agent_firing_itself_by_command_returns_and_leaves(
-    retinue_team: TeamHarness, manager: ActorAddress
+    retinue_team: TeamHarness,
+    manager: ActorAddress,
+    fired_itself: Callable[[ActorAddress, str], None],
 ) -> None:
-    team = retinue_team
-    answer = team.command(manager, "/fire_member @Manager")
-
-    assert answer == "@Manager fired itself and leaves the team once its current work is done."
     # The stop it queued for itself is owed work, so the command's `wait_idle` saw it through.
-    assert [m.sender.name for m in team.of(StopMessage)] == ["@Manager"]
-    assert not manager.is_alive()
-    assert set(team.roster()) == {"@Human"}
+    fired_itself(manager, retinue_team.command(manager, "/fire_member @Manager"))
 
 
 def test_the_member_cap_refuses_a_hire(

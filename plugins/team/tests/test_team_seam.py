@@ -32,48 +32,36 @@ class PaperTeam:
     """A `Team` kept in plain data, as another runtime might keep it: no actors at all."""
 
     def __init__(self, profiles: Sequence[AgentCard]) -> None:
-        self.board = TeamDirectory(
+        self.directory = TeamDirectory(
             members=FrozenMap({"@Human": HUMAN, "@Lead": LEAD}),
             profiles=FrozenMap({p.role: p for p in profiles}),
         )
         self.busy: set[str] = set()
         self.stopped: list[str] = []
-        self.shared_budget = LocalTeamBudget()  # a counter its hosts would share
-        self.ledger = ChainLedger()  # plain data too: another runtime keeps its own
-
-    @property
-    def directory(self) -> TeamDirectory:
-        return self.board
+        self.budget: TeamBudget = LocalTeamBudget()  # a counter its hosts would share
+        self.chains = ChainLedger()  # plain data too: another runtime keeps its own
 
     @property
     def members(self) -> Mapping[str, ActorAddress]:
-        return self.board.members
+        return self.directory.members
 
     @property
     def profiles(self) -> Mapping[str, AgentCard]:
-        return self.board.profiles
-
-    @property
-    def budget(self) -> TeamBudget:
-        return self.shared_budget
-
-    @property
-    def chains(self) -> ChainLedger:
-        return self.ledger
+        return self.directory.profiles
 
     def roster(self) -> list[TeamMember]:
         return [
-            TeamMember(address=a, busy=a.name in self.busy) for a in self.board.members.values()
+            TeamMember(address=a, busy=a.name in self.busy) for a in self.directory.members.values()
         ]
 
     def hire(self, role: str, name: str | None = None) -> ActorAddress:
         address = ActorAddress(name=name or f"@{role}", role=role)
-        self._publish(self.board.members.evolve(put={address.name: address}))
+        self._publish(self.directory.members.evolve(put={address.name: address}))
         return address
 
     def fire(self, member: ActorAddress, timeout: float | None = None) -> bool:
         self.stop(member, timeout)
-        self._publish(self.board.members.evolve(drop=[member.name]))
+        self._publish(self.directory.members.evolve(drop=[member.name]))
         return True
 
     def stop(
@@ -91,8 +79,8 @@ class PaperTeam:
         return []
 
     def _publish(self, members: FrozenMap[str, ActorAddress]) -> None:
-        self.board = TeamDirectory(
-            version=self.board.version + 1, members=members, profiles=self.board.profiles
+        self.directory = TeamDirectory(
+            version=self.directory.version + 1, members=members, profiles=self.directory.profiles
         )
 
 

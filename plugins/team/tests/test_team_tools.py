@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from retinue import ActorAddress, StopMessage
-from retinue.testing import TeamHarness, call_directive, scripted_card, send_directive
+from retinue import ActorAddress
+from retinue.testing import TeamHarness, call_directive, script, scripted_card, send_directive
 
 
 @pytest.mark.parametrize(
@@ -54,28 +54,20 @@ def test_a_batch_tool_acts_on_each_name_and_says_why_it_refused_one(
 
 
 def test_a_member_that_fires_itself_finishes_its_turn_and_leaves(
-    retinue_team: TeamHarness,
+    retinue_team: TeamHarness, fired_itself: Callable[[ActorAddress, str], None]
 ) -> None:
     team = retinue_team
     team.register(scripted_card("Manager"))
     manager = team.start("Manager")
+    fire = call_directive("fire_members", {"names": ["@Manager"]})
 
-    team.say(
-        manager,
-        call_directive("fire_members", {"names": ["@Manager"]})
-        + "\n"
-        + send_directive("@Human", "response", "Goodbye."),
-    )
+    team.say(manager, script(fire, answer="Goodbye."))
     team.wait_idle(20)  # the stop it queued for itself is owed work: waited for too
 
-    assert team.tool_results("@Manager") == [
-        "@Manager fired itself and leaves the team once its current work is done."
-    ]
+    [answer] = team.tool_results("@Manager")
+    fired_itself(manager, answer)
     # the turn was finished, not cut off
     assert [m.content for m in team.received_by("@Human")] == ["Goodbye."]
-    assert [m.sender.name for m in team.of(StopMessage)] == ["@Manager"]
-    assert not manager.is_alive()
-    assert set(team.roster()) == {"@Human"}
     # The fixture then checks that the system shuts down within its timeout.
 
 

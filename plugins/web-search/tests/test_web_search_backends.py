@@ -6,7 +6,7 @@ import json
 import logging
 
 import pytest
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive, script
 from retinue_web_search import SearchBackendError, WebSearchError, WebSearchTool
 from web_search_fakes import Exchange, FakeServer, researcher
 
@@ -172,12 +172,10 @@ def test_a_model_searches_then_corrects_its_n(
 
     team.say(
         agent,
-        "\n".join(
-            [
-                call_directive("web_search", {"query": "sea otters", "n": 50}),
-                call_directive("web_search", {"query": "sea otters", "n": 1}),
-                send_directive("@Human", "response", "found"),
-            ]
+        script(
+            call_directive("web_search", {"query": "sea otters", "n": 50}),
+            call_directive("web_search", {"query": "sea otters", "n": 1}),
+            answer="found",
         ),
     )
     team.wait_idle(20)
@@ -202,15 +200,7 @@ def test_a_backend_failure_is_answered_in_words_and_logged(
     agent = team.add(researcher())
 
     with caplog.at_level(logging.WARNING):
-        team.say(
-            agent,
-            "\n".join(
-                [
-                    call_directive("web_search", {"query": "otters"}),
-                    send_directive("@Human", "response", "no luck"),
-                ]
-            ),
-        )
+        team.say(agent, script(call_directive("web_search", {"query": "otters"}), answer="no luck"))
         team.wait_idle(20)
 
     assert team.tool_results("@Researcher") == [

@@ -13,10 +13,10 @@ from retinue.plugins import collect_card_classes
 from retinue.testing import (
     TeamHarness,
     call_directive,
+    check_plugin_card,
     incoming,
-    provided_by,
+    script,
     send,
-    send_directive,
 )
 from retinue.tools import Channel
 from retinue_web_search import WebSearchTool
@@ -31,12 +31,13 @@ def tool_lister(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return send(info, (incoming(messages).sender, "response", "ok"))
 
 
-def test_the_card_is_named_web_search_and_is_no_default() -> None:
-    provided = provided_by(retinue_web_search.hooks)
-    assert provided.cards == {"web_search": WebSearchTool}
-    assert provided.defaults == []
-    assert provided.hooks == ["retinue_tool_cards"]
-    assert WebSearchTool.channels() == {Channel.TOOL_CALL}  # no prompt text, no command
+def test_the_card_is_a_plugin_card_named_web_search_and_no_default() -> None:
+    check_plugin_card(
+        retinue_web_search.hooks,
+        WebSearchTool(search_backend="searxng", max_results=3, allow_networks=["10.1.0.0/16"]),
+        name="web_search",
+        channels={Channel.TOOL_CALL},  # no prompt text, no command
+    )
 
 
 def test_the_installed_distribution_announces_the_plugin() -> None:
@@ -98,12 +99,10 @@ def test_the_model_reads_a_page_fenced_and_corrects_a_refused_url(
 
     team.say(
         agent,
-        "\n".join(
-            [
-                call_directive("web_fetch", {"url": f"{inside.url}/admin"}),
-                call_directive("web_fetch", {"url": f"{site.url}/"}),
-                send_directive("@Human", "response", "read it"),
-            ]
+        script(
+            call_directive("web_fetch", {"url": f"{inside.url}/admin"}),
+            call_directive("web_fetch", {"url": f"{site.url}/"}),
+            answer="read it",
         ),
     )
     team.wait_idle(20)

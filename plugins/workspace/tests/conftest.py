@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from retinue import ActorAddress
 from retinue.plugins import get_plugin_manager
+from retinue.testing import TeamHarness
 from retinue_workspace import hooks
+from workspace_scripts import workspace_card
 
 
 @pytest.fixture
@@ -29,3 +33,15 @@ def outside(tmp_path: Path) -> Path:
 def root(tmp_path: Path) -> Path:
     """Where the workspace lives (created by the workspace itself on first use)."""
     return tmp_path / "ws"
+
+
+@pytest.fixture
+def clerk(retinue_team: TeamHarness, root: Path) -> ActorAddress:
+    """@Clerk, on `follow`, carrying a workspace at `root`."""
+    return retinue_team.add(workspace_card("Clerk", root))
+
+
+@pytest.fixture
+def command(retinue_team: TeamHarness, clerk: ActorAddress) -> Callable[[str], str]:
+    """A slash command an operator gives @Clerk, and its answer."""
+    return lambda text: retinue_team.command(clerk, text, timeout=20)

@@ -3,50 +3,35 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import retinue_workspace.hooks
 from pydantic import ValidationError
 from retinue import ActorAddress, CardNotBoundError, Channel
-from retinue.testing import TeamHarness, call_directive, provided_by, scripted_card
+from retinue.testing import (
+    TeamHarness,
+    call_directive,
+    check_plugin_card,
+    loads_model_stack,
+    scripted_card,
+)
 from retinue_workspace import SYSTEM_PROMPT, WorkspaceTool
 from workspace_scripts import workspace_card
 
 
-def test_the_card_is_named_workspace_and_is_not_a_default() -> None:
-    assert WorkspaceTool.name == "workspace"
-    assert WorkspaceTool.default is False
-
-
-def test_the_card_serves_tools_a_system_prompt_and_commands() -> None:
-    assert WorkspaceTool.channels() == {
-        Channel.TOOL_CALL,
-        Channel.SYSTEM_PROMPT,
-        Channel.COMMAND,
-    }
+def test_the_card_is_a_plugin_card_named_workspace_and_plain_data(tmp_path: Path) -> None:
+    card = WorkspaceTool(root=tmp_path / "ws", per_team=False, max_media_images=2)
+    check_plugin_card(
+        retinue_workspace.hooks,
+        card,
+        name="workspace",
+        channels={Channel.TOOL_CALL, Channel.SYSTEM_PROMPT, Channel.COMMAND},
+        hook_names=["retinue_panels", "retinue_tool_cards"],
+    )
     assert WorkspaceTool().get_system_prompts() == [SYSTEM_PROMPT]
 
-
-def test_the_hook_module_holds_only_hook_implementations() -> None:
-    assert provided_by(retinue_workspace.hooks).hooks == ["retinue_panels", "retinue_tool_cards"]
-    assert retinue_workspace.hooks.retinue_tool_cards() == [WorkspaceTool]
-
-
-def test_the_plugin_provides_the_card_by_name_and_adds_no_default() -> None:
-    provided = provided_by(retinue_workspace.hooks)
-
-    assert provided.cards == {"workspace": WorkspaceTool}
-    assert provided.defaults == []
-
-
-def test_the_card_is_plain_data_that_round_trips(tmp_path: Path) -> None:
-    card = WorkspaceTool(root=tmp_path / "ws", per_team=False, max_media_images=2)
-
-    dumped = card.model_dump()
-    assert dumped == {
+    assert card.model_dump() == {
         "root": tmp_path / "ws",
         "per_team": False,
         "max_file_bytes": 10 * 1024 * 1024,
@@ -63,10 +48,7 @@ def test_the_card_is_plain_data_that_round_trips(tmp_path: Path) -> None:
         "run_processes": 64,
         "run_output_chars": 20_000,
     }
-    assert WorkspaceTool.model_validate(dumped) == card
-    as_json = card.model_dump_json()
-    assert json.loads(as_json)["root"] == str(tmp_path / "ws")
-    assert WorkspaceTool.model_validate_json(as_json) == card
+    assert json.loads(card.model_dump_json())["root"] == str(tmp_path / "ws")
 
 
 def test_settings_are_validated() -> None:
@@ -133,9 +115,4 @@ def test_an_agent_gets_the_card_by_naming_it(
 
 def test_discovering_the_plugin_does_not_load_the_model_stack() -> None:
     # `retinue plugins` imports every hook module; pydantic-ai must wait for the first agent.
-    code = "import sys, retinue_workspace.hooks; print('pydantic_ai' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-
-    assert result.stdout.strip() == "False"
+    assert not loads_model_stack("retinue_workspace.hooks")

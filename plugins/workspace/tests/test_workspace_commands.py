@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from retinue import CommandsAnnouncedEvent
@@ -10,40 +11,35 @@ from workspace_scripts import workspace_card
 
 
 def test_an_operator_writes_lists_reads_edits_and_deletes(
-    retinue_team: TeamHarness, root: Path
+    retinue_team: TeamHarness, root: Path, command: Callable[[str], str]
 ) -> None:
-    team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
-
-    def run(text: str) -> str:
-        return team.command(clerk, text, timeout=20)
-
-    assert run('/workspace_write notes.md "first line"') == "Created notes.md (10 bytes, 1 line)."
-    assert run("/workspace_write docs/guide.md hello") == "Created docs/guide.md (5 bytes, 1 line)."
-    assert run("/workspace_list") == (
+    assert command('/workspace_write notes.md "first line"') == (
+        "Created notes.md (10 bytes, 1 line)."
+    )
+    assert command("/workspace_write docs/guide.md hello") == (
+        "Created docs/guide.md (5 bytes, 1 line)."
+    )
+    assert command("/workspace_list") == (
         "3 entries match '**/*':\ndocs/\ndocs/guide.md (5 bytes)\nnotes.md (10 bytes)"
     )
-    assert run("/workspace_list *.md") == "1 entry matches '*.md':\nnotes.md (10 bytes)"
-    assert run("/workspace_edit notes.md first second") == (
+    assert command("/workspace_list *.md") == "1 entry matches '*.md':\nnotes.md (10 bytes)"
+    assert command("/workspace_edit notes.md first second") == (
         "Edited notes.md: replaced one occurrence at line 1."
     )
-    assert run("/workspace_read notes.md") == "notes.md, lines 1-1 of 1:\n     1\tsecond line"
-    assert run("/workspace_delete docs/guide.md") == "Deleted docs/guide.md."
-    assert run("/workspace_root") == str(root)
-    assert team.model_requests("@Clerk") == []  # none of it went to the model
+    assert command("/workspace_read notes.md") == "notes.md, lines 1-1 of 1:\n     1\tsecond line"
+    assert command("/workspace_delete docs/guide.md") == "Deleted docs/guide.md."
+    assert command("/workspace_root") == str(root)
+    assert retinue_team.model_requests("@Clerk") == []  # none of it went to the model
 
 
 def test_a_refused_command_answers_with_the_reason(
-    retinue_team: TeamHarness, root: Path, outside: Path
+    command: Callable[[str], str], outside: Path
 ) -> None:
-    team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
-
-    assert team.command(clerk, "/workspace_read ../outside/secret.txt", timeout=20) == (
+    assert command("/workspace_read ../outside/secret.txt") == (
         "/workspace_read failed: WorkspaceError: '../outside/secret.txt' uses '..'; "
         "a workspace path cannot lead out of the workspace"
     )
-    assert team.command(clerk, "/workspace_delete nothing.txt", timeout=20) == (
+    assert command("/workspace_delete nothing.txt") == (
         "/workspace_delete failed: WorkspaceNotFoundError: there is no nothing.txt in the workspace"
     )
     assert (outside / "secret.txt").read_text() == "the secret\n"

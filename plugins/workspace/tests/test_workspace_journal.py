@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from dulwich.objects import Commit
 from dulwich.repo import Repo
 from retinue import CommandsAnnouncedEvent, ToolCallStartedEvent
-from retinue.testing import TeamHarness, call_directive, send_directive
-from workspace_scripts import TOOL_LISTER, workspace_card
+from retinue.testing import TeamHarness, call_directive, script
+from workspace_scripts import offered_tools, workspace_card
 
 
 def commits(root: Path) -> list[Commit]:
@@ -22,10 +23,6 @@ def commits(root: Path) -> list[Commit]:
         repo.close()
 
 
-def script(*lines: str) -> str:
-    return "\n".join([*lines, send_directive("@Human", "response", "done")])
-
-
 def test_a_write_an_edit_and_an_undo_leave_the_first_content_in_three_commits(
     retinue_team: TeamHarness, root: Path
 ) -> None:
@@ -35,13 +32,17 @@ def test_a_write_an_edit_and_an_undo_leave_the_first_content_in_three_commits(
 
     team.say(
         writer,
-        script(call_directive("workspace_write", {"path": "notes.md", "content": "first\n"})),
+        script(
+            call_directive("workspace_write", {"path": "notes.md", "content": "first\n"}),
+            answer="done",
+        ),
     )
     team.wait_idle(20)
     team.say(
         editor,
         script(
-            call_directive("workspace_edit", {"path": "notes.md", "old": "first", "new": "second"})
+            call_directive("workspace_edit", {"path": "notes.md", "old": "first", "new": "second"}),
+            answer="done",
         ),
     )
     team.wait_idle(20)
@@ -106,6 +107,7 @@ def test_the_model_reads_the_history_and_a_diff(retinue_team: TeamHarness, root:
             call_directive("workspace_history", {"path": "a.txt"}),
             call_directive("workspace_diff", {}),
             call_directive("workspace_history", {}),
+            answer="done",
         ),
     )
     team.wait_idle(20)
@@ -125,51 +127,39 @@ def test_the_model_reads_the_history_and_a_diff(retinue_team: TeamHarness, root:
     assert effects["workspace_history"] == effects["workspace_diff"] == "read_only"
 
 
-def test_an_undo_never_overwrites_a_later_change(retinue_team: TeamHarness, root: Path) -> None:
-    team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
-
-    def run(text: str) -> str:
-        return team.command(clerk, text, timeout=20)
-
-    run("/workspace_write plan.md v1")
-    run("/workspace_write plan.md v2")
-    run("/workspace_write docs/new.md hello")
+def test_an_undo_never_overwrites_a_later_change(root: Path, command: Callable[[str], str]) -> None:
+    command("/workspace_write plan.md v1")
+    command("/workspace_write plan.md v2")
+    command("/workspace_write docs/new.md hello")
     first_edit = commits(root)[2].id.decode()[:7]
 
-    assert run(f"/workspace_undo {first_edit}") == (
+    assert command(f"/workspace_undo {first_edit}") == (
         "/workspace_undo failed: WorkspaceError: plan.md changed after "
         f"{first_edit}; undo the later commits first (workspace_history shows them)"
     )
     assert (root / "plan.md").read_text() == "v2"
     # undoing a file's creation deletes it, and the directory it leaves empty
-    assert run("/workspace_undo").startswith("Undid ")
+    assert command("/workspace_undo").startswith("Undid ")
     assert not (root / "docs").exists()
-    assert run("/workspace_undo nonsense") == (
+    assert command("/workspace_undo nonsense") == (
         "/workspace_undo failed: WorkspaceError: the journal has no commit 'nonsense'; "
         "workspace_history lists them"
     )
     assert len(commits(root)) == 4
 
 
-def test_the_journal_is_out_of_the_tools_reach(retinue_team: TeamHarness, root: Path) -> None:
-    team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
-
-    def run(text: str) -> str:
-        return team.command(clerk, text, timeout=20)
-
-    run("/workspace_write notes.md hi")
+def test_the_journal_is_out_of_the_tools_reach(root: Path, command: Callable[[str], str]) -> None:
+    command("/workspace_write notes.md hi")
     assert (root / ".git").is_dir()
-    assert run("/workspace_list") == "1 entry matches '**/*':\nnotes.md (2 bytes)"
-    assert run("/workspace_list .*") == "Nothing in the workspace matches '.*'."
-    for command in (
+    assert command("/workspace_list") == "1 entry matches '**/*':\nnotes.md (2 bytes)"
+    assert command("/workspace_list .*") == "Nothing in the workspace matches '.*'."
+    for text in (
         "/workspace_read .git/HEAD",
         "/workspace_write .git/config x",
         "/workspace_delete .GIT/HEAD",
         "/workspace_write sub/.git/x y",
     ):
-        assert "the workspace's journal; it is not a workspace path" in run(command)
+        assert "the workspace's journal; it is not a workspace path" in command(text)
     assert len(commits(root)) == 1
 
 
@@ -178,15 +168,12 @@ def test_journal_false_keeps_no_repository_and_offers_no_journal_tools(
 ) -> None:
     team = retinue_team
     clerk = team.add(workspace_card("Clerk", root, journal=False))
-    lister = team.add(workspace_card("Lister", root, script=TOOL_LISTER, journal=False))
 
     assert team.command(clerk, "/workspace_write n.md x", timeout=20).startswith("Created")
-    team.say(lister, "which tools?")
-    team.wait_idle(20)
+    offered = offered_tools(team, root, "Lister", journal=False)
 
     assert (root / "n.md").read_text() == "x"
     assert not (root / ".git").exists()
-    offered = team.received_by("@Human")[-1].content.split()
     assert [name for name in offered if name.startswith("workspace_")] == [
         "workspace_delete",
         "workspace_edit",
@@ -201,16 +188,10 @@ def test_journal_false_keeps_no_repository_and_offers_no_journal_tools(
 def test_the_history_tools_are_the_models_only_when_asked_for(
     retinue_team: TeamHarness, root: Path
 ) -> None:
-    team = retinue_team
-    plain = team.add(workspace_card("Lister", root, script=TOOL_LISTER))
-    asked = team.add(workspace_card("Reader", root, script=TOOL_LISTER, history_tools=True))
-    for member in (plain, asked):
-        team.say(member, "which tools?")
-    team.wait_idle(20)
-    offered = {
-        m.sender.name if m.sender else "?": "workspace_history" in m.content.split()
-        for m in team.received_by("@Human")
-    }
-    assert offered == {"@Lister": False, "@Reader": True}  # each schema is paid every request
-    announced = {d.name for e in team.events(CommandsAnnouncedEvent) for d in e.commands}
+    plain = offered_tools(retinue_team, root, "Lister")
+    asked = offered_tools(retinue_team, root, "Reader", history_tools=True)
+
+    # each schema is paid every request
+    assert "workspace_history" not in plain and "workspace_history" in asked
+    announced = {d.name for e in retinue_team.events(CommandsAnnouncedEvent) for d in e.commands}
     assert {"workspace_history", "workspace_diff", "workspace_undo"} <= announced

@@ -10,7 +10,7 @@ from retinue.teamfile import loads_team_file
 from retinue.testing import TeamHarness
 from retinue_workspace import WorkspaceTool
 from retinue_workspace.sandbox import sandbox_problem
-from workspace_scripts import TOOL_LISTER, workspace_card
+from workspace_scripts import offered_tools
 
 TEAM = """
 [team]
@@ -28,10 +28,7 @@ def test_without_a_sandbox_the_tool_is_not_offered_and_check_says_why(
     monkeypatch.setenv("RETINUE_BWRAP", "/nonexistent/bwrap")
     sandbox_problem.cache_clear()
     try:
-        lister = retinue_team.add(workspace_card("Lister", root, script=TOOL_LISTER, run=True))
-        retinue_team.say(lister, "which tools?")
-        retinue_team.wait_idle(20)
-        offered = retinue_team.received_by("@Human")[-1].content.split()
+        offered = offered_tools(retinue_team, root, "Lister", run=True)
         notes = WorkspaceTool(run=True).unavailable()
         unconfined = WorkspaceTool(run=True, sandbox="none").unavailable()
         check = summary(loads_team_file(TEAM))

@@ -4,38 +4,39 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from retinue import ToolCallFinishedEvent, ToolCallStartedEvent
-from retinue.testing import TeamHarness, call_directive, send_directive, tool_returns
+from retinue import ActorAddress, ToolCallFinishedEvent, ToolCallStartedEvent
+from retinue.testing import TeamHarness, call_directive, script, send_directive, tool_returns
 from workspace_scripts import png, workspace_card
 
 
+def carry_out(
+    team: TeamHarness, member: ActorAddress, *lines: str, answer: str | None = None
+) -> list[str]:
+    """`member` carries out the directive `lines` (then sends `answer` to @Human); what its
+    tool calls answered."""
+    team.say(member, script(*lines, answer=answer))
+    team.wait_idle(20)
+    return team.tool_results(member.name)
+
+
 def test_a_model_writes_reads_edits_lists_and_deletes(
-    retinue_team: TeamHarness, root: Path
+    retinue_team: TeamHarness, root: Path, clerk: ActorAddress
 ) -> None:
     team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
 
-    team.say(
+    results = carry_out(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive(
-                    "workspace_write", {"path": "notes/todo.md", "content": "- a\n- b\n"}
-                ),
-                call_directive(
-                    "workspace_edit", {"path": "notes/todo.md", "old": "- b", "new": "- c"}
-                ),
-                call_directive("workspace_read", {"path": "notes/todo.md"}),
-                call_directive("workspace_write", {"path": "scratch.txt", "content": "tmp"}),
-                call_directive("workspace_delete", {"path": "scratch.txt"}),
-                call_directive("workspace_list", {}),
-                send_directive("@Human", "response", "done"),
-            ]
-        ),
+        call_directive("workspace_write", {"path": "notes/todo.md", "content": "- a\n- b\n"}),
+        call_directive("workspace_edit", {"path": "notes/todo.md", "old": "- b", "new": "- c"}),
+        call_directive("workspace_read", {"path": "notes/todo.md"}),
+        call_directive("workspace_write", {"path": "scratch.txt", "content": "tmp"}),
+        call_directive("workspace_delete", {"path": "scratch.txt"}),
+        call_directive("workspace_list", {}),
+        answer="done",
     )
-    team.wait_idle(20)
 
-    assert team.tool_results("@Clerk") == [
+    assert results == [
         "Created notes/todo.md (8 bytes, 2 lines).",
         "Edited notes/todo.md: replaced one occurrence at line 2.",
         "notes/todo.md, lines 1-2 of 2:\n     1\t- a\n     2\t- c",
@@ -55,27 +56,22 @@ def test_a_model_writes_reads_edits_lists_and_deletes(
         ("workspace_list", "read_only"),
     ]
     finished = team.events(ToolCallFinishedEvent)
-    assert [e.result for e in finished] == team.tool_results("@Clerk")
+    assert [e.result for e in finished] == results
 
 
 def test_a_correctable_mistake_is_sent_back_as_a_retry(
-    retinue_team: TeamHarness, root: Path
+    retinue_team: TeamHarness, root: Path, clerk: ActorAddress
 ) -> None:
     team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
 
-    team.say(
+    carry_out(
+        team,
         clerk,
-        "\n".join(
-            [
-                call_directive("workspace_write", {"path": "plan.md", "content": "x\nx\n"}),
-                call_directive("workspace_edit", {"path": "plan.md", "old": "x", "new": "y"}),
-                call_directive("workspace_edit", {"path": "plan.md", "old": "x\nx", "new": "y"}),
-                send_directive("@Human", "response", "fixed"),
-            ]
-        ),
+        call_directive("workspace_write", {"path": "plan.md", "content": "x\nx\n"}),
+        call_directive("workspace_edit", {"path": "plan.md", "old": "x", "new": "y"}),
+        call_directive("workspace_edit", {"path": "plan.md", "old": "x\nx", "new": "y"}),
+        answer="fixed",
     )
-    team.wait_idle(20)
 
     last = team.model_requests("@Clerk")[-1]
     retried = [part for part in tool_returns(last) if part.outcome == "retried"]
@@ -88,35 +84,26 @@ def test_a_correctable_mistake_is_sent_back_as_a_retry(
 
 
 def test_once_retries_are_spent_the_refusal_is_the_answer_and_the_turn_goes_on(
-    retinue_team: TeamHarness, root: Path
+    retinue_team: TeamHarness, clerk: ActorAddress
 ) -> None:
-    team = retinue_team
-    clerk = team.add(workspace_card("Clerk", root))
     missing = call_directive("workspace_read", {"path": "missing.txt"})
 
-    team.say(
-        clerk, "\n".join([missing, missing, missing, send_directive("@Human", "response", "ok")])
-    )
-    team.wait_idle(20)
-
-    assert team.tool_results("@Clerk") == [
+    assert carry_out(retinue_team, clerk, missing, missing, missing, answer="ok") == [
         "there is no missing.txt in the workspace",  # retried
         "Error: there is no missing.txt in the workspace",  # retries spent
         "there is no missing.txt in the workspace",  # a success would reset; a new retry
     ]
-    assert [m.content for m in team.received_by("@Human")] == ["ok"]
+    assert [m.content for m in retinue_team.received_by("@Human")] == ["ok"]
 
 
 def test_a_binary_file_is_described_to_the_model(retinue_team: TeamHarness, root: Path) -> None:
-    team = retinue_team
     root.mkdir()
     (root / "shot.png").write_bytes(png())
-    clerk = team.add(workspace_card("Clerk", root))
+    clerk = retinue_team.add(workspace_card("Clerk", root))
 
-    team.say(clerk, call_directive("workspace_read", {"path": "shot.png"}))
-    team.wait_idle(20)
-
-    [answer] = team.tool_results("@Clerk")
+    [answer] = carry_out(
+        retinue_team, clerk, call_directive("workspace_read", {"path": "shot.png"})
+    )
     assert answer.startswith("shot.png is an image (image/png, ")
 
 
@@ -128,10 +115,7 @@ def test_a_broken_root_is_an_answer_not_a_failed_turn(
     clerk = team.add(workspace_card("Clerk", tmp_path / "file" / "ws"))
     listing = call_directive("workspace_list", {})
 
-    team.say(clerk, f"{listing}\n{listing}\n{send_directive('@Human', 'response', 'still here')}")
-    team.wait_idle(20)
-
-    retry, answer = team.tool_results("@Clerk")
+    retry, answer = carry_out(team, clerk, listing, listing, answer="still here")
     assert "cannot be used" in retry
     assert answer == f"Error: {retry}"
     assert [m.content for m in team.received_by("@Human")] == ["still here"]

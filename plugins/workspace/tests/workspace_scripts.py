@@ -24,7 +24,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo
 from retinue import AgentCard
-from retinue.testing import FOLLOW, incoming, scripted_card, send
+from retinue.testing import FOLLOW, TeamHarness, incoming, scripted_card, send
 from retinue_workspace import WorkspaceTool
 
 LOOKER = "workspace_scripts:looker"
@@ -113,3 +113,12 @@ def tool_lister(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """Tell @Human the names of the tools this request offers, sorted."""
     names = " ".join(sorted(tool.name for tool in info.function_tools))
     return send(info, ("@Human", "response", names))
+
+
+def offered_tools(team: TeamHarness, root: Path, role: str, **settings: Any) -> list[str]:
+    """The tools a new member of `role` is offered with a workspace at `root` and `settings`,
+    sorted (it plays `tool_lister`)."""
+    lister = team.add(workspace_card(role, root, script=TOOL_LISTER, **settings))
+    team.say(lister, "which tools?")
+    team.wait_idle(20)
+    return team.received_by("@Human")[-1].content.split()

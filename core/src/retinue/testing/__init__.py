@@ -1,13 +1,16 @@
 """Test support for users and plugin authors: scripted models and a real team harness.
 
 - `scripted`: helpers a `FunctionModel` function uses to read the conversation and answer.
-- `directives`: `follow`, a ready model that obeys `call`/`send` lines in its message.
+- `directives`: `follow`, a ready model that obeys `call`/`send` lines in its message
+  (`call_directive`, `send_directive` and `script` write them).
 - `cards`: `scripted_card`, a role on a scripted model in one line.
 - `team`: `TeamHarness`, a running team to drive and read (with the `retinue_team` fixture).
 - `histories`: what each agent's model was shown, read back from the events it published.
 - `host`: `StubHost`, an agent with nothing behind it, to bind a card to in a unit test.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
 - `provided`: `provided_by`, what a plugin's hook module provides, as discovery sees it.
+- `checks`: `check_plugin_card`, a plugin's card as discovery, a team file and an agent see
+  it, checked in one call; `loads_model_stack`, whether a module imports pydantic-ai.
 - `embedding`: `hashing_embedder`, a deterministic offline text embedder for search tests.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
@@ -18,6 +21,7 @@
 """
 
 from retinue.testing.cards import PingTool, scripted_card
+from retinue.testing.checks import check_plugin_card, loads_model_stack
 from retinue.testing.connections import closed_within, half_sent, lines_until
 from retinue.testing.directives import (
     FOLLOW,
@@ -25,6 +29,7 @@ from retinue.testing.directives import (
     call_directive,
     follow,
     read_directives,
+    script,
     send_directive,
 )
 from retinue.testing.embedding import HashingEmbedder, hashing_embedder
@@ -64,6 +69,7 @@ __all__ = [
     "agent_name",
     "call_directive",
     "call_tool",
+    "check_plugin_card",
     "closed_within",
     "export_cassette",
     "follow",
@@ -73,6 +79,7 @@ __all__ = [
     "incoming_messages",
     "last_prompt",
     "lines_until",
+    "loads_model_stack",
     "output",
     "override_model",
     "play_cassette",
@@ -81,6 +88,7 @@ __all__ = [
     "received",
     "replay_team",
     "run_messages",
+    "script",
     "scripted_card",
     "send",
     "send_directive",

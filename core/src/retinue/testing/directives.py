@@ -93,3 +93,10 @@ def send_directive(recipient: str, intent: str, text: str) -> str:
     if text.splitlines() not in ([], [text]):
         raise ValueError("a directive is one line: the text may not hold a line break")
     return f"send {recipient} {intent}: {text}"
+
+
+def script(*lines: str, answer: str | None = None) -> str:
+    """A message for `follow`: its directive `lines` in order, then, with `answer`, the line
+    that sends `answer` to @Human as the response (the end of most tests' turns)."""
+    ending = [] if answer is None else [send_directive("@Human", "response", answer)]
+    return "\n".join([*lines, *ending])
