@@ -207,16 +207,22 @@ timeout = 30
     ]
 
 
-def test_an_a2a_role_that_also_names_an_agent_class_is_one_line(tmp_path: Path) -> None:
-    (tmp_path / "team.toml").write_text(
-        """
-[roles.Reviewer]
-a2a = "http://127.0.0.1:9/"
-agent_class = "retinue.BaseAgent"
-"""
-    )
+@pytest.mark.parametrize(
+    ("role", "problem"),
+    [
+        (
+            'a2a = "http://127.0.0.1:9/"\nagent_class = "retinue.BaseAgent"',
+            "roles.Reviewer.a2a (line 3): a2a names the agent class: drop one",
+        ),
+        (
+            'a2a = "ftp://127.0.0.1:9/"',
+            "roles.Reviewer.url (line 2): 'ftp://127.0.0.1:9/' is not an http:// or https:// URL",
+        ),
+    ],
+    ids=["also-an-agent-class", "not-http"],
+)
+def test_a_wrong_a2a_role_is_one_line(tmp_path: Path, role: str, problem: str) -> None:
+    (tmp_path / "team.toml").write_text(f"\n[roles.Reviewer]\n{role}\n")
     with pytest.raises(TeamFileError) as caught:
         load_team_file(tmp_path / "team.toml")
-    assert caught.value.problems == [
-        "roles.Reviewer.a2a (line 3): a2a names the agent class: drop one"
-    ]
+    assert caught.value.problems == [problem]

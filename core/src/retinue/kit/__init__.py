@@ -19,6 +19,7 @@ plugins build on beyond that, which a user writing a team never needs:
   before them (a web page, a search result: content that must not speak for anyone).
 - `shown`, `redact_address`, `RedactingFilter`: a value quoted in an error message, at a
   bounded length; an address without its credentials; a logging filter that redacts them.
+  `http_url`: a URL setting checked as http:// or https:// with a host.
 - `NO_RUN_IN_PROGRESS`: the kernel's answer to a `/stop` that finds no run to stop.
 - `collect_panel_classes`: the panels the installed plugins provide, by name.
 - `REQUEST_TIMEOUT`, `uvicorn_server`, `sigterm_as_interrupt`: serving HTTP from a command
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from retinue.tools.cause import Cause as Cause
     from retinue.tools.cause import cause_of as cause_of
     from retinue.tools.service_slot import ServiceSlot as ServiceSlot
+    from retinue.urls import http_url as http_url
     from retinue.validation import ConfigModel as ConfigModel
     from retinue.validation import ConfigValidationError as ConfigValidationError
     from retinue.validation import shown as shown
@@ -77,6 +79,7 @@ _LAZY = by_name(
         "retinue.tools.answers": ("tool_answer",),
         "retinue.tools.cause": ("Cause", "cause_of"),
         "retinue.tools.service_slot": ("ServiceSlot",),
+        "retinue.urls": ("http_url",),
     }
 )
 
