@@ -37,6 +37,13 @@ def team_with_reviewer(team: TeamHarness, url: str, **settings: object) -> Actor
     return team_with_reviewer_lead(team)
 
 
+def ask_the_reviewer(team: TeamHarness, url: str, text: str, **settings: object) -> None:
+    """The person asks the Lead `text`, which it asks @Reviewer, the A2A agent at `url`
+    (`settings`: more of its config); returns once the team is quiet."""
+    team.say(team_with_reviewer(team, url, **settings), text)
+    team.wait_idle(TIMEOUT)
+
+
 def team_with_reviewer_lead(team: TeamHarness) -> ActorAddress:
     """The Lead who asks @Reviewer and tells the person what came back."""
     from retinue import AgentConfig, ModelConfig
@@ -63,10 +70,7 @@ def test_a_plain_a2a_agent_answers_as_the_reviewer(
     retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
 ) -> None:
     url, executor = plain
-    the_lead = team_with_reviewer(retinue_team, url)
-
-    retinue_team.say(the_lead, "check the parser")
-    retinue_team.wait_idle(TIMEOUT)
+    ask_the_reviewer(retinue_team, url, "check the parser")
 
     assert executor.received == ["check the parser"]
     assert [m.content for m in retinue_team.received_by("@Human")] == [
@@ -85,10 +89,7 @@ def test_a_failing_remote_reaches_the_lead_and_the_person(
     retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
 ) -> None:
     url, _ = plain
-    the_lead = team_with_reviewer(retinue_team, url)
-
-    retinue_team.say(the_lead, "fail")
-    retinue_team.wait_idle(TIMEOUT)
+    ask_the_reviewer(retinue_team, url, "fail")
 
     told = retinue_team.received_by("@Human")
     failures = [m for m in told if isinstance(m, FailureNotice)]
@@ -103,10 +104,7 @@ def test_a_hanging_remote_fails_within_its_timeout_and_its_task_is_cancelled(
     retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
 ) -> None:
     url, executor = plain
-    the_lead = team_with_reviewer(retinue_team, url, timeout=2)
-
-    retinue_team.say(the_lead, "hang")
-    retinue_team.wait_idle(TIMEOUT)
+    ask_the_reviewer(retinue_team, url, "hang", timeout=2)
 
     failures = [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
     assert [f.reason for f in failures] == [
@@ -117,10 +115,7 @@ def test_a_hanging_remote_fails_within_its_timeout_and_its_task_is_cancelled(
 
 def test_an_unreachable_remote_is_a_failure(retinue_team: TeamHarness) -> None:
     url = f"http://127.0.0.1:{free_port()}/"  # nobody listens there
-    the_lead = team_with_reviewer(retinue_team, url, timeout=30)
-
-    retinue_team.say(the_lead, "anyone there?")
-    retinue_team.wait_idle(TIMEOUT)
+    ask_the_reviewer(retinue_team, url, "anyone there?", timeout=30)
 
     failures = [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
     assert len(failures) == 1 and failures[0].member == "@Reviewer"
@@ -156,13 +151,7 @@ def test_another_retinue_team_answers_as_the_reviewer(retinue_team: TeamHarness)
     try:
         app = build_app(conversations, port=port, token="tok")
         with serving(app, port) as url:
-            the_lead = team_with_reviewer(
-                retinue_team,
-                url,
-                bearer_token="tok",  # type: ignore[arg-type]
-            )
-            retinue_team.say(the_lead, "two times three")
-            retinue_team.wait_idle(TIMEOUT)
+            ask_the_reviewer(retinue_team, url, "two times three", bearer_token="tok")
     finally:
         system.shutdown(30)
 
