@@ -69,6 +69,7 @@ _LAZY = by_name(
         "retinue.actors.redaction": ("RedactingFilter", "redact_address"),
         "retinue.actors.services": ("TeamServices",),
         "retinue.validation": ("ConfigModel", "ConfigValidationError", "shown"),
+        "retinue.urls": ("http_url",),
         "retinue.agent.cancel": ("NO_RUN_IN_PROGRESS",),
         "retinue.cli.serve_command": ("add_serve_command", "load_served_team"),
         "retinue.cli.serving": ("REQUEST_TIMEOUT", "sigterm_as_interrupt", "uvicorn_server"),
@@ -79,7 +80,6 @@ _LAZY = by_name(
         "retinue.tools.answers": ("tool_answer",),
         "retinue.tools.cause": ("Cause", "cause_of"),
         "retinue.tools.service_slot": ("ServiceSlot",),
-        "retinue.urls": ("http_url",),
     }
 )
 
