@@ -10,8 +10,16 @@ import pytest
 from a2a_helpers import TEAM, TIMEOUT, Heard, free_port, serving
 from plain_agent import PlainExecutor, plain_app
 from pydantic_ai.messages import ModelMessage, ModelResponse
-from pydantic_ai.models.function import AgentInfo
-from retinue import ActorAddress, ActorSystem, AgentCard, FailureNotice, LlmUsageEvent
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from retinue import (
+    ActorAddress,
+    ActorSystem,
+    AgentCard,
+    AgentConfig,
+    FailureNotice,
+    LlmUsageEvent,
+    ModelConfig,
+)
 from retinue.teamfile import TeamFileError, load_team_file
 from retinue.testing import TeamHarness, incoming, send
 from retinue_a2a import A2AMember, A2AMemberConfig, RemoteProgressEvent
@@ -37,24 +45,21 @@ def team_with_reviewer(team: TeamHarness, url: str, **settings: object) -> Actor
     return team_with_reviewer_lead(team)
 
 
+def ask_the_reviewer(team: TeamHarness, url: str, text: str, **settings: object) -> None:
+    """The person asks the Lead `text`, which it asks @Reviewer, the A2A agent at `url`
+    (`settings`: more of its config); returns once the team is quiet."""
+    team.say(team_with_reviewer(team, url, **settings), text)
+    team.wait_idle(TIMEOUT)
+
+
 def team_with_reviewer_lead(team: TeamHarness) -> ActorAddress:
     """The Lead who asks @Reviewer and tells the person what came back."""
-    from retinue import AgentConfig, ModelConfig
-
     lead_card = AgentCard(
         description="Asks the reviewer",
         agent_class="retinue.BaseAgent",
         config=AgentConfig(name="@Lead", role="Lead", model_cfg=ModelConfig(provider="test")),
     )
-    from pydantic_ai.models.function import FunctionModel
-
     return team.add(lead_card, model=FunctionModel(lead))
-
-
-def ask_the_reviewer(team: TeamHarness, url: str, request: str, **settings: object) -> None:
-    """The person asks @Lead, who asks the reviewer at `url`; returns once the team is idle."""
-    team.say(team_with_reviewer(team, url, **settings), request)
-    team.wait_idle(TIMEOUT)
 
 
 @pytest.fixture
@@ -69,7 +74,6 @@ def test_a_plain_a2a_agent_answers_as_the_reviewer(
     retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
 ) -> None:
     url, executor = plain
-
     ask_the_reviewer(retinue_team, url, "check the parser")
 
     assert executor.received == ["check the parser"]
@@ -89,7 +93,6 @@ def test_a_failing_remote_reaches_the_lead_and_the_person(
     retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
 ) -> None:
     url, _ = plain
-
     ask_the_reviewer(retinue_team, url, "fail")
 
     told = retinue_team.received_by("@Human")
@@ -105,7 +108,6 @@ def test_a_hanging_remote_fails_within_its_timeout_and_its_task_is_cancelled(
     retinue_team: TeamHarness, plain: tuple[str, PlainExecutor]
 ) -> None:
     url, executor = plain
-
     ask_the_reviewer(retinue_team, url, "hang", timeout=2)
 
     failures = [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
@@ -117,7 +119,6 @@ def test_a_hanging_remote_fails_within_its_timeout_and_its_task_is_cancelled(
 
 def test_an_unreachable_remote_is_a_failure(retinue_team: TeamHarness) -> None:
     url = f"http://127.0.0.1:{free_port()}/"  # nobody listens there
-
     ask_the_reviewer(retinue_team, url, "anyone there?", timeout=30)
 
     failures = [m for m in retinue_team.received_by("@Human") if isinstance(m, FailureNotice)]
@@ -199,16 +200,22 @@ timeout = 30
     ]
 
 
-def test_an_a2a_role_that_also_names_an_agent_class_is_one_line(tmp_path: Path) -> None:
-    (tmp_path / "team.toml").write_text(
-        """
-[roles.Reviewer]
-a2a = "http://127.0.0.1:9/"
-agent_class = "retinue.BaseAgent"
-"""
-    )
+@pytest.mark.parametrize(
+    ("role", "problem"),
+    [
+        (
+            'a2a = "http://127.0.0.1:9/"\nagent_class = "retinue.BaseAgent"',
+            "roles.Reviewer.a2a (line 3): a2a names the agent class: drop one",
+        ),
+        (
+            'a2a = "ftp://127.0.0.1:9/"',
+            "roles.Reviewer.url (line 2): 'ftp://127.0.0.1:9/' is not an http:// or https:// URL",
+        ),
+    ],
+    ids=["also-an-agent-class", "not-http"],
+)
+def test_a_wrong_a2a_role_is_one_line(tmp_path: Path, role: str, problem: str) -> None:
+    (tmp_path / "team.toml").write_text(f"\n[roles.Reviewer]\n{role}\n")
     with pytest.raises(TeamFileError) as caught:
         load_team_file(tmp_path / "team.toml")
-    assert caught.value.problems == [
-        "roles.Reviewer.a2a (line 3): a2a names the agent class: drop one"
-    ]
+    assert caught.value.problems == [problem]

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from approval_team import writer_card
+from retinue import AgentCard
 from retinue.testing import TeamHarness, scripted_card
 from retinue_web import WebView
-from web_helpers import HOLDING, SESSIONS, lead, sign_in, worker
+from web_helpers import HOLDING, lead, signed_in, worker
 
 CHROMIUM = os.environ.get("RETINUE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,25 +34,22 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def team() -> Iterator[TeamHarness]:
-    """A lead on a scripted model that delegates to a Worker it hires; recorded in memory."""
-    HOLDING.clear()
-    harness = TeamHarness(store=":memory:")
-    harness.register(scripted_card("Worker"), model=worker)
-    harness.lead = harness.add(scripted_card("Lead"), model=lead)  # type: ignore[attr-defined]
-    yield harness
-    harness.shutdown()
+def lead_role() -> tuple[AgentCard, Any]:
+    """The card and the model of `team`'s lead (a test module may give its own)."""
+    return scripted_card("Lead"), lead
 
 
 @pytest.fixture
-def view(team: TeamHarness) -> Iterator[WebView]:
-    """The view over `team`, signed in as the person (its actions need the session)."""
-    web = WebView(team)
-    web.start()
-    sign_in(web.port, web.login_url())
-    yield web
-    web.stop()
-    SESSIONS.pop(web.port, None)
+def team(lead_role: tuple[AgentCard, Any]) -> Iterator[TeamHarness]:
+    """A lead on a scripted model that delegates to a Worker it hires, the team's entry (whom
+    an AG-UI run speaks to unless it names someone); recorded in memory."""
+    HOLDING.clear()
+    harness = TeamHarness(store=":memory:")
+    harness.register(scripted_card("Worker"), model=worker)
+    card, model = lead_role
+    harness.lead = harness.entry = harness.add(card, model=model)  # type: ignore[attr-defined]
+    yield harness
+    harness.shutdown()
 
 
 @pytest.fixture
@@ -64,14 +62,17 @@ def writer_team(tmp_path: Path) -> Iterator[TeamHarness]:
 
 
 @pytest.fixture
+def view(team: TeamHarness) -> Iterator[WebView]:
+    """The view over `team`, signed in as the person (its actions need the session)."""
+    with signed_in(team) as web:
+        yield web
+
+
+@pytest.fixture
 def writer_view(writer_team: TeamHarness) -> Iterator[WebView]:
     """The view over `writer_team`, signed in as the person."""
-    web = WebView(writer_team)
-    web.start()
-    sign_in(web.port, web.login_url())
-    yield web
-    web.stop()
-    SESSIONS.pop(web.port, None)
+    with signed_in(writer_team) as web:
+        yield web
 
 
 @pytest.fixture(scope="session")

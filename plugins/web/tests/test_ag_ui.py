@@ -6,7 +6,8 @@ from __future__ import annotations
 import http.client
 import json
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from ag_ui.core import (
     CustomEvent,
     Event,
     EventType,
+    Interrupt,
     RunErrorEvent,
     RunFinishedEvent,
     RunFinishedInterruptOutcome,
@@ -30,7 +32,7 @@ from ag_ui.core import (
 from pydantic import TypeAdapter
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo
-from retinue import AgentMessage, SentMessage
+from retinue import AgentCard, AgentMessage, SentMessage
 from retinue.testing import (
     PingTool,
     TeamHarness,
@@ -44,7 +46,7 @@ from retinue_web import WebView
 from retinue_web.agui_events import args_json
 from retinue_web.agui_state import diff
 from retinue_web.delta import TEXT_LIMIT
-from web_helpers import HOLDING, SESSIONS, TIMEOUT, request, sign_in, worker
+from web_helpers import HOLDING, SESSIONS, TIMEOUT, act, request
 
 EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 
@@ -70,26 +72,9 @@ async def lead(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 @pytest.fixture
-def team() -> Iterator[TeamHarness]:
-    """A Lead with a tool, the team's entry, who hires a Worker; recorded in memory."""
-    HOLDING.clear()
-    harness = TeamHarness(store=":memory:")
-    harness.register(scripted_card("Worker"), model=worker)
-    harness.entry = harness.add(  # type: ignore[attr-defined]
-        scripted_card("Lead", tools=[PingTool()]), model=lead
-    )
-    yield harness
-    harness.shutdown()
-
-
-@pytest.fixture
-def view(team: TeamHarness) -> Iterator[WebView]:
-    web = WebView(team)
-    web.start()
-    sign_in(web.port, web.login_url())
-    yield web
-    web.stop()
-    SESSIONS.pop(web.port, None)
+def lead_role() -> tuple[AgentCard, Any]:
+    """The Lead of `team` (conftest.py): with a tool, on this module's `lead` model."""
+    return scripted_card("Lead", tools=[PingTool()]), lead
 
 
 def run_input(run_id: str, *texts: str, **extra: Any) -> dict[str, Any]:
@@ -105,6 +90,25 @@ def run_input(run_id: str, *texts: str, **extra: Any) -> dict[str, Any]:
         "forwardedProps": {},
         **extra,
     }
+
+
+@contextmanager
+def held_run(view: WebView) -> Iterator[Future[list[BaseEvent]]]:
+    """A run whose Worker is in its model request, which holds until stopped; its events
+    come when it ends."""
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(ag_ui_run, view.port, run_input("run-1", "delegate and hold on"))
+        assert HOLDING.wait(TIMEOUT)
+        yield running
+
+
+def the_interrupt(events: list[BaseEvent]) -> Interrupt:
+    """The one interrupt the run of `events` paused on (its last event)."""
+    finished = events[-1]
+    assert isinstance(finished, RunFinishedEvent)
+    assert isinstance(finished.outcome, RunFinishedInterruptOutcome)
+    (interrupt,) = finished.outcome.interrupts
+    return interrupt
 
 
 def ag_ui_run(port: int, body: dict[str, Any], path: str = "/ag-ui") -> list[BaseEvent]:
@@ -318,12 +322,8 @@ def test_arguments_stay_json_when_cut_and_patches_escape_keys() -> None:
 def test_a_stop_of_the_run_s_work_finishes_it_as_cancelled(
     team: TeamHarness, view: WebView
 ) -> None:
-    with ThreadPoolExecutor(1) as pool:
-        running = pool.submit(ag_ui_run, view.port, run_input("run-1", "delegate and hold on"))
-        assert HOLDING.wait(TIMEOUT)
-        status, _ = request(
-            view.port, "POST", f"/api/teams/{view.live_id}/stop", {"member": "@Worker"}
-        )
+    with held_run(view) as running:
+        status, _ = act(view, "stop", {"member": "@Worker"})
         events = running.result(TIMEOUT)
 
     assert status == 200
@@ -343,10 +343,7 @@ def test_a_call_waiting_for_the_person_is_an_interrupt_a_resume_answers(
     resolved = {"interruptId": "@Writer/1", "status": "resolved", "payload": {"approved": True}}
     resumed = ag_ui_run(port, run_input("run-2", "write a.txt: hi", resume=[resolved]))
 
-    finished = asked[-1]
-    assert isinstance(finished, RunFinishedEvent)
-    assert isinstance(finished.outcome, RunFinishedInterruptOutcome)
-    (waiting,) = finished.outcome.interrupts
+    waiting = the_interrupt(asked)
     assert (waiting.id, waiting.reason) == ("@Writer/1", "tool_call")
     assert waiting.message == 'Approve workspace_write({"path": "a.txt", "content": "hi"})?'
     assert list(applied(asked)["approvals"]) == ["@Writer/1"]
@@ -370,10 +367,7 @@ def test_a_question_is_an_interrupt_with_its_choices_a_cancel_denies_it(
     cancelled = {"interruptId": "@Writer/1", "status": "cancelled"}
     resumed = ag_ui_run(port, run_input("run-3", "ask", resume=[cancelled]))
 
-    finished = asked[-1]
-    assert isinstance(finished, RunFinishedEvent)
-    assert isinstance(finished.outcome, RunFinishedInterruptOutcome)
-    (question,) = finished.outcome.interrupts
+    question = the_interrupt(asked)
     assert (question.reason, question.message) == ("question", "Which colour?")
     assert question.response_schema is not None
     assert question.response_schema["properties"]["answer"]["enum"] == ["red", "blue"]
@@ -386,9 +380,7 @@ def test_a_question_is_an_interrupt_with_its_choices_a_cancel_denies_it(
 def test_a_team_shut_down_under_a_run_ends_it_with_an_error(
     team: TeamHarness, view: WebView
 ) -> None:
-    with ThreadPoolExecutor(1) as pool:
-        running = pool.submit(ag_ui_run, view.port, run_input("run-1", "delegate and hold on"))
-        assert HOLDING.wait(TIMEOUT)
+    with held_run(view) as running:
         team.shutdown()
         events = running.result(TIMEOUT)
 

@@ -13,7 +13,7 @@ import pytest
 from retinue import EventMessage, RunFinishedEvent, SentMessage
 from retinue.testing import TeamHarness
 from retinue_web import WebView
-from web_helpers import HOLDING, wait_until
+from web_helpers import HOLDING, open_live, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,8 +27,7 @@ def recorded(team: TeamHarness) -> list[SentMessage]:
 
 
 def test_a_teams_messages_appear_live(team: TeamHarness, view: WebView, page: Any) -> None:
-    page.goto(view.url)
-    page.wait_for_selector("#conn.live")
+    open_live(page, view.url)
 
     team.say(team.lead, "delegate the weekly report")  # type: ignore[attr-defined]
 
@@ -41,8 +40,7 @@ def test_a_teams_messages_appear_live(team: TeamHarness, view: WebView, page: An
 def test_stop_pressed_in_the_page_ends_the_model_request(
     team: TeamHarness, view: WebView, page: Any
 ) -> None:
-    page.goto(view.login_url())  # signed in: the page acts
-    page.wait_for_selector("#conn.live")
+    open_live(page, view.login_url())  # signed in: the page acts
     page.fill("#text", "delegate and hold on")
     page.click("#send")
     assert HOLDING.wait(30)
@@ -64,8 +62,7 @@ def test_stop_pressed_in_the_page_ends_the_model_request(
 def test_a_slash_command_typed_in_the_page_runs_as_the_persons(
     team: TeamHarness, view: WebView, page: Any
 ) -> None:
-    page.goto(view.login_url())  # signed in: the page acts
-    page.wait_for_selector("#conn.live")
+    open_live(page, view.login_url())  # signed in: the page acts
     page.select_option("#to", "@Lead")
     page.click("#text")
     page.keyboard.type("/team_m")
@@ -93,8 +90,7 @@ def test_a_slash_command_typed_in_the_page_runs_as_the_persons(
 def test_a_page_reloaded_mid_run_shows_every_message_once(
     team: TeamHarness, view: WebView, page: Any
 ) -> None:
-    page.goto(view.url)
-    page.wait_for_selector("#conn.live")
+    open_live(page, view.url)
     lead = team.lead  # type: ignore[attr-defined]
     for n in range(6):
         team.say(lead, f"delegate part {n}")
@@ -187,8 +183,7 @@ def test_the_page_as_the_docs_show_it(
     lead = team.lead  # type: ignore[attr-defined]
     team.say(lead, "delegate the weekly report")
     team.wait_idle()
-    page.goto(view.url)
-    page.wait_for_selector("#conn.live")
+    open_live(page, view.url)
     team.say(lead, "delegate and hold on")
     assert HOLDING.wait(30)
     page.locator("#roster .state[data-state='model']").wait_for()

@@ -9,7 +9,7 @@ from typing import Any
 
 from retinue.testing import TeamHarness
 from retinue_web import WebView
-from web_helpers import wait_until
+from web_helpers import open_live, wait_until
 
 
 def card(page: Any, call: str) -> Any:
@@ -20,8 +20,7 @@ def test_a_write_is_approved_and_another_denied_with_a_reason_from_the_page(
     writer_team: TeamHarness, writer_view: WebView, page: Any, browser: Any, tmp_path: Path
 ) -> None:
     writer = writer_team.writer  # type: ignore[attr-defined]
-    page.goto(writer_view.login_url())  # signed in: the page acts
-    page.wait_for_selector("#conn.live")
+    open_live(page, writer_view.login_url())  # signed in: the page acts
     other = browser.new_context().new_page()  # a second page, only watching
     other.goto(writer_view.url)
     other.wait_for_selector("#conn.live")

@@ -21,7 +21,9 @@ from retinue_web import WebView
 from retinue_web.app import MAX_BODY
 from web_helpers import (
     HOLDING,
+    act,
     lead,
+    path,
     request,
     request_with_headers,
     sign_in,
@@ -29,10 +31,6 @@ from web_helpers import (
     wait_until,
     worker,
 )
-
-
-def path(view: WebView, rest: str) -> str:
-    return f"/api/teams/{view.live_id}/{rest}"
 
 
 def sent_ids(team: TeamHarness) -> list[str]:
@@ -110,7 +108,7 @@ def test_a_stop_ends_the_model_request_and_reports_what_it_stopped(
         what="the worker to be shown working",
     )
 
-    status, answer = request(view.port, "POST", path(view, "stop"), {"member": "@Worker"})
+    status, answer = act(view, "stop", {"member": "@Worker"})
     team.wait_idle()
 
     assert status == 200 and answer["sent_to"] == ["@Worker"]
@@ -132,7 +130,7 @@ def test_the_page_sees_a_model_request_and_alike_agents_still_share_their_agent(
         lambda: request(view.port, "GET", path(view, "snapshot"))[1]["activity"].get(second.name),
         what="the request in flight on the page",
     )
-    status, _ = request(view.port, "POST", path(view, "stop"), {"member": second.name})
+    status, _ = act(view, "stop", {"member": second.name})
     team.wait_idle()
 
     assert steps == {"kind": "model", "detail": "a model request"}
@@ -150,22 +148,22 @@ def test_a_stop_of_a_task_goes_to_who_works_on_it(team: TeamHarness, view: WebVi
         what="a running task",
     )[0]
 
-    status, answer = request(view.port, "POST", path(view, "stop"), {"chain": chain["chain"]})
+    status, answer = act(view, "stop", {"chain": chain["chain"]})
     team.wait_idle()
 
     assert status == 200 and chain["root"] == "@Lead" and answer["sent_to"] == ["@Worker"]
     assert answer["reports"][0]["text"]
-    _, nothing = request(view.port, "POST", path(view, "stop"), {"chain": "no-such-chain"})
+    _, nothing = act(view, "stop", {"chain": "no-such-chain"})
     assert "nothing of that task is running" in nothing["error"]
 
 
 def test_the_person_says_a_message_or_a_known_command_and_nothing_else(
     team: TeamHarness, view: WebView
 ) -> None:
-    status, sent = request(view.port, "POST", path(view, "say"), {"to": "@Lead", "text": "hi"})
+    status, sent = act(view, "say", {"to": "@Lead", "text": "hi"})
     team.wait_idle()
-    refused, why = request(view.port, "POST", path(view, "say"), {"to": "@Lead", "text": "/rm -rf"})
-    nobody, who = request(view.port, "POST", path(view, "say"), {"to": "@Ghost", "text": "hi"})
+    refused, why = act(view, "say", {"to": "@Lead", "text": "/rm -rf"})
+    nobody, who = act(view, "say", {"to": "@Ghost", "text": "hi"})
 
     assert status == 200 and sent["to"] == "@Lead" and sent["id"] in sent_ids(team)
     assert refused == 400 and why["error"].startswith("@Lead has no command /rm; its commands:")
@@ -210,8 +208,8 @@ def test_a_team_stopped_under_the_page_refuses_actions_and_still_reads(
     team: TeamHarness, view: WebView
 ) -> None:
     team.shutdown()
-    said = request(view.port, "POST", path(view, "say"), {"to": "@Lead", "text": "hi"})
-    stopped = request(view.port, "POST", path(view, "stop"), {"member": "@Lead"})
+    said = act(view, "say", {"to": "@Lead", "text": "hi"})
+    stopped = act(view, "stop", {"member": "@Lead"})
     status, snapshot = request(view.port, "GET", path(view, "snapshot"))
 
     refusal = "the team has stopped: nothing can be said to it or stopped any more"
@@ -332,7 +330,7 @@ def test_a_forged_post_is_refused_and_says_nothing(
 ) -> None:
     body = json.dumps({"to": "@Lead", "text": "forged"}).encode()
 
-    status, text = request(view.port, "POST", path(view, "say"), body, headers)
+    status, text = act(view, "say", body, headers)
     team.wait_idle()
 
     assert status == 403 and reason in text

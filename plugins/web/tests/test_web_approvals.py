@@ -17,13 +17,9 @@ from retinue.store import open_store
 from retinue.testing import TeamHarness, scripted_card, tool_returns
 from retinue_web import WebView
 from retinue_web.approvals import ARGS_CHARS
-from web_helpers import SESSIONS, request, sign_in
+from web_helpers import SESSIONS, act, path, request, sign_in
 
 WRITE = "write out.txt: hello"
-
-
-def path(view: WebView, rest: str) -> str:
-    return f"/api/teams/{view.live_id}/{rest}"
 
 
 def pending(view: WebView) -> list[dict[str, Any]]:
@@ -35,7 +31,7 @@ def pending(view: WebView) -> list[dict[str, Any]]:
 
 def answer(view: WebView, verb: str, call: str, text: str = "") -> tuple[int, Any]:
     body = {"member": "@Writer", "call": call, "text": text}
-    return request(view.port, "POST", path(view, f"approvals/{verb}"), body)
+    return act(view, f"approvals/{verb}", body)
 
 
 def park(team: TeamHarness, text: str = WRITE) -> None:
@@ -153,29 +149,13 @@ def test_wrong_answers_are_refused_before_the_team_hears_them(
         answer(writer_view, "approve", "1; /stop"),
         answer(writer_view, "approve", ""),
         answer(writer_view, "answer", "1", ""),
-        request(
-            writer_view.port,
-            "POST",
-            path(writer_view, "approvals/approve"),
-            {"member": "@Nobody", "call": "1"},
-        ),
-        request(
-            writer_view.port,
-            "POST",
-            path(writer_view, "approvals/approve"),
-            {"member": "@Writer", "call": 1},
-        ),
-        request(
-            writer_view.port,
-            "POST",
-            path(writer_view, "approvals/approve"),
-            {"member": "@Plain", "call": "1"},
-        ),
+        act(writer_view, "approvals/approve", {"member": "@Nobody", "call": "1"}),
+        act(writer_view, "approvals/approve", {"member": "@Writer", "call": 1}),
+        act(writer_view, "approvals/approve", {"member": "@Plain", "call": "1"}),
     ]
-    unsigned = request(
-        writer_view.port,
-        "POST",
-        path(writer_view, "approvals/approve"),
+    unsigned = act(
+        writer_view,
+        "approvals/approve",
         {"member": "@Writer", "call": "1"},
         {"Cookie": "retinue_web=forged"},
     )
@@ -201,9 +181,7 @@ def test_a_call_dropped_by_a_stop_leaves_the_page(
     park(writer_team)
     assert len(pending(writer_view)) == 1
 
-    status, stopped = request(
-        writer_view.port, "POST", path(writer_view, "stop"), {"member": "@Writer"}
-    )
+    status, stopped = act(writer_view, "stop", {"member": "@Writer"})
     writer_team.wait_idle()
 
     assert status == 200 and "dropped the call(s) waiting" in stopped["reports"][0]["text"]

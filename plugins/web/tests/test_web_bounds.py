@@ -14,14 +14,10 @@ from retinue.store import open_store
 from retinue.testing import TeamHarness, closed_within, half_sent
 from retinue_web import WebView
 from retinue_web.app import MAX_DEPTH
-from web_helpers import SOLO, TIMEOUT, port_of, request, retinue
+from web_helpers import SOLO, TIMEOUT, act, path, port_of, request, retinue
 
 HALF_OPEN = 400
 SHORT = 1.0  # the request timeout of the view under test, in seconds
-
-
-def path(view: WebView, rest: str) -> str:
-    return f"/api/teams/{view.live_id}/{rest}"
 
 
 @pytest.fixture
@@ -36,8 +32,8 @@ def test_a_body_nested_20000_deep_is_a_400_with_one_line(team: TeamHarness, view
     nested = {"to": "@Lead", "text": "hi", "x": json.loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)}
     assert len(deep) < 41_000
 
-    answers = [request(view.port, "POST", path(view, w), deep) for w in ("say", "stop")]
-    answers.append(request(view.port, "POST", path(view, "say"), nested))
+    answers = [act(view, w, deep) for w in ("say", "stop")]
+    answers.append(act(view, "say", nested))
     team.wait_idle()
 
     one_line = {"error": f"the body nests deeper than {MAX_DEPTH} levels"}
@@ -49,15 +45,9 @@ def test_an_action_without_the_persons_session_is_a_401_and_reads_stay_open(
     team: TeamHarness,
 ) -> None:
     with WebView(team) as web:  # on 127.0.0.1, signed in by nobody
-        said = request(web.port, "POST", path(web, "say"), {"to": "@Lead", "text": "hi"})
-        stop = request(web.port, "POST", path(web, "stop"), {"member": "@Lead"})
-        forged = request(
-            web.port,
-            "POST",
-            path(web, "say"),
-            {"to": "@Lead", "text": "hi"},
-            {"Cookie": "retinue_web=guessed"},
-        )
+        said = act(web, "say", {"to": "@Lead", "text": "hi"})
+        stop = act(web, "stop", {"member": "@Lead"})
+        forged = act(web, "say", {"to": "@Lead", "text": "hi"}, {"Cookie": "retinue_web=guessed"})
         read, _ = request(web.port, "GET", path(web, "snapshot"))
     team.wait_idle()
 
@@ -69,7 +59,7 @@ def test_an_action_without_the_persons_session_is_a_401_and_reads_stay_open(
 
 def test_no_token_lets_a_trusted_machine_act_without_a_session(team: TeamHarness) -> None:
     with WebView(team, token=False) as web:
-        status, _ = request(web.port, "POST", path(web, "say"), {"to": "@Lead", "text": "hi"})
+        status, _ = act(web, "say", {"to": "@Lead", "text": "hi"})
         url = web.login_url()
     assert (status, url) == (200, web.url)
 

@@ -11,12 +11,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue.testing import incoming, send
+from retinue.testing import TeamHarness, incoming, send
+from retinue_web import WebView
 
 #: Set while the worker's long model request is in flight.
 HOLDING = threading.Event()
@@ -54,6 +56,12 @@ def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "
         time.sleep(0.05)  # sleep-ok: polls a browser's state, which has no event to wait on
 
 
+def open_live(page: Any, url: str) -> None:
+    """Open `url` in the browser's `page` and wait until it follows the team live."""
+    page.goto(url)
+    page.wait_for_selector("#conn.live")
+
+
 #: The session cookie of each view signed in (by port): what the person's browser holds.
 SESSIONS: dict[int, str] = {}
 
@@ -65,6 +73,29 @@ def sign_in(port: int, login_url: str) -> str:
     assert status == 303, status
     SESSIONS[port] = headers["set-cookie"].split(";")[0]
     return SESSIONS[port]
+
+
+@contextmanager
+def signed_in(team: TeamHarness) -> Iterator[WebView]:
+    """The view over `team`, signed in as the person (its actions need the session)."""
+    with WebView(team) as web:
+        sign_in(web.port, web.login_url())
+        try:
+            yield web
+        finally:
+            SESSIONS.pop(web.port, None)
+
+
+def path(view: WebView, rest: str) -> str:
+    """The path of `rest` in the API of the view's live team."""
+    return f"/api/teams/{view.live_id}/{rest}"
+
+
+def act(
+    view: WebView, rest: str, body: Any, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
+    """POST `body` to the live team's action `rest` (`say`, `stop`, `approvals/approve`)."""
+    return request(view.port, "POST", path(view, rest), body, headers)
 
 
 def request(

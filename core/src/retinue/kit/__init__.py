@@ -19,11 +19,13 @@ plugins build on beyond that, which a user writing a team never needs:
   before them (a web page, a search result: content that must not speak for anyone).
 - `shown`, `redact_address`, `RedactingFilter`: a value quoted in an error message, at a
   bounded length; an address without its credentials; a logging filter that redacts them.
+  `http_url`: a URL setting checked as http:// or https:// with a host.
 - `NO_RUN_IN_PROGRESS`: the kernel's answer to a `/stop` that finds no run to stop.
 - `collect_panel_classes`: the panels the installed plugins provide, by name.
 - `REQUEST_TIMEOUT`, `uvicorn_server`, `sigterm_as_interrupt`: serving HTTP from a command
   a plugin adds to `retinue`; `TokenGate`, `new_token`: the token every request to a served
-  team carries.
+  team carries; `add_serve_command`, `load_served_team`: a `retinue PROTOCOL serve
+  TEAM.toml` command, its shared options, and the team file it serves.
 
 A face over the layers that hold these: each name loads on first use, so importing this
 package costs nothing.
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
     from retinue.actors.redaction import redact_address as redact_address
     from retinue.actors.services import TeamServices as TeamServices
     from retinue.agent.cancel import NO_RUN_IN_PROGRESS as NO_RUN_IN_PROGRESS
+    from retinue.cli.serve_command import add_serve_command as add_serve_command
+    from retinue.cli.serve_command import load_served_team as load_served_team
     from retinue.cli.serving import REQUEST_TIMEOUT as REQUEST_TIMEOUT
     from retinue.cli.serving import sigterm_as_interrupt as sigterm_as_interrupt
     from retinue.cli.serving import uvicorn_server as uvicorn_server
@@ -55,6 +59,7 @@ if TYPE_CHECKING:
     from retinue.tools.cause import Cause as Cause
     from retinue.tools.cause import cause_of as cause_of
     from retinue.tools.service_slot import ServiceSlot as ServiceSlot
+    from retinue.urls import http_url as http_url
     from retinue.validation import ConfigModel as ConfigModel
     from retinue.validation import ConfigValidationError as ConfigValidationError
     from retinue.validation import shown as shown
@@ -64,7 +69,9 @@ _LAZY = by_name(
         "retinue.actors.redaction": ("RedactingFilter", "redact_address"),
         "retinue.actors.services": ("TeamServices",),
         "retinue.validation": ("ConfigModel", "ConfigValidationError", "shown"),
+        "retinue.urls": ("http_url",),
         "retinue.agent.cancel": ("NO_RUN_IN_PROGRESS",),
+        "retinue.cli.serve_command": ("add_serve_command", "load_served_team"),
         "retinue.cli.serving": ("REQUEST_TIMEOUT", "sigterm_as_interrupt", "uvicorn_server"),
         "retinue.cli.token_gate": ("TokenGate", "new_token"),
         "retinue.llm.framing": ("fence", "neutralize"),

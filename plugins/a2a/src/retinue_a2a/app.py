@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-from retinue.kit import REQUEST_TIMEOUT, uvicorn_server
+from retinue.kit import uvicorn_server
 from starlette.applications import Starlette
 
 from retinue_a2a.card import team_card
@@ -52,20 +52,8 @@ def build_app(conversations: Conversations, *, port: int, token: str | None) -> 
     return bearer_gate(app, token) if token is not None else app
 
 
-def http_server(
-    conversations: Conversations,
-    *,
-    port: int,
-    token: str | None,
-    request_timeout: float = REQUEST_TIMEOUT,
-    log_level: str = "info",
-) -> uvicorn.Server:
-    """The uvicorn server of the agent on 127.0.0.1:`port` (`run()` it)."""
-    return uvicorn_server(
-        build_app(conversations, port=port, token=token),
-        request_timeout=request_timeout,
-        host=HOST,
-        port=port,
-        log_level=log_level,
-        timeout_graceful_shutdown=2,
-    )
+def http_server(conversations: Conversations, *, port: int, token: str | None) -> uvicorn.Server:
+    """The uvicorn server of the agent on 127.0.0.1:`port` (`run()` it), with retinue's
+    request timeout (`retinue.kit.uvicorn_server`)."""
+    app = build_app(conversations, port=port, token=token)
+    return uvicorn_server(app, host=HOST, port=port, log_level="info", timeout_graceful_shutdown=2)

@@ -17,13 +17,12 @@ kernel's: nothing here handles them twice.
 from __future__ import annotations
 
 import os
-from typing import ClassVar
-from urllib.parse import urlsplit
+from typing import Annotated, ClassVar
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import AfterValidator, Field, SecretStr, model_validator
 from pydantic_ai.models import Model
 from retinue import AgentConfig, AgentMessage, BaseAgent
-from retinue.kit import redact_address
+from retinue.kit import http_url, redact_address
 
 from retinue_a2a.errors import RemoteAgentError
 from retinue_a2a.events import RemoteProgressEvent
@@ -44,21 +43,13 @@ class A2AMemberConfig(AgentConfig):
     remote's task as a stream when it offers one (its updates become events).
     """
 
-    url: str
+    url: Annotated[str, AfterValidator(http_url)]
     timeout: float = Field(default=300.0, gt=0, le=86_400)
     bearer_token: SecretStr | None = None
     bearer_token_env: str | None = None
     streaming: bool = True
     answers_per_turn: int = Field(default=1, ge=1, le=1)
     """One message per exchange: a remote agent is sent each message as a turn of its own."""
-
-    @field_validator("url")
-    @classmethod
-    def _an_http_url(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"an A2A agent's URL is http:// or https://, got {value!r}")
-        return value
 
     @model_validator(mode="after")
     def _one_token(self) -> A2AMemberConfig:

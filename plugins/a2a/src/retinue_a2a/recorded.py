@@ -39,8 +39,6 @@ logger = logging.getLogger("retinue_a2a.serve")
 
 E = TypeVar("E", bound=BaseModel)
 
-CONTEXT_KIND = "A2AContextEvent"
-TASK_KIND = "A2ATaskEvent"
 CUT_SHORT = "The server restarted while this task was in progress: send the message again."
 
 
@@ -61,6 +59,11 @@ class A2ATaskEvent(BaseModel):
 
     task: dict[str, Any]
     asking: str = ""
+
+
+#: The kinds of their records (a record's kind is its event's class name).
+CONTEXT_KIND = A2AContextEvent.__name__
+TASK_KIND = A2ATaskEvent.__name__
 
 
 @dataclass

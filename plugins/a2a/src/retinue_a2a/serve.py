@@ -22,27 +22,18 @@ def _option_problem(args: argparse.Namespace) -> str | None:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the team until SIGINT or SIGTERM, then shut every context's team down."""
-    from retinue import ActorSystem, ModelConfig
-    from retinue.kit import shown, sigterm_as_interrupt
+    from retinue import ActorSystem
+    from retinue.kit import load_served_team, shown, sigterm_as_interrupt
     from retinue.store import StoreError, open_store
-    from retinue.teamfile import TeamFileError, load_team_file
 
     from retinue_a2a.app import agent_url, http_server
     from retinue_a2a.conversations import Conversations
     from retinue_a2a.gate import new_token
 
-    problems: list[str] = []
-    try:
-        spec = load_team_file(args.team_file)
-        model = ModelConfig.from_string(args.model) if args.model else None
-    except (TeamFileError, ValueError) as exc:
-        problems.extend(str(exc).splitlines())
-    problem = _option_problem(args)
-    problems.extend([problem] if problem else [])
-    if problems:
-        for line in problems:
-            print(f"retinue a2a serve: {line}", file=sys.stderr)
+    loaded = load_served_team(args, "retinue a2a serve", [_option_problem(args)])
+    if loaded is None:
         return 1
+    spec, model = loaded
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
         store = open_store(args.store) if args.store else None

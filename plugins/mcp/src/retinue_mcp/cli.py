@@ -5,45 +5,30 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from retinue.kit import add_serve_command
+
 DEFAULT_PORT = 8766  # `retinue web` takes 8765: both can run at once
 
 
 def add_mcp_command(add_command: Callable[..., argparse.ArgumentParser]) -> None:
     """Add `mcp` and its `serve` subcommand to the `retinue` command."""
-    mcp = add_command("mcp", help="MCP: serve a team to MCP clients")
-    actions = mcp.add_subparsers(dest="mcp_command", required=True, metavar="ACTION")
-    serve = actions.add_parser(
-        "serve",
-        help="expose a team file's team as an MCP server (stdio unless --http)",
+    serve = add_serve_command(
+        add_command,
+        "mcp",
+        help="MCP: serve a team to MCP clients",
+        serve_help="expose a team file's team as an MCP server (stdio unless --http)",
         description=(
             "Start the team of TEAM.toml and serve it over MCP: a tool to send a request to "
-            "its entry agent and get the answer, a tool for its roster and usage, and stop."
+            "its entry agent and get the answer, a tool for its roster and usage, and stop. "
+            "--port and --no-token are for --http."
         ),
+        port=DEFAULT_PORT,
+        store_help="record the team there (a SQLite path or a postgresql:// URL)",
     )
-    serve.add_argument("team_file", metavar="TEAM.toml", help="the team file to serve")
     serve.add_argument(
         "--http",
         action="store_true",
         help="serve streamable HTTP on 127.0.0.1 instead of stdio",
-    )
-    serve.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
-    )
-    serve.add_argument(
-        "--no-token",
-        action="store_true",
-        help="with --http: let any process of this machine call the team without the token "
-        "printed at start (a trusted machine only)",
-    )
-    serve.add_argument(
-        "--store",
-        metavar="PATH_OR_URL",
-        help="record the team there (a SQLite path or a postgresql:// URL)",
-    )
-    serve.add_argument(
-        "--model",
-        metavar="MODEL",
-        help='a model string for every role, overriding the file (e.g. "test")',
     )
     serve.add_argument(
         "--timeout",

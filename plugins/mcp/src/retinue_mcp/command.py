@@ -22,25 +22,16 @@ def _option_problem(args: argparse.Namespace) -> str | None:
 def serve_command(args: argparse.Namespace) -> int:
     """`retinue mcp serve`: start the team, serve it until the client goes (or SIGINT or
     SIGTERM comes), stop the team."""
-    from retinue import ActorSystem, ModelConfig
-    from retinue.kit import new_token, shown, sigterm_as_interrupt
+    from retinue import ActorSystem
+    from retinue.kit import load_served_team, new_token, shown, sigterm_as_interrupt
     from retinue.store import StoreError
-    from retinue.teamfile import TeamFileError, load_team_file
 
     from retinue_mcp.endpoint import endpoint_url, http_server
 
-    problems: list[str] = []
-    try:
-        spec = load_team_file(args.team_file)
-        model = ModelConfig.from_string(args.model) if args.model else None
-    except (TeamFileError, ValueError) as exc:
-        problems.extend(str(exc).splitlines())
-    problem = _option_problem(args)
-    problems.extend([problem] if problem else [])
-    if problems:
-        for line in problems:
-            print(f"retinue mcp serve: {line}", file=sys.stderr)
+    loaded = load_served_team(args, "retinue mcp serve", [_option_problem(args)])
+    if loaded is None:
         return 1
+    spec, model = loaded
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol's
     service = TeamService(timeout=args.timeout)
     try:

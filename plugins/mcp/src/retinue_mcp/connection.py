@@ -15,8 +15,16 @@ import shlex
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
-from retinue.kit import redact_address
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
+from retinue.kit import http_url, redact_address
 
 if TYPE_CHECKING:
     from fastmcp.client.transports import ClientTransport
@@ -97,18 +105,10 @@ class HttpConnection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     transport: Literal["http", "sse"] = "http"
-    url: str
+    url: Annotated[str, AfterValidator(http_url)]
     bearer_token: SecretStr | None = None
     bearer_token_env: str | None = None
     headers: dict[str, SecretStr] = Field(default_factory=dict)
-
-    @field_validator("url")
-    @classmethod
-    def _http_url(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"url must be an http:// or https:// address, got {value!r}")
-        return value
 
     @model_validator(mode="after")
     def _one_token(self) -> HttpConnection:
