@@ -24,6 +24,5 @@ def test_the_plugins_report_lists_the_a2a_role_key(capsys: pytest.CaptureFixture
     assert main(["plugins"]) == 0
     listing = capsys.readouterr().out.splitlines()
     assert (
-        "  role key a2a: a remote A2A agent at this URL (retinue_a2a:A2AMember, its url)"
-        in listing
+        "  role key a2a: a remote A2A agent at this URL (retinue_a2a:A2AMember, its url)" in listing
     )
