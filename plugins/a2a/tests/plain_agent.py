@@ -32,6 +32,8 @@ class PlainExecutor(AgentExecutor):
         self.hanging = threading.Event()
         self.cancelled = threading.Event()
         self.received: list[str] = []
+        #: The (context, task) each message came in, in order.
+        self.seen: list[tuple[str, str]] = []
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         task_id, context_id = context.task_id or "", context.context_id or ""
@@ -42,9 +44,12 @@ class PlainExecutor(AgentExecutor):
         updater = TaskUpdater(event_queue, task_id, context_id)
         text = context.get_user_input()
         self.received.append(text)
+        self.seen.append((context_id, task_id))
         say = new_text_message
         await updater.start_work(say("reading it", context_id=context_id, task_id=task_id))
-        if text == "fail":
+        if text == "ask":  # a question back; the answer comes in the same task
+            await updater.requires_input(say("which one?", context_id=context_id, task_id=task_id))
+        elif text == "fail":
             await updater.failed(say("the disk is full", context_id=context_id, task_id=task_id))
         elif text == "hang":
             self.hanging.set()

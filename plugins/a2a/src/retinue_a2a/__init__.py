@@ -6,6 +6,12 @@
 
 from retinue_a2a.errors import RemoteAgentError
 from retinue_a2a.events import RemoteProgressEvent
-from retinue_a2a.member import A2AMember, A2AMemberConfig
+from retinue_a2a.member import A2AMember, A2AMemberConfig, A2AMemberState
 
-__all__ = ["A2AMember", "A2AMemberConfig", "RemoteAgentError", "RemoteProgressEvent"]
+__all__ = [
+    "A2AMember",
+    "A2AMemberConfig",
+    "A2AMemberState",
+    "RemoteAgentError",
+    "RemoteProgressEvent",
+]

@@ -21,12 +21,12 @@ from typing import Annotated, ClassVar
 
 from pydantic import AfterValidator, Field, SecretStr, model_validator
 from pydantic_ai.models import Model
-from retinue import AgentConfig, AgentMessage, BaseAgent
+from retinue import AgentConfig, AgentMessage, AgentState, BaseAgent
 from retinue.kit import http_url, redact_address
 
 from retinue_a2a.errors import RemoteAgentError
 from retinue_a2a.events import RemoteProgressEvent
-from retinue_a2a.model import RemoteAgentModel, Turn
+from retinue_a2a.model import RemoteAgentModel, RemoteConversation, Turn
 from retinue_a2a.remote import Exchange
 
 SHOWN_CHARS = 300
@@ -58,14 +58,27 @@ class A2AMemberConfig(AgentConfig):
         return self
 
 
+class A2AMemberState(AgentState):
+    """An agent's state, and where the member stands with its remote agent."""
+
+    remote: RemoteConversation = Field(default_factory=RemoteConversation)
+
+
 class A2AMember(BaseAgent):
     """A member answered by a remote A2A agent (see the module docstring)."""
 
     config_class: ClassVar[type[AgentConfig]] = A2AMemberConfig
     config: A2AMemberConfig
+    state: A2AMemberState
+
+    def default_state(self) -> A2AMemberState:
+        return A2AMemberState()
 
     def own_model(self) -> Model | None:
-        return RemoteAgentModel(self._remote_exchange, self._remote_turn)
+        return RemoteAgentModel(self._remote_exchange, self._remote_turn, self._conversation)
+
+    def _conversation(self) -> RemoteConversation:
+        return self.state.remote
 
     def _remote_exchange(self) -> Exchange:
         config = self.config

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, Field
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models import Model, ModelRequestParameters
 from pydantic_ai.profiles import ModelProfileSpec
@@ -35,6 +36,18 @@ class Turn:
     chain_id: str | None
 
 
+class RemoteConversation(BaseModel):
+    """Where a member stands with its remote agent: the A2A context it speaks in, and the
+    tasks the remote left waiting for input, by the task chain that asked ("" for none).
+
+    Kept in the member's state, so a resumed team goes on in the same remote conversation
+    and a question the remote asked before the restart is still answered in its task.
+    """
+
+    context_id: str | None = None
+    waiting: dict[str, str] = Field(default_factory=dict)
+
+
 class RemoteAgentModel(Model):
     """A pydantic-ai model whose every request is answered by a remote A2A agent."""
 
@@ -42,16 +55,14 @@ class RemoteAgentModel(Model):
         self,
         remote: Callable[[], Exchange],
         turn: Callable[[], Turn | None],
+        conversation: Callable[[], RemoteConversation],
         *,
         profile: ModelProfileSpec | None = None,
     ) -> None:
         super().__init__(profile=profile)
         self._remote = remote
         self._turn = turn
-        #: The remote conversation (A2A context) this member speaks in, once one is opened.
-        self.context_id: str | None = None
-        #: Tasks the remote agent left waiting for input, by the chain that asked.
-        self.waiting: dict[str | None, str] = {}
+        self._conversation = conversation  # read at each request: a resume replaces it
 
     @property
     def model_name(self) -> str:
@@ -70,15 +81,16 @@ class RemoteAgentModel(Model):
         turn = self._turn()
         if turn is None:  # a run with no message behind it (a conclusion): nothing to send
             return _output(model_request_parameters, [])
+        conversation, chain = self._conversation(), turn.chain_id or ""
         answer = await exchange(
             self._remote(),
             turn.text,
-            context_id=self.context_id,
-            task_id=self.waiting.pop(turn.chain_id, None),
+            context_id=conversation.context_id,
+            task_id=conversation.waiting.pop(chain, None),
         )
-        self.context_id = answer.context_id or self.context_id
+        conversation.context_id = answer.context_id or conversation.context_id
         if answer.wants_input and answer.task_id is not None:
-            self.waiting[turn.chain_id] = answer.task_id
+            conversation.waiting[chain] = answer.task_id
         return _output(model_request_parameters, [_reply(turn, answer)], _usage(answer))
 
 
