@@ -3,12 +3,11 @@ another retinue team served in the same test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from a2a_helpers import TEAM, TIMEOUT, Heard, free_port, serving
-from plain_agent import PlainExecutor, plain_app
+from plain_agent import PlainExecutor
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from retinue import (
@@ -60,14 +59,6 @@ def team_with_reviewer_lead(team: TeamHarness) -> ActorAddress:
         config=AgentConfig(name="@Lead", role="Lead", model_cfg=ModelConfig(provider="test")),
     )
     return team.add(lead_card, model=FunctionModel(lead))
-
-
-@pytest.fixture
-def plain() -> Iterator[tuple[str, PlainExecutor]]:
-    executor = PlainExecutor()
-    port = free_port()
-    with serving(plain_app(executor, f"http://127.0.0.1:{port}/"), port) as url:
-        yield url, executor
 
 
 def test_a_plain_a2a_agent_answers_as_the_reviewer(

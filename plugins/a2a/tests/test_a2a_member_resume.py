@@ -4,26 +4,16 @@ record, a real a2a-sdk agent on 127.0.0.1)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from a2a_helpers import TIMEOUT, free_port, serving
-from plain_agent import PlainExecutor, plain_app
+from a2a_helpers import TIMEOUT
+from plain_agent import PlainExecutor
 from remote_leads import LEAD
 from retinue import AgentCard, AgentMessage
 from retinue.resume import resume_team
 from retinue.store import open_store
 from retinue.testing import TeamHarness
 from retinue_a2a import A2AMember, A2AMemberConfig
-
-
-@pytest.fixture
-def plain() -> Iterator[tuple[str, PlainExecutor]]:
-    executor = PlainExecutor()
-    port = free_port()
-    with serving(plain_app(executor, f"http://127.0.0.1:{port}/"), port) as url:
-        yield url, executor
 
 
 def first_session(where: Path, url: str, text: str) -> tuple[str, list[AgentMessage]]:
