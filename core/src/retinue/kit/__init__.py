@@ -11,7 +11,9 @@ plugins build on beyond that, which a user writing a team never needs:
 - `TeamService`, `TeamServiceConfig`, `TeamServices`, `service_key`: an actor a team has one
   of (a task board, a scheduler), attached to the team's orchestrator and found by key in
   its runtime's registry (`Runtime.services`); `ServiceSlot`, where a card keeps the handle
-  of its team's service, opened on first use and let go when the card is unbound.
+  of its team's service, opened on first use and let go when the card is unbound;
+  `PublishingService`, `Published`, `PublishedHandle`, `VersionedState`, `open_published`:
+  such a service whose state any thread reads without asking it (a board in every context).
 - `Cause`, `cause_of`: the task chain and the message what a card does belongs to (the
   message its agent is handling), for the events and the messages that record it.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
@@ -48,6 +50,11 @@ if TYPE_CHECKING:
     from retinue.llm.framing import fence as fence
     from retinue.llm.framing import neutralize as neutralize
     from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
+    from retinue.team.published import Published as Published
+    from retinue.team.published import PublishedHandle as PublishedHandle
+    from retinue.team.published import PublishingService as PublishingService
+    from retinue.team.published import VersionedState as VersionedState
+    from retinue.team.published import open_published as open_published
     from retinue.team.team_service import TeamService as TeamService
     from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
     from retinue.team.team_service import service_key as service_key
@@ -69,6 +76,13 @@ _LAZY = by_name(
         "retinue.cli.token_gate": ("TokenGate", "new_token"),
         "retinue.llm.framing": ("fence", "neutralize"),
         "retinue.plugins.collect": ("collect_panel_classes",),
+        "retinue.team.published": (
+            "Published",
+            "PublishedHandle",
+            "PublishingService",
+            "VersionedState",
+            "open_published",
+        ),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
         "retinue.tools.answers": ("tool_answer",),
         "retinue.tools.cause": ("Cause", "cause_of"),
