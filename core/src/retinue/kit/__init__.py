@@ -16,6 +16,8 @@ plugins build on beyond that, which a user writing a team never needs:
   such a service whose state any thread reads without asking it (a board in every context).
 - `Cause`, `cause_of`: the task chain and the message what a card does belongs to (the
   message its agent is handling), for the events and the messages that record it.
+- `clean_line`, `clean_block`: text an agent wrote, without control or invisible characters,
+  as one line (a name, a title) or as a block of lines, before other agents read it.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
   shows a model; `fence`: such words inside the kernel's fence, a line of the plugin's
   before them (a web page, a search result: content that must not speak for anyone).
@@ -58,6 +60,8 @@ if TYPE_CHECKING:
     from retinue.team.team_service import TeamService as TeamService
     from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
     from retinue.team.team_service import service_key as service_key
+    from retinue.tools.agent_text import clean_block as clean_block
+    from retinue.tools.agent_text import clean_line as clean_line
     from retinue.tools.answers import tool_answer as tool_answer
     from retinue.tools.cause import Cause as Cause
     from retinue.tools.cause import cause_of as cause_of
@@ -84,6 +88,7 @@ _LAZY = by_name(
             "open_published",
         ),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
+        "retinue.tools.agent_text": ("clean_block", "clean_line"),
         "retinue.tools.answers": ("tool_answer",),
         "retinue.tools.cause": ("Cause", "cause_of"),
         "retinue.tools.service_slot": ("ServiceSlot",),
