@@ -6,12 +6,12 @@ so text agents wrote cannot pass for a message fence wherever it is shown.
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from retinue import FrozenMap
+from retinue.kit import memo_once
 
 from retinue_knowledge.graph import Entity, KnowledgeGraphState, Relation, entity_key
 from retinue_knowledge.text import neutralize, shorten
@@ -43,16 +43,7 @@ def summary_items(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]
     """The graph as context items keyed by entity name: the `limit` entities changed last,
     and a count of the rest. Made once per graph version and limit, shared by every agent."""
     key = ("retinue_knowledge.summary", limit)
-    return graph.entities.memo(key, lambda _: _build_once(graph, limit))
-
-
-_build_lock = threading.Lock()
-
-
-def _build_once(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:
-    with _build_lock:  # whoever waited here finds the first build under the inner key
-        key = ("retinue_knowledge.summary.built", limit)
-        return graph.entities.memo(key, lambda _: _summary(graph, limit))
+    return memo_once(graph.entities, key, lambda: _summary(graph, limit))
 
 
 def _summary(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:

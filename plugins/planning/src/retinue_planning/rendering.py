@@ -6,11 +6,11 @@ Pure functions of tasks and snapshots. Everything returned here has been through
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Container, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from retinue import FrozenMap
+from retinue.kit import memo_once
 
 from retinue_planning.state import PlanningBoardState
 from retinue_planning.tasks import (
@@ -101,16 +101,7 @@ def summary_items(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
     whose turns start together wait for one build instead of each making its own.
     """
     key = ("retinue_planning.summary", limit)
-    return board.tasks.memo(key, lambda _: _build_once(board, limit))
-
-
-_build_lock = threading.Lock()
-
-
-def _build_once(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
-    with _build_lock:  # whoever waited here finds the first build under the inner key
-        key = ("retinue_planning.summary.built", limit)
-        return board.tasks.memo(key, lambda _: _summary(board, limit))
+    return memo_once(board.tasks, key, lambda: _summary(board, limit))
 
 
 def _summary(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
