@@ -18,8 +18,6 @@ plugins build on beyond that, which a user writing a team never needs:
   message its agent is handling), for the events and the messages that record it.
 - `clean_line`, `clean_block`: text an agent wrote, without control or invisible characters,
   as one line (a name, a title) or as a block of lines, before other agents read it.
-- `memo_once`: a value derived from a `FrozenMap` (a context section), built once however
-  many agents ask for it at once.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
   shows a model; `fence`: such words inside the kernel's fence, a line of the plugin's
   before them (a web page, a search result: content that must not speak for anyone).
@@ -54,7 +52,7 @@ if TYPE_CHECKING:
     from retinue.llm.framing import fence as fence
     from retinue.llm.framing import neutralize as neutralize
     from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
-    from retinue.team.published import Published as Published
+    from retinue.team.publication import Published as Published
     from retinue.team.published import PublishedHandle as PublishedHandle
     from retinue.team.published import PublishingService as PublishingService
     from retinue.team.published import VersionedState as VersionedState
@@ -67,7 +65,6 @@ if TYPE_CHECKING:
     from retinue.tools.answers import tool_answer as tool_answer
     from retinue.tools.cause import Cause as Cause
     from retinue.tools.cause import cause_of as cause_of
-    from retinue.tools.memo_once import memo_once as memo_once
     from retinue.tools.service_slot import ServiceSlot as ServiceSlot
     from retinue.validation import ConfigModel as ConfigModel
     from retinue.validation import ConfigValidationError as ConfigValidationError
@@ -83,8 +80,8 @@ _LAZY = by_name(
         "retinue.cli.token_gate": ("TokenGate", "new_token"),
         "retinue.llm.framing": ("fence", "neutralize"),
         "retinue.plugins.collect": ("collect_panel_classes",),
+        "retinue.team.publication": ("Published",),
         "retinue.team.published": (
-            "Published",
             "PublishedHandle",
             "PublishingService",
             "VersionedState",
@@ -94,7 +91,6 @@ _LAZY = by_name(
         "retinue.tools.agent_text": ("clean_block", "clean_line"),
         "retinue.tools.answers": ("tool_answer",),
         "retinue.tools.cause": ("Cause", "cause_of"),
-        "retinue.tools.memo_once": ("memo_once",),
         "retinue.tools.service_slot": ("ServiceSlot",),
     }
 )

@@ -1,11 +1,11 @@
 """`PublishingService`: a team service whose state any thread reads without asking it.
 
 A service read far more often than it changes (a task board, a knowledge graph: in every
-turn's context) posts each state it takes on its `Published` at once; a reader takes it with
-one attribute read of a frozen object, so neither side takes a lock and no read waits on the
-service's mailbox. Its state is a `VersionedState`, whose version counts the changes and
-never goes back. A card holds a `PublishedHandle`: the service's typed methods, to change it,
-and its publication, to read it; `open_published` finds or starts the service and gives it.
+turn's context) posts each state it takes on its `Published` (`retinue.team.publication`),
+so a reader takes the latest with one attribute read and never waits on the service's
+mailbox. Its state is a `VersionedState`, whose version counts the changes and never goes
+back. A card holds a `PublishedHandle`: the service's typed methods, to change it, and its
+publication, to read it; `open_published` finds or starts the service and gives it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pydantic import ConfigDict, Field
 
 from retinue.actors.config import BaseState
 from retinue.actors.surface import remote
+from retinue.team.publication import Published
 from retinue.team.team_service import ServiceConfigT, TeamService
 
 if TYPE_CHECKING:
@@ -34,34 +35,9 @@ class VersionedState(BaseState):
 
 
 VersionedT = TypeVar("VersionedT", bound=VersionedState)
+"""The state of a publishing service."""
 ServiceT = TypeVar("ServiceT")
 HandleT = TypeVar("HandleT", bound="PublishedHandle[Any, Any]")
-
-
-class Published(Generic[VersionedT]):
-    """Where a service posts its latest state for readers in any thread.
-
-    Only the service's thread publishes; reading `current` is one attribute read of a frozen
-    object, so neither side takes a lock.
-    """
-
-    __slots__ = ("_current",)
-
-    def __init__(self, state: VersionedT) -> None:
-        self._current = state
-
-    @property
-    def current(self) -> VersionedT:
-        """The state as of the latest change."""
-        return self._current
-
-    def publish(self, state: VersionedT) -> None:
-        """Make `state` the one readers see; versions never go back."""
-        if state.version < self._current.version:
-            raise ValueError(
-                f"version {state.version} is older than the published {self._current.version}"
-            )
-        self._current = state
 
 
 class PublishingService(TeamService[ServiceConfigT, VersionedT]):

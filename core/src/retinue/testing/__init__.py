@@ -8,6 +8,8 @@
 - `host`: `StubHost`, an agent with nothing behind it, to bind a card to in a unit test.
 - `override`: `override_model`, a model object of the test's for the agents built meanwhile.
 - `provided`: `provided_by`, what a plugin's hook module provides, as discovery sees it.
+- `context`: `context_updates` and `context_section`, the context updates a model was shown
+  and one card's section of one (`TeamHarness.context_updates` reads an agent's).
 - `embedding`: `hashing_embedder`, a deterministic offline text embedder for search tests.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
@@ -19,6 +21,7 @@
 
 from retinue.testing.cards import PingTool, scripted_card
 from retinue.testing.connections import closed_within, half_sent, lines_until
+from retinue.testing.context import context_section, context_updates
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -65,6 +68,8 @@ __all__ = [
     "call_directive",
     "call_tool",
     "closed_within",
+    "context_section",
+    "context_updates",
     "export_cassette",
     "follow",
     "half_sent",

@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from retinue import FrozenMap
-from retinue.kit import memo_once
 
 from retinue_knowledge.graph import Entity, KnowledgeGraphState, Relation, entity_key
 from retinue_knowledge.text import neutralize, shorten
@@ -43,7 +42,7 @@ def summary_items(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]
     """The graph as context items keyed by entity name: the `limit` entities changed last,
     and a count of the rest. Made once per graph version and limit, shared by every agent."""
     key = ("retinue_knowledge.summary", limit)
-    return memo_once(graph.entities, key, lambda: _summary(graph, limit))
+    return graph.entities.memo_once(key, lambda _: _summary(graph, limit))
 
 
 def _summary(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:

@@ -10,7 +10,6 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from retinue import FrozenMap
-from retinue.kit import memo_once
 
 from retinue_planning.state import PlanningBoardState
 from retinue_planning.tasks import (
@@ -101,7 +100,7 @@ def summary_items(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
     whose turns start together wait for one build instead of each making its own.
     """
     key = ("retinue_planning.summary", limit)
-    return memo_once(board.tasks, key, lambda: _summary(board, limit))
+    return board.tasks.memo_once(key, lambda _: _summary(board, limit))
 
 
 def _summary(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
