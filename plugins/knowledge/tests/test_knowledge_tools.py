@@ -109,9 +109,9 @@ def test_a_mistake_comes_back_as_a_retry_the_model_corrects(
     team.wait_idle(20)
 
     assert seen == [reason]
-    assert team.tool_results("@Fixer")[-1:] != [] and not team.tool_results("@Fixer")[
-        -1
-    ].startswith("Error")
+    answers = team.tool_results("@Fixer")
+    assert answers[-1:] != [] and not answers[-1].startswith("Error")
+    assert answers[-1] == expected
     assert [m.content for m in team.received_by("@Human")] == ["done"]
 
 

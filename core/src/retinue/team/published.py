@@ -34,13 +34,13 @@ class VersionedState(BaseState):
     """How many changes the state has seen; each adds one."""
 
 
-VersionedT = TypeVar("VersionedT", bound=VersionedState)
+VersionedStateT = TypeVar("VersionedStateT", bound=VersionedState)
 """The state of a publishing service."""
 ServiceT = TypeVar("ServiceT")
 HandleT = TypeVar("HandleT", bound="PublishedHandle[Any, Any]")
 
 
-class PublishingService(TeamService[ServiceConfigT, VersionedT]):
+class PublishingService(TeamService[ServiceConfigT, VersionedStateT]):
     """A team service that publishes every state it takes (`published`).
 
     A change sets the next state with `publish_state`; a restored or resumed state is
@@ -51,15 +51,15 @@ class PublishingService(TeamService[ServiceConfigT, VersionedT]):
         super().__init__(config, **kwargs)
         self.published = Published(self.state)
 
-    def service_handle(self) -> PublishedHandle[Any, VersionedT]:
+    def service_handle(self) -> PublishedHandle[Any, VersionedStateT]:
         """Its handle: this service's typed methods and its publication."""
         return PublishedHandle(type(self), self.system, self.myAddress, self.published)
 
-    def init_state(self, state: VersionedT) -> None:
+    def init_state(self, state: VersionedStateT) -> None:
         super().init_state(state)
         self.published.publish(state)
 
-    def publish_state(self, state: VersionedT) -> None:
+    def publish_state(self, state: VersionedStateT) -> None:
         """Make `state` the service's (checkpointed after this message) and the one read."""
         self.state = state
         self.published.publish(state)
@@ -70,22 +70,22 @@ class PublishingService(TeamService[ServiceConfigT, VersionedT]):
         return None if version == 0 else f"{version} change{'s' if version != 1 else ''}"
 
     @remote
-    def handle(self) -> PublishedHandle[Any, VersionedT]:
+    def handle(self) -> PublishedHandle[Any, VersionedStateT]:
         """Its `service_handle`, for the card that started it (asked once)."""
         return self.service_handle()
 
 
 @dataclass(frozen=True, slots=True)
-class PublishedHandle(Generic[ServiceT, VersionedT]):
+class PublishedHandle(Generic[ServiceT, VersionedStateT]):
     """A running publishing service: its typed methods (to change it), its state (to read it)."""
 
     service: type[ServiceT]
     system: Runtime
     address: ActorAddress
-    published: Published[VersionedT]
+    published: Published[VersionedStateT]
 
     @property
-    def current(self) -> VersionedT:
+    def current(self) -> VersionedStateT:
         """The state as of its latest change; no ask."""
         return self.published.current
 
