@@ -187,3 +187,40 @@ def test_readers_building_versions_while_the_writer_evolves_see_each_as_made() -
 
     assert not wrong, wrong[:3]
     assert all(dict(v)["n"] == v.version for v in made)
+
+
+def test_memo_once_callers_arriving_together_share_the_first_build() -> None:
+    source: FrozenMap[str, int] = FrozenMap({"a": 1})
+    builds: list[int] = []
+    inside = threading.Event()
+    release = threading.Event()
+
+    def build(_: FrozenMap[str, int]) -> list[int]:
+        builds.append(1)
+        inside.set()
+        release.wait(10)
+        return [len(builds)]
+
+    results: list[list[int]] = []
+    arrived = threading.Semaphore(0)
+
+    def ask() -> None:
+        arrived.release()
+        results.append(source.memo_once("k", build))
+
+    first = threading.Thread(target=lambda: results.append(source.memo_once("k", build)))
+    first.start()
+    assert inside.wait(10)  # the first build is under way: the others ask meanwhile
+    others = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in others:
+        thread.start()
+    for _ in others:
+        assert arrived.acquire(timeout=10)
+    release.set()
+    for thread in [first, *others]:
+        thread.join(10)
+
+    assert builds == [1]
+    assert len(results) == 5 and all(result is results[0] for result in results)
+    assert source.memo_once("k", build) is results[0]
+    assert source.memo_once("other", lambda _: ["x"]) == ["x"]  # another key, its own build

@@ -336,6 +336,21 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
             value = self._memo.setdefault(key, build(self))
         return value
 
+    def memo_once(self, key: Hashable, build: Callable[[FrozenMap[K, V]], T]) -> T:
+        """`memo`, built once even by threads that miss it together: the later ones wait for
+        the first build (what every agent reads at the start of its turn, after a change).
+
+        Once built it is found without a lock; a first build holds one lock of this map and
+        `key`, so builds for other maps or keys never wait for it.
+        """
+        try:
+            value: T = self._memo[key]
+        except KeyError:
+            lock: threading.Lock = self.memo(("memo_once", key), lambda _: threading.Lock())
+            with lock:  # whoever waited here finds the first build
+                value = self.memo(key, build)
+        return value
+
     def derive(self, key: Hashable, fn: Callable[[V], W]) -> FrozenMap[K, W]:
         """The same keys with `fn` applied to each value, made once per map and `key`.
 

@@ -5,11 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from retinue import ActorAddress, AgentCard
-from retinue.testing import TeamHarness, call_directive, scripted_card, user_texts
-from retinue_knowledge import KnowledgeGraphState, KnowledgeTool, open_graph
+from retinue.testing import TeamHarness, call_directive, context_section, scripted_card
+from retinue_knowledge import SECTION, KnowledgeGraphState, KnowledgeTool, open_graph
 from retinue_knowledge.service import GraphHandle
 
 EMBEDDER = "retinue.testing:hashing_embedder"
+PARSER = {
+    "name": "Parser",
+    "type": "component",
+    "description": "Reads config files.",
+    "properties": {"language": "Python"},
+    "observations": ["fails on tabs"],
+}
+"""An entity with every field set."""
 
 
 def keeper(role: str, **settings: Any) -> AgentCard:
@@ -34,19 +42,18 @@ def add(team: TeamHarness, member: ActorAddress, *entities: dict[str, Any]) -> N
     team.wait_idle(20)
 
 
-def blocks(team: TeamHarness, name: str, request: int) -> list[str]:
-    """The context-update texts in the conversation the agent's model answered."""
-    messages = team.model_requests(name)[request]
-    return [text for text in user_texts(messages) if "**Context update " in text]
+def link(team: TeamHarness, member: ActorAddress, source: str, relation: str, target: str) -> None:
+    """`member` relates two entities with its model's tool; the team works until quiet."""
+    team.say(
+        member,
+        call_directive("kg_link", {"source": source, "relation": relation, "target": target}),
+    )
+    team.wait_idle(20)
 
 
-def section(block: str) -> str | None:
-    """The Knowledge graph section of a context-update block (up to its end), or None."""
-    start = block.find("### Knowledge graph")
-    if start < 0:
-        return None
-    end = block.find("\n\n", start)
-    return block[start:] if end < 0 else block[start:end]
+def section(text: str) -> str | None:
+    """The Knowledge graph section of a context update, or None."""
+    return context_section(text, SECTION)
 
 
 def _pydantic_ai_embedder() -> object:

@@ -27,16 +27,16 @@ def script(name: str) -> str:
 
 def test_ten_members_writing_one_graph_at_once_lose_nothing(retinue_team: TeamHarness) -> None:
     team = retinue_team
-    names = [f"@Member{n}" for n in range(MEMBERS)]
-    members = [team.add(keeper(name[1:])) for name in names]
+    members = [team.add(keeper(f"Member{n}")) for n in range(MEMBERS)]
+    names = [member.name for member in members]
     team.say(
         members[0], call_directive("kg_add", {"entities": [{"name": "Project", "type": "project"}]})
     )
     team.wait_idle(20)
 
     # Every member's turn starts before the others' end: they write the graph concurrently.
-    for number, member in enumerate(members):
-        team.say(member, script(names[number]))
+    for member in members:
+        team.say(member, script(member.name))
     team.wait_idle(60)
 
     assert [m.content for m in team.received_by("@Human")][-MEMBERS:] == ["done"] * MEMBERS

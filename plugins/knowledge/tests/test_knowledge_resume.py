@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from knowledge_helpers import EMBEDDER, add, graph_of, keeper
+from knowledge_helpers import EMBEDDER, PARSER, add, graph_of, keeper, link
 from retinue import AgentMessage
 from retinue.resume import resume_team
 from retinue.store import open_store
@@ -17,23 +17,8 @@ def test_the_graph_after_a_resume_equals_the_graph_before(tmp_path: Path) -> Non
     first = TeamHarness(store=where)
     lead = first.add(keeper("Lead", embedder=EMBEDDER))
     dev = first.add(keeper("Dev", embedder=EMBEDDER))
-    add(
-        first,
-        lead,
-        {
-            "name": "Parser",
-            "type": "component",
-            "description": "Reads the config files.",
-            "properties": {"language": "Python"},
-            "observations": ["fails on tabs"],
-        },
-        {"name": "Ada", "type": "person"},
-    )
-    first.say(
-        dev,
-        call_directive("kg_link", {"source": "Ada", "relation": "works_on", "target": "Parser"}),
-    )
-    first.wait_idle(20)
+    add(first, lead, PARSER, {"name": "Ada", "type": "person"})
+    link(first, dev, "Ada", "works_on", "Parser")
     first.say(dev, call_directive("kg_update", {"name": "Parser", "observation": "tabs fixed"}))
     first.wait_idle(20)
     first.say(dev, call_directive("kg_search", {"query": "config parser"}))

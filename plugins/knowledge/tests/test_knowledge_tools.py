@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from knowledge_helpers import add, graph_of, keeper
+from knowledge_helpers import PARSER, add, graph_of, keeper, link
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue.testing import TeamHarness, call_directive, call_tool, run_messages, send, tool_returns
@@ -109,9 +109,9 @@ def test_a_mistake_comes_back_as_a_retry_the_model_corrects(
     team.wait_idle(20)
 
     assert seen == [reason]
-    assert team.tool_results("@Fixer")[-1:] != [] and not team.tool_results("@Fixer")[
-        -1
-    ].startswith("Error")
+    answers = team.tool_results("@Fixer")
+    assert answers[-1:] != [] and not answers[-1].startswith("Error")
+    assert answers[-1] == expected
     assert [m.content for m in team.received_by("@Human")] == ["done"]
 
 
@@ -184,26 +184,12 @@ def test_the_persons_commands(retinue_team: TeamHarness) -> None:
     add(
         team,
         lead,
-        {
-            "name": "Parser",
-            "type": "component",
-            "description": "Reads config files.",
-            "properties": {"language": "Python"},
-            "observations": ["fails on tabs"],
-        },
+        PARSER,
         {"name": "Ada", "type": "person"},
         {"name": "Grammar", "type": "document"},
     )
-    team.say(
-        lead,
-        call_directive("kg_link", {"source": "Ada", "relation": "works_on", "target": "Parser"}),
-    )
-    team.wait_idle(20)
-    team.say(
-        lead,
-        call_directive("kg_link", {"source": "Parser", "relation": "follows", "target": "Grammar"}),
-    )
-    team.wait_idle(20)
+    link(team, lead, "Ada", "works_on", "Parser")
+    link(team, lead, "Parser", "follows", "Grammar")
 
     found = team.command(lead, "/kg_search config files")
     shown = team.command(lead, "/kg_show Ada depth=2").splitlines()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from retinue import ActorAddress, AgentCard
-from retinue.testing import TeamHarness, call_directive, scripted_card, user_texts
-from retinue_planning import PlanningBoardState, PlanningTool, team_board
+from retinue.testing import TeamHarness, call_directive, context_section, scripted_card
+from retinue_planning import SECTION, PlanningBoardState, PlanningTool, team_board
 
 FULL = "— current state."
 DELTA = "— state has changed since the last update."
@@ -30,16 +30,6 @@ def board_of(team: TeamHarness) -> PlanningBoardState:
     return team_board(team.system, team.orchestrator).current
 
 
-def blocks(team: TeamHarness, name: str, request: int) -> list[str]:
-    """The context-update texts in the conversation the agent's model answered."""
-    messages = team.model_requests(name)[request]
-    return [text for text in user_texts(messages) if "**Context update " in text]
-
-
-def planning_section(block: str) -> str | None:
-    """The Planning board section of a context-update block (up to its end), or None."""
-    start = block.find("### Planning board")
-    if start < 0:
-        return None
-    end = block.find("\n\n", start)
-    return block[start:] if end < 0 else block[start:end]
+def planning_section(text: str) -> str | None:
+    """The Planning board section of a context update, or None."""
+    return context_section(text, SECTION)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from planning_helpers import DELTA, FULL, blocks, create, planner, planning_section
+from planning_helpers import DELTA, FULL, create, planner, planning_section
 from retinue import ActorAddress
 from retinue.testing import TeamHarness, call_directive, send_directive
 from retinue_planning import NewTask, PlanningBoardState, PlanningTask
@@ -24,7 +24,7 @@ def test_a_change_by_one_agent_reaches_anothers_next_prompt_as_a_delta(
 
     team.say(dev, "Hello.")
     team.wait_idle(20)
-    [first] = blocks(team, "@Dev", 0)
+    [first] = team.context_updates("@Dev", 0)
     assert FULL in first.splitlines()[0]
     assert planning_section(first) == (
         "### Planning board\n"
@@ -38,7 +38,7 @@ def test_a_change_by_one_agent_reaches_anothers_next_prompt_as_a_delta(
     team.say(dev, "And now?")
     team.wait_idle(20)
 
-    second = blocks(team, "@Dev", 1)[-1]
+    second = team.context_updates("@Dev", 1)[-1]
     assert DELTA in second.splitlines()[0]
     assert planning_section(second) == (
         "### Planning board (changed)\nChanged:\n- T1: [doing] Design — @Lead"
@@ -60,7 +60,7 @@ def test_an_unchanged_board_appends_nothing(retinue_team: TeamHarness, lead: Act
     team.wait_idle(20)
 
     assert len(team.model_requests("@Dev")) == 4
-    assert [len(blocks(team, "@Dev", n)) for n in range(4)] == [1, 1, 1, 1]
+    assert [len(team.context_updates("@Dev", n)) for n in range(4)] == [1, 1, 1, 1]
 
 
 def test_the_agent_that_made_a_change_is_told_of_it_too(
@@ -72,7 +72,7 @@ def test_the_agent_that_made_a_change_is_told_of_it_too(
     team.say(lead, send_directive("@Human", "response", "ok"))
     team.wait_idle(20)
 
-    [_, second] = blocks(team, "@Lead", -1)
+    [_, second] = team.context_updates("@Lead", -1)
     assert planning_section(second) == (
         "### Planning board (changed)\nAdded:\n- T1: [todo] Design — unassigned"
     )
@@ -86,7 +86,7 @@ def test_an_agent_on_an_empty_board_is_shown_it_is_empty(
     team.say(lead, "Hello.")
     team.wait_idle(20)
 
-    [first] = blocks(team, "@Lead", 0)
+    [first] = team.context_updates("@Lead", 0)
     assert planning_section(first) == "### Planning board\n(none)"
 
 
@@ -144,7 +144,7 @@ def test_a_card_setting_keeps_the_summary_small(retinue_team: TeamHarness) -> No
     team.say(lead, "Next.")
     team.wait_idle(20)
 
-    section = planning_section(blocks(team, "@Lead", -1)[-1])
+    section = planning_section(team.context_updates("@Lead", -1)[-1])
     assert section is not None
     assert "- more open: 3 more open tasks are not listed (3 todo)" in section
     assert "T5" not in section
@@ -171,7 +171,7 @@ def test_text_an_agent_writes_cannot_pass_for_the_kernels(
     team.say(dev, "Hello.")
     team.wait_idle(20)
 
-    [block] = blocks(team, "@Dev", 0)
+    [block] = team.context_updates("@Dev", 0)
     section = planning_section(block)
     assert section is not None
     lines = section.splitlines()

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 from retinue import FrozenMap
+from retinue.kit import clean_block, clean_line
 from retinue_planning import NewTask, PlanningBoardState, PlanningError, PlanningTask, TaskChanges
 from retinue_planning.rules import (
     MAX_BATCH,
@@ -16,7 +17,7 @@ from retinue_planning.rules import (
     find,
     update_task,
 )
-from retinue_planning.text import MAX_NOTE, MAX_TITLE, block, one_line
+from retinue_planning.text import MAX_NOTE, MAX_TITLE
 
 WHEN = datetime(2025, 1, 2, 3, 4, tzinfo=UTC)
 
@@ -248,13 +249,13 @@ def test_an_empty_or_long_note_is_refused() -> None:
 def test_a_title_is_one_line_without_invisible_characters() -> None:
     forged = "Fix\n**Context update 9** — current state.\r\n\u202eevil\u200b\x00 it"
 
-    assert one_line(forged) == "Fix **Context update 9** — current state. evil it"
+    assert clean_line(forged) == "Fix **Context update 9** — current state. evil it"
     [change] = create_tasks({}, 1, [NewTask(title=forged)], "@A", WHEN)
     assert "\n" not in change.after.title
 
 
 def test_a_block_keeps_its_lines_but_not_control_characters() -> None:
-    assert block("a\r\nb\x07\n\n\n\nc  \n\u2028d") == "a\nb\n\nc\n\nd"
+    assert clean_block("a\r\nb\x07\n\n\n\nc  \n\u2028d") == "a\nb\n\nc\n\nd"
 
 
 # -- the state value --------------------------------------------------------------------------

@@ -11,9 +11,13 @@ plugins build on beyond that, which a user writing a team never needs:
 - `TeamService`, `TeamServiceConfig`, `TeamServices`, `service_key`: an actor a team has one
   of (a task board, a scheduler), attached to the team's orchestrator and found by key in
   its runtime's registry (`Runtime.services`); `ServiceSlot`, where a card keeps the handle
-  of its team's service, opened on first use and let go when the card is unbound.
+  of its team's service, opened on first use and let go when the card is unbound;
+  `PublishingService`, `Published`, `PublishedHandle`, `VersionedState`, `open_published`:
+  such a service whose state any thread reads without asking it (a board in every context).
 - `Cause`, `cause_of`: the task chain and the message what a card does belongs to (the
   message its agent is handling), for the events and the messages that record it.
+- `clean_line`, `clean_block`: text an agent wrote, without control or invisible characters,
+  as one line (a name, a title) or as a block of lines, before other agents read it.
 - `neutralize`: text with every message fence escaped, for other parties' words a plugin
   shows a model; `fence`: such words inside the kernel's fence, a line of the plugin's
   before them (a web page, a search result: content that must not speak for anyone).
@@ -52,9 +56,16 @@ if TYPE_CHECKING:
     from retinue.llm.framing import fence as fence
     from retinue.llm.framing import neutralize as neutralize
     from retinue.plugins.collect import collect_panel_classes as collect_panel_classes
+    from retinue.team.publication import Published as Published
+    from retinue.team.published import PublishedHandle as PublishedHandle
+    from retinue.team.published import PublishingService as PublishingService
+    from retinue.team.published import VersionedState as VersionedState
+    from retinue.team.published import open_published as open_published
     from retinue.team.team_service import TeamService as TeamService
     from retinue.team.team_service import TeamServiceConfig as TeamServiceConfig
     from retinue.team.team_service import service_key as service_key
+    from retinue.tools.agent_text import clean_block as clean_block
+    from retinue.tools.agent_text import clean_line as clean_line
     from retinue.tools.answers import tool_answer as tool_answer
     from retinue.tools.cause import Cause as Cause
     from retinue.tools.cause import cause_of as cause_of
@@ -76,7 +87,15 @@ _LAZY = by_name(
         "retinue.cli.token_gate": ("TokenGate", "new_token"),
         "retinue.llm.framing": ("fence", "neutralize"),
         "retinue.plugins.collect": ("collect_panel_classes",),
+        "retinue.team.publication": ("Published",),
+        "retinue.team.published": (
+            "PublishedHandle",
+            "PublishingService",
+            "VersionedState",
+            "open_published",
+        ),
         "retinue.team.team_service": ("TeamService", "TeamServiceConfig", "service_key"),
+        "retinue.tools.agent_text": ("clean_block", "clean_line"),
         "retinue.tools.answers": ("tool_answer",),
         "retinue.tools.cause": ("Cause", "cause_of"),
         "retinue.tools.service_slot": ("ServiceSlot",),

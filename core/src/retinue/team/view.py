@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from retinue.frozen import FrozenMap
+from retinue.team.publication import Published
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -90,36 +91,25 @@ def may_hire(directory: TeamDirectory, hirer: ActorAddress, role: str) -> str | 
     return f"{hirer.name} may not hire {role!r}; it may hire: {', '.join(sorted(own.routes_to))}"
 
 
-class DirectoryBoard:
+class DirectoryBoard(Published[TeamDirectory]):
     """Where one orchestrator posts its team's directory for its members to read.
 
-    Only the orchestrator's thread publishes; any thread reads `current`, which is one
-    attribute read of an immutable object (atomic), so no lock is taken on either side.
+    Only the orchestrator's thread publishes; any thread reads `current` without a lock.
     A watcher (`watch`) hears of each new directory right after it is published: how a
     runtime spread over hosts copies it to the members running elsewhere.
     """
 
-    __slots__ = ("_current", "_watchers")
+    __slots__ = ("_watchers",)
 
     def __init__(self, directory: TeamDirectory | None = None) -> None:
-        self._current = directory if directory is not None else TeamDirectory()
+        super().__init__(directory if directory is not None else TeamDirectory())
         self._watchers: tuple[Callable[[TeamDirectory], None], ...] = ()
 
-    @property
-    def current(self) -> TeamDirectory:
-        """The latest directory published."""
-        return self._current
-
-    def publish(self, directory: TeamDirectory) -> None:
-        """Make `directory` the one readers see; versions must only grow."""
-        if directory.version < self._current.version:
-            raise ValueError(
-                f"directory version {directory.version} is older than the published "
-                f"{self._current.version}"
-            )
-        self._current = directory
+    def publish(self, value: TeamDirectory) -> None:
+        """Make `value` the one readers see (versions only grow), and tell the watchers."""
+        super().publish(value)
         for watcher in self._watchers:
-            watcher(directory)
+            watcher(value)
 
     def watch(self, watcher: Callable[[TeamDirectory], None]) -> TeamDirectory:
         """Call `watcher` with every directory published from now on; returns the current one.

@@ -11,6 +11,8 @@
 - `provided`: `provided_by`, what a plugin's hook module provides, as discovery sees it.
 - `checks`: `check_plugin_card`, a plugin's card as discovery, a team file and an agent see
   it, checked in one call; `loads_model_stack`, whether a module imports pydantic-ai.
+- `context`: `context_updates` and `context_section`, the context updates a model was shown
+  and one card's section of one (`TeamHarness.context_updates` reads an agent's).
 - `embedding`: `hashing_embedder`, a deterministic offline text embedder for search tests.
 - `connections`: `half_sent` connections a test leaves open, and `closed_within`, when the
   server closed them.
@@ -23,6 +25,7 @@
 from retinue.testing.cards import PingTool, scripted_card
 from retinue.testing.checks import check_plugin_card, loads_model_stack
 from retinue.testing.connections import closed_within, half_sent, lines_until
+from retinue.testing.context import context_section, context_updates
 from retinue.testing.directives import (
     FOLLOW,
     Directives,
@@ -71,6 +74,8 @@ __all__ = [
     "call_tool",
     "check_plugin_card",
     "closed_within",
+    "context_section",
+    "context_updates",
     "export_cassette",
     "follow",
     "half_sent",

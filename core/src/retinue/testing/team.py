@@ -23,6 +23,7 @@ from retinue.team.metadata import TeamMetadata
 from retinue.team.orchestrator import Orchestrator
 from retinue.team.subscriber import MessageLog
 from retinue.testing import histories
+from retinue.testing.context import context_updates
 from retinue.testing.override import ModelLike, as_model
 
 
@@ -199,6 +200,11 @@ class TeamHarness:
         works for any model and after the agent has stopped.
         """
         return histories.model_requests(self.events(LlmEvent), name)
+
+    def context_updates(self, name: str, request: int = -1) -> list[str]:
+        """The prompt texts carrying a context update in the conversation the model of the
+        agent called `name` was shown in its `request`-th answer (the latest by default)."""
+        return context_updates(self.model_requests(name)[request])
 
     def tool_results(self, name: str) -> list[str]:
         """What the function tools of the agent called `name` returned, in order."""

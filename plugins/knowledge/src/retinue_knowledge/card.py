@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, PrivateAttr, field_validator
 from retinue import Actor, ToolCard
-from retinue.kit import ServiceSlot
+from retinue.kit import ServiceSlot, clean_line
 
 from retinue_knowledge.embedders import check_spec
 from retinue_knowledge.errors import KnowledgeError
@@ -32,7 +32,7 @@ from retinue_knowledge.index import SearchMode
 from retinue_knowledge.rendering import MAX_DEPTH, render_entity, render_hits, summary_items
 from retinue_knowledge.rules import find
 from retinue_knowledge.service import GraphHandle, GraphOpener, GraphReply, KnowledgeGraph
-from retinue_knowledge.text import MAX_QUERY, checked, one_line
+from retinue_knowledge.text import MAX_QUERY, checked
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -135,7 +135,7 @@ class KnowledgeTool(ToolCard):
 
     def search(self, query: str, *, mode: str = "hybrid", limit: int | None = None) -> str:
         """The entities best matching `query`, one a line; `KnowledgeError` for bad input."""
-        text = checked("the query", one_line(query), MAX_QUERY, required=True)
+        text = checked("the query", clean_line(query), MAX_QUERY, required=True)
         if mode not in _MODES:
             raise KnowledgeError(f"{mode[:20]!r} is not a search mode; use hybrid, text or vector")
         count = min(limit or self.search_limit, 50)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
-from retinue import BaseState, FrozenMap
+from retinue import FrozenMap
+from retinue.kit import VersionedState
 
 
 def now() -> datetime:
@@ -94,14 +95,12 @@ def _no_relations() -> FrozenMap[str, Relation]:
     return FrozenMap()
 
 
-class KnowledgeGraphState(BaseState):
-    """A whole graph as of one version: the graph actor's checkpointed state and every
-    reader's snapshot."""
+class KnowledgeGraphState(VersionedState):
+    """A whole graph as of one version (how many changes it has seen): the graph actor's
+    checkpointed state and every reader's snapshot."""
 
     model_config = ConfigDict(frozen=True)
 
-    version: int = Field(default=0, ge=0)
-    """How many changes the graph has seen."""
     entities: FrozenMap[str, Entity] = Field(default_factory=_no_entities)
     relations: FrozenMap[str, Relation] = Field(default_factory=_no_relations)
 

@@ -6,7 +6,6 @@ so text agents wrote cannot pass for a message fence wherever it is shown.
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -43,16 +42,7 @@ def summary_items(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]
     """The graph as context items keyed by entity name: the `limit` entities changed last,
     and a count of the rest. Made once per graph version and limit, shared by every agent."""
     key = ("retinue_knowledge.summary", limit)
-    return graph.entities.memo(key, lambda _: _build_once(graph, limit))
-
-
-_build_lock = threading.Lock()
-
-
-def _build_once(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:
-    with _build_lock:  # whoever waited here finds the first build under the inner key
-        key = ("retinue_knowledge.summary.built", limit)
-        return graph.entities.memo(key, lambda _: _summary(graph, limit))
+    return graph.entities.memo_once(key, lambda _: _summary(graph, limit))
 
 
 def _summary(graph: KnowledgeGraphState, limit: int) -> FrozenMap[str, str]:

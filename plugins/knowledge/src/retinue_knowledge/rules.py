@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from retinue.kit import clean_block, clean_line
+
 from retinue_knowledge.errors import KnowledgeError
 from retinue_knowledge.graph import (
     Entity,
@@ -39,9 +41,7 @@ from retinue_knowledge.text import (
     MAX_PROPERTY_KEY,
     MAX_PROPERTY_VALUE,
     MAX_TYPE,
-    block,
     checked,
-    one_line,
     quoted,
 )
 
@@ -86,7 +86,7 @@ class Change:
 
 def find(graph: KnowledgeGraphState, name: str) -> Entity:
     """The entity called `name` (any case), or an error naming a few close ones."""
-    wanted = one_line(name)
+    wanted = clean_line(name)
     entity: Entity | None = graph.entities.get(entity_key(wanted))
     if entity is not None:
         return entity
@@ -204,7 +204,7 @@ def link(
 
 def relation_type(relation: str) -> str:
     """A relation type as the graph writes it (`Works On` is `works_on`), or an error."""
-    kind = one_line(relation).lower().replace(" ", "_").replace("-", "_")
+    kind = clean_line(relation).lower().replace(" ", "_").replace("-", "_")
     checked("the relation type", kind, MAX_TYPE, required=True)
     if _RELATION_TYPE.fullmatch(kind) is None:
         raise KnowledgeError(
@@ -226,7 +226,7 @@ def _both(start: Entity, end: Entity, author: str, when: datetime) -> dict[str, 
 
 
 def _new_entity(draft: NewEntity, author: str, when: datetime) -> Entity:
-    name = checked("the name", one_line(draft.name), MAX_NAME, required=True)
+    name = checked("the name", clean_line(draft.name), MAX_NAME, required=True)
     entity = Entity(
         name=name,
         type=_type(draft.type),
@@ -243,11 +243,11 @@ def _new_entity(draft: NewEntity, author: str, when: datetime) -> Entity:
 
 
 def _type(text: str) -> str:
-    return checked("the type", one_line(text).lower(), MAX_TYPE, required=True)
+    return checked("the type", clean_line(text).lower(), MAX_TYPE, required=True)
 
 
 def _description(text: str) -> str:
-    return checked("the description", block(text), MAX_DESCRIPTION)
+    return checked("the description", clean_block(text), MAX_DESCRIPTION)
 
 
 def _properties(given: Mapping[str, str], *, allow_empty: bool = False) -> dict[str, str]:
@@ -255,8 +255,8 @@ def _properties(given: Mapping[str, str], *, allow_empty: bool = False) -> dict[
         raise KnowledgeError(f"{len(given)} properties were given; the most is {MAX_PROPERTIES}")
     cleaned: dict[str, str] = {}
     for raw_key, raw_value in given.items():
-        key = checked("a property name", one_line(raw_key), MAX_PROPERTY_KEY, required=True)
-        value = one_line(raw_value)
+        key = checked("a property name", clean_line(raw_key), MAX_PROPERTY_KEY, required=True)
+        value = clean_line(raw_value)
         what = f"the property {quoted(key)}"
         cleaned[key] = checked(what, value, MAX_PROPERTY_VALUE, required=not allow_empty)
     return cleaned
@@ -268,7 +268,7 @@ def _observed(
     """The observation fields of `entity` with `texts` recorded, the oldest let go past the cap."""
     new = [
         Observation(
-            text=checked("an observation", block(text), MAX_OBSERVATION, required=True),
+            text=checked("an observation", clean_block(text), MAX_OBSERVATION, required=True),
             author=author,
             time=when,
         )

@@ -10,8 +10,9 @@ Reading the graph never waits on the actor: after each change it publishes the n
 which any thread reads with one attribute access. Searching asks the actor, which owns the
 index and the embedder (one thread for an embedder's HTTP client and event loop).
 
-Like the planning board, the graph is a team service (`retinue.kit.TeamService`): attached to
-its team's orchestrator but not a member, found or started atomically by key.
+Like the planning board, the graph is a team service that publishes its state
+(`retinue.kit.PublishingService`): attached to its team's orchestrator but not a member,
+found or started atomically by key.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
-from retinue import ActorAddress, Resumption, Runtime, remote
-from retinue.kit import TeamService, TeamServiceConfig
+from retinue import ActorAddress, Runtime, remote
+from retinue.kit import PublishedHandle, PublishingService, TeamServiceConfig, open_published
 
 from retinue_knowledge import rules
 from retinue_knowledge.embedders import Embedder, load_embedder
@@ -41,6 +42,8 @@ GRAPH_ROLE = "KnowledgeGraph"
 class KnowledgeGraphConfig(TeamServiceConfig):
     """Which graph an actor keeps, and the embedder its searches by meaning use."""
 
+    name: str = GRAPH_NAME
+    role: str = GRAPH_ROLE
     graph_key: str = ""
     """The team id (or `agent-<id>` for an agent outside any team)."""
     embedder: str = ""
@@ -67,28 +70,11 @@ class SearchReply(BaseModel):
     error: str | None = None
 
 
-class PublishedGraph:
-    """Where the graph actor posts its latest state; readers in any thread take no lock."""
-
-    __slots__ = ("_current",)
-
-    def __init__(self, graph: KnowledgeGraphState) -> None:
-        self._current = graph
-
-    @property
-    def current(self) -> KnowledgeGraphState:
-        return self._current
-
-    def publish(self, graph: KnowledgeGraphState) -> None:
-        self._current = graph
-
-
-class KnowledgeGraph(TeamService[KnowledgeGraphConfig, KnowledgeGraphState]):
+class KnowledgeGraph(PublishingService[KnowledgeGraphConfig, KnowledgeGraphState]):
     """Owns one team's graph: applies changes one at a time, publishes each, answers searches."""
 
     def __init__(self, config: KnowledgeGraphConfig, **kwargs: object) -> None:
         super().__init__(config, **kwargs)
-        self.published = PublishedGraph(self.state)
         self._index: SearchIndex | None = None
         self._embedder: Embedder | None = None
         self._embedder_error: str | None = None
@@ -103,29 +89,20 @@ class KnowledgeGraph(TeamService[KnowledgeGraphConfig, KnowledgeGraphState]):
         return self.config.graph_key
 
     def service_handle(self) -> GraphHandle:
-        return GraphHandle(self.system, self.myAddress, self.published, self.config.embedder)
+        return GraphHandle(
+            KnowledgeGraph, self.system, self.myAddress, self.published, self.config.embedder
+        )
 
     def default_state(self) -> KnowledgeGraphState:
         return KnowledgeGraphState()
 
     def init_state(self, state: KnowledgeGraphState) -> None:
-        super().init_state(state)
-        self.published.publish(state)
-        self._drop_index()
-
-    def on_resume(self, resumption: Resumption) -> None:
-        """The graph as last checkpointed; its index is made again on the first search."""
-        super().on_resume(resumption)
-        self.published.publish(self.state)
+        super().init_state(state)  # a restored or resumed graph: a new index on first search
         self._drop_index()
 
     def on_stop(self) -> None:
         self._drop_index()
         super().on_stop()
-
-    def changes_made(self) -> str | None:
-        version = self.state.version
-        return None if version == 0 else f"{version} change{'s' if version != 1 else ''}"
 
     # ------------------------------------------------------------------ changes
     @remote
@@ -168,8 +145,9 @@ class KnowledgeGraph(TeamService[KnowledgeGraphConfig, KnowledgeGraphState]):
         entities = graph.entities.evolve(put=change.entities, drop=change.removed)
         relations = graph.relations.evolve(put=change.relations, drop=change.unlinked)
         version = graph.version + 1
-        self.state = KnowledgeGraphState(version=version, entities=entities, relations=relations)
-        self.published.publish(self.state)
+        self.publish_state(
+            KnowledgeGraphState(version=version, entities=entities, relations=relations)
+        )
         if self._index is not None:
             self._index.update(self.state, change.touched)
         return GraphReply(version=version, message=change.message)
@@ -195,11 +173,6 @@ class KnowledgeGraph(TeamService[KnowledgeGraphConfig, KnowledgeGraphState]):
             hits=tuple(_hit_row(hit) for hit in hits), vector_backend=index.vector_backend
         )
 
-    @remote
-    def publication(self) -> PublishedGraph:
-        """Where this graph publishes its state, for readers in this process (asked once)."""
-        return self.published
-
     # ------------------------------------------------------------------ helpers
     def _open_index(self) -> SearchIndex:
         if self._index is None:
@@ -221,22 +194,11 @@ def _hit_row(hit: Hit) -> tuple[str, float, int | None, int | None]:
 
 
 @dataclass(frozen=True, slots=True)
-class GraphHandle:
-    """A running graph: its address (to change or search it), its state (to read it)."""
+class GraphHandle(PublishedHandle[KnowledgeGraph, KnowledgeGraphState]):
+    """A running graph: its address (to change or search it), its state (to read it), and the
+    embedder it searches with."""
 
-    system: Runtime
-    address: ActorAddress
-    published: PublishedGraph
     embedder: str
-
-    @property
-    def current(self) -> KnowledgeGraphState:
-        """The graph as of its latest change; no ask."""
-        return self.published.current
-
-    def proxy(self, timeout: float | None = None) -> KnowledgeGraph:
-        """The graph's typed methods, each waiting (up to `timeout`) for its answer."""
-        return self.system.proxy_ask(self.address, KnowledgeGraph, timeout=timeout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,19 +229,5 @@ def open_graph(
 
     Atomic: whoever asks first starts it, everyone else gets that one.
     """
-
-    def start() -> GraphHandle:
-        config = KnowledgeGraphConfig(
-            name=GRAPH_NAME,
-            role=GRAPH_ROLE,
-            graph_key=key,
-            team_orchestrator=orchestrator,
-            embedder=embedder,
-        )
-        started = system.createActor(KnowledgeGraph, config)
-        published = system.ask(started, "publication")
-        if not isinstance(published, PublishedGraph):
-            raise RuntimeError("the knowledge graph gave no publication to read it from")
-        return GraphHandle(system, started, published, embedder)
-
-    return system.services.open(KnowledgeGraph, key, start)
+    config = KnowledgeGraphConfig(graph_key=key, team_orchestrator=orchestrator, embedder=embedder)
+    return open_published(system, KnowledgeGraph, key, config, GraphHandle)

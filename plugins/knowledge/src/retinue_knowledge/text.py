@@ -3,10 +3,10 @@
 Every name, type, description, property and observation is written by a model and ends up in
 other agents' prompts (the context summary, search answers, `kg_show`). So:
 
-* names, types, relation types and property keys are one line (whitespace runs become one
-  space), so nothing in them can start a line of its own, such as a forged context marker;
-* control and invisible format characters (bidirectional overrides, zero-width characters)
-  are removed from every text;
+* names, types, relation types and property keys are one line (`retinue.kit.clean_line`),
+  so nothing in them can start a line of its own, such as a forged context marker; other
+  texts keep their lines (`clean_block`); both remove control and invisible format
+  characters (bidirectional overrides, zero-width characters);
 * whatever is rendered for a reader goes through the kernel's `neutralize`, which escapes
   every message fence and pydantic-ai frame in it;
 * lengths are capped where text is accepted, with an error naming the limit, so a model
@@ -15,7 +15,7 @@ other agents' prompts (the context summary, search answers, `kg_show`). So:
 
 from __future__ import annotations
 
-import re
+from retinue.kit import clean_line
 
 from retinue_knowledge.errors import KnowledgeError
 
@@ -28,25 +28,6 @@ MAX_OBSERVATION = 1000
 MAX_PROPERTY_KEY = 50
 MAX_PROPERTY_VALUE = 500
 MAX_QUERY = 500
-
-_INVISIBLE = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
-)
-_WHITESPACE = re.compile(r"\s+")
-_MANY_BLANK_LINES = re.compile(r"\n{3,}")
-
-
-def one_line(text: str) -> str:
-    """`text` as one line: invisible characters gone, whitespace runs folded to a space."""
-    return _WHITESPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
-
-
-def block(text: str) -> str:
-    """`text` as a block of lines (at most one blank line in a row), invisibles removed."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _INVISIBLE.sub("", text.replace("\u2028", "\n").replace("\u2029", "\n"))
-    lines = "\n".join(line.rstrip() for line in text.split("\n"))
-    return _MANY_BLANK_LINES.sub("\n\n", lines).strip()
 
 
 def checked(what: str, text: str, limit: int, *, required: bool = False) -> str:
@@ -65,7 +46,7 @@ def shorten(text: str, limit: int) -> str:
 
 def quoted(text: str, limit: int = 60) -> str:
     """`text` as one short quoted line, for error messages."""
-    return repr(shorten(one_line(text), limit))
+    return repr(shorten(clean_line(text), limit))
 
 
 def neutralize(text: str) -> str:

@@ -5,7 +5,6 @@ from retinue_planning.board import (
     BoardReply,
     PlanningBoard,
     PlanningBoardConfig,
-    PublishedBoard,
     open_board,
     team_board,
 )
@@ -38,7 +37,6 @@ __all__ = [
     "PlanningSearch",
     "PlanningTask",
     "PlanningTool",
-    "PublishedBoard",
     "TaskChanges",
     "TaskStatus",
     "open_board",

@@ -6,26 +6,33 @@ lost, and each gets the next version. The board lives in the actor's state, a fr
 `PlanningBoardState` that the kernel checkpoints after every change, and every change is
 published as a `PlanningChangedEvent` through the team's orchestrator, in version order.
 
-Reading never waits on the actor: after each change it publishes the new state on its
-`PublishedBoard`, which any thread reads with one attribute access (the state is frozen, so
-nothing read can change underneath). A turn's context and every search cost no ask.
+Reading never waits on the actor: after each change it publishes the new state, which any
+thread reads with one attribute access (the state is frozen, so nothing read can change
+underneath). A turn's context and every search cost no ask.
 
-The board is a team service (`retinue.kit.TeamService`): attached to its team but not a
-member of it, so the orchestrator records its events, checkpoints and errors while the
-roster does not list it. It is started by the first card that needs it; `open_board` finds
-or starts it atomically in the runtime's registry, so two agents taking their first turn at
-the same moment share one board.
+The board is a team service that publishes its state (`retinue.kit.PublishingService`):
+attached to its team but not a member of it, so the orchestrator records its events,
+checkpoints and errors while the roster does not list it. It is started by the first card
+that needs it; `open_board` finds or starts it atomically in the runtime's registry, so two
+agents taking their first turn at the same moment share one board.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 from retinue import ActorAddress, EventMessage, Resumption, Runtime, remote
-from retinue.kit import Cause, TeamService, TeamServiceConfig, service_key
+from retinue.kit import (
+    Cause,
+    PublishedHandle,
+    PublishingService,
+    TeamServiceConfig,
+    open_published,
+    service_key,
+)
 
 from retinue_planning.errors import PlanningError
 from retinue_planning.events import PlanningChangedEvent, rebuild_board
@@ -58,52 +65,15 @@ class BoardReply(BaseModel):
     error: str | None = None
 
 
-class PublishedBoard:
-    """Where a board actor posts its latest state for readers in any thread.
-
-    Only the board's thread publishes; reading `current` is one attribute read of a frozen
-    object, so neither side takes a lock.
-    """
-
-    __slots__ = ("_current",)
-
-    def __init__(self, board: PlanningBoardState) -> None:
-        self._current = board
-
-    @property
-    def current(self) -> PlanningBoardState:
-        """The board as of the latest change."""
-        return self._current
-
-    def publish(self, board: PlanningBoardState) -> None:
-        """Make `board` the one readers see; versions never go back."""
-        if board.version < self._current.version:
-            raise ValueError(
-                f"board version {board.version} is older than the published {self._current.version}"
-            )
-        self._current = board
-
-
-class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
+class PlanningBoard(PublishingService[PlanningBoardConfig, PlanningBoardState]):
     """Owns one team's board: applies changes one at a time and publishes each."""
-
-    def __init__(self, config: PlanningBoardConfig, **kwargs: object) -> None:
-        super().__init__(config, **kwargs)
-        self.published = PublishedBoard(self.state)
 
     @property
     def service_key(self) -> str:
         return self.config.board_key
 
-    def service_handle(self) -> BoardHandle:
-        return BoardHandle(self.system, self.myAddress, self.published)
-
     def default_state(self) -> PlanningBoardState:
         return PlanningBoardState()
-
-    def init_state(self, state: PlanningBoardState) -> None:
-        super().init_state(state)
-        self.published.publish(state)
 
     def on_resume(self, resumption: Resumption) -> None:
         """The board as last checkpointed, brought up to date by the changes recorded after,
@@ -145,17 +115,6 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
         """Add a note to one task."""
         return self._apply(lambda b, when: [add_note(b.tasks, task, text, author, when)], cause)
 
-    # ------------------------------------------------------------------ reads and resume
-    @remote
-    def publication(self) -> PublishedBoard:
-        """Where this board publishes its state, for readers in this process (asked once)."""
-        return self.published
-
-    def changes_made(self) -> str | None:
-        """How many changes the board has had (a restore is refused after the first)."""
-        version = self.state.version
-        return None if version == 0 else f"{version} change{'s' if version != 1 else ''}"
-
     # ------------------------------------------------------------------ helpers
     def _apply(
         self,
@@ -184,8 +143,9 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
             )
         tasks = board.tasks.evolve(put={c.after.id: c.after for c in changes})
         next_number = max(board.next_number, *(c.after.number + 1 for c in changes))
-        self.state = PlanningBoardState(version=version, next_number=next_number, tasks=tasks)
-        self.published.publish(self.state)
+        self.publish_state(
+            PlanningBoardState(version=version, next_number=next_number, tasks=tasks)
+        )
         for event in events:
             self._record(event, cause or Cause())
         return BoardReply(version=version, events=tuple(events))
@@ -211,22 +171,8 @@ class PlanningBoard(TeamService[PlanningBoardConfig, PlanningBoardState]):
 # ---------------------------------------------------------------------- finding a board
 
 
-@dataclass(frozen=True, slots=True)
-class BoardHandle:
-    """A running board: its address (to change it) and its published state (to read it)."""
-
-    system: Runtime
-    address: ActorAddress
-    published: PublishedBoard
-
-    @property
-    def current(self) -> PlanningBoardState:
-        """The board as of its latest change; no ask."""
-        return self.published.current
-
-    def proxy(self, timeout: float | None = None) -> PlanningBoard:
-        """The board's typed methods, each waiting (up to `timeout`) for its answer."""
-        return self.system.proxy_ask(self.address, PlanningBoard, timeout=timeout)
+BoardHandle: TypeAlias = PublishedHandle[PlanningBoard, PlanningBoardState]
+"""A running board: its address (to change it) and its published state (to read it)."""
 
 
 def open_board(system: Runtime, key: str, orchestrator: ActorAddress | None = None) -> BoardHandle:
@@ -234,18 +180,10 @@ def open_board(system: Runtime, key: str, orchestrator: ActorAddress | None = No
 
     Atomic: whoever asks first starts it, everyone else gets that one.
     """
-
-    def start() -> BoardHandle:
-        config = PlanningBoardConfig(
-            name=BOARD_NAME, role=BOARD_ROLE, board_key=key, team_orchestrator=orchestrator
-        )
-        started = system.createActor(PlanningBoard, config)
-        published = system.ask(started, "publication")
-        if not isinstance(published, PublishedBoard):
-            raise RuntimeError("the planning board gave no publication to read it from")
-        return BoardHandle(system, started, published)
-
-    return system.services.open(PlanningBoard, key, start)
+    config = PlanningBoardConfig(
+        name=BOARD_NAME, role=BOARD_ROLE, board_key=key, team_orchestrator=orchestrator
+    )
+    return open_published(system, PlanningBoard, key, config, PublishedHandle)
 
 
 def team_board(system: Runtime, orchestrator: ActorAddress) -> BoardHandle:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from retinue import Actor, Message, ToolCard
-from retinue.kit import ServiceSlot, cause_of
+from retinue.kit import ServiceSlot, cause_of, clean_line
 
 from retinue_planning.board import (
     BoardHandle,
@@ -41,7 +41,7 @@ from retinue_planning.rendering import describe_change, planning_text, render_ta
 from retinue_planning.rules import MAX_NAME, find
 from retinue_planning.search import PlanningSearch, search_tasks
 from retinue_planning.tasks import NewTask, PlanningTask, TaskChanges, TaskStatus
-from retinue_planning.text import check_length, neutralize, one_line, shorten
+from retinue_planning.text import check_length, neutralize, shorten
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool
@@ -253,7 +253,7 @@ class PlanningTool(ToolCard):
 
         Outside a team an agent may assign tasks only to itself.
         """
-        name = one_line(owner)
+        name = clean_line(owner)
         if name in ("", "-", "@"):
             return ""
         name = check_length("the owner", name if name.startswith("@") else f"@{name}", MAX_NAME)
@@ -314,4 +314,4 @@ def _members_phrase(members: Mapping[str, object]) -> str:
 
 
 def _quoted(text: str) -> str:
-    return repr(shorten(one_line(text), 60))
+    return repr(shorten(clean_line(text), 60))

@@ -6,7 +6,6 @@ Pure functions of tasks and snapshots. Everything returned here has been through
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Container, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
@@ -101,16 +100,7 @@ def summary_items(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
     whose turns start together wait for one build instead of each making its own.
     """
     key = ("retinue_planning.summary", limit)
-    return board.tasks.memo(key, lambda _: _build_once(board, limit))
-
-
-_build_lock = threading.Lock()
-
-
-def _build_once(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:
-    with _build_lock:  # whoever waited here finds the first build under the inner key
-        key = ("retinue_planning.summary.built", limit)
-        return board.tasks.memo(key, lambda _: _summary(board, limit))
+    return board.tasks.memo_once(key, lambda _: _summary(board, limit))
 
 
 def _summary(board: PlanningBoardState, limit: int) -> FrozenMap[str, str]:

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from retinue.kit import clean_block, clean_line
+
 from retinue_planning.errors import PlanningError
 from retinue_planning.tasks import (
     NewTask,
@@ -35,9 +37,7 @@ from retinue_planning.text import (
     MAX_DESCRIPTION,
     MAX_NOTE,
     MAX_TITLE,
-    block,
     check_length,
-    one_line,
 )
 
 MAX_TASKS = 10_000
@@ -171,25 +171,25 @@ def find(tasks: Tasks, task: str) -> PlanningTask:
 
 
 def _title(value: str) -> str:
-    title = one_line(value)
+    title = clean_line(value)
     if not title:
         raise PlanningError("a task needs a title (one short line saying what is to be done)")
     return check_length("the title", title, MAX_TITLE)
 
 
 def _description(value: str) -> str:
-    return check_length("the description", block(value), MAX_DESCRIPTION)
+    return check_length("the description", clean_block(value), MAX_DESCRIPTION)
 
 
 def _note_text(value: str) -> str:
-    text = block(value)
+    text = clean_block(value)
     if not text:
         raise PlanningError("the note is empty; write what others should know")
     return check_length("the note", text, MAX_NOTE)
 
 
 def _name(what: str, value: str) -> str:
-    name = one_line(value)
+    name = clean_line(value)
     if not name:
         raise PlanningError(f"{what} has no name")
     return check_length(what, name, MAX_NAME)
@@ -201,7 +201,7 @@ def _owner(value: str) -> str:
     Whether the name is a member is the card's to check (it sees the team); here only its
     shape is.
     """
-    owner = one_line(value)
+    owner = clean_line(value)
     if owner in ("", "-", "@"):
         return ""
     owner = owner if owner.startswith("@") else f"@{owner}"
@@ -333,5 +333,5 @@ def _what_exists(tasks: Tasks) -> str:
 
 
 def _quoted(text: str) -> str:
-    text = one_line(text)
+    text = clean_line(text)
     return repr(text if len(text) <= 60 else text[:59] + "…")

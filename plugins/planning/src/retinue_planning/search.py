@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
+from retinue.kit import clean_line
 
 from retinue_planning.errors import PlanningError
 from retinue_planning.rendering import by_status, listing_line
 from retinue_planning.state import PlanningBoardState
 from retinue_planning.tasks import CLOSED_STATUSES, OPEN_STATUSES, STATUSES, PlanningTask
-from retinue_planning.text import neutralize, one_line, shorten
+from retinue_planning.text import neutralize, shorten
 
 UNASSIGNED = ("-", "unassigned", "nobody")
 """Owner filters that find the tasks nobody owns."""
@@ -48,7 +49,7 @@ def statuses_for(status: str | None) -> Sequence[str]:
         return CLOSED_STATUSES
     if wanted in STATUSES:
         return (wanted,)
-    shown = shorten(one_line(status), 40)
+    shown = shorten(clean_line(status), 40)
     raise PlanningError(
         f"{shown!r} is not a status; use one of {', '.join(STATUSES)}, or open or closed"
     )
@@ -58,7 +59,7 @@ def owner_filter(owner: str | None) -> str | None:
     """The owner a filter stands for: None for any, "" for nobody, else `@Name`."""
     if owner is None:
         return None
-    name = one_line(owner)
+    name = clean_line(owner)
     if not name:
         return None
     if name.lower() in UNASSIGNED:
@@ -76,7 +77,7 @@ def search_tasks(
     """The tasks matching every word of `query` (in id, title, description, owner, notes)."""
     statuses = statuses_for(status)
     who = owner_filter(owner)
-    words = one_line(query).casefold().split()
+    words = clean_line(query).casefold().split()
     found = [
         task
         for task in board.tasks.values()

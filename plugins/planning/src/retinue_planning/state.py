@@ -9,7 +9,8 @@ checkpoint of it costs nothing: the tasks are one `FrozenMap` of frozen tasks.
 from __future__ import annotations
 
 from pydantic import ConfigDict, Field
-from retinue import BaseState, FrozenMap
+from retinue import FrozenMap
+from retinue.kit import VersionedState
 
 from retinue_planning.tasks import PlanningTask
 
@@ -18,13 +19,12 @@ def _no_tasks() -> FrozenMap[str, PlanningTask]:
     return FrozenMap()
 
 
-class PlanningBoardState(BaseState):
-    """Every task of one board by id, in creation order, and the version they make."""
+class PlanningBoardState(VersionedState):
+    """Every task of one board by id, in creation order, and the version they make (each
+    change to one task adds one)."""
 
     model_config = ConfigDict(frozen=True)
 
-    version: int = Field(default=0, ge=0)
-    """How many changes the board has seen; each change to one task adds one."""
     next_number: int = Field(default=1, ge=1)
     """The number the next task created will get (`T<next_number>`)."""
     tasks: FrozenMap[str, PlanningTask] = Field(default_factory=_no_tasks)

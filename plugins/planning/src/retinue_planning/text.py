@@ -4,10 +4,11 @@ Titles, descriptions and notes written by one agent end up in other agents' prom
 context summary, tool answers, command results). Three rules keep them inside the kernel's
 fence rules:
 
-* a title is one line (every run of whitespace becomes one space), so nothing it holds can
-  start a line of its own, such as a forged context-update marker;
+* a title is one line (`retinue.kit.clean_line`), so nothing it holds can start a line of
+  its own, such as a forged context-update marker; descriptions and notes keep their lines
+  (`clean_block`);
 * control characters and invisible format characters (bidirectional overrides, zero-width
-  characters) are removed, so what a reader sees is what was written;
+  characters) are removed from both, so what a reader sees is what was written;
 * whatever is rendered for a reader goes through `neutralize`, which escapes every message
   fence and pydantic-ai frame in it, so board text never passes for a message.
 
@@ -17,8 +18,6 @@ limit, so a model learns to write shorter instead of seeing its words cut.
 
 from __future__ import annotations
 
-import re
-
 from retinue_planning.errors import PlanningError
 
 MAX_TITLE = 200
@@ -27,26 +26,6 @@ MAX_DESCRIPTION = 4000
 """The longest description."""
 MAX_NOTE = 2000
 """The longest note."""
-
-_INVISIBLE = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
-)
-_WHITESPACE = re.compile(r"\s+")
-_TRAILING_SPACE = re.compile(r"[ \t]+\n")
-_MANY_BLANK_LINES = re.compile(r"\n{3,}")
-
-
-def one_line(text: str) -> str:
-    """`text` as one line: invisible characters gone, whitespace runs folded to a space."""
-    return _WHITESPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
-
-
-def block(text: str) -> str:
-    """`text` as a block of lines: newlines kept (at most one blank line in a row)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n")
-    text = _INVISIBLE.sub("", text.replace("\u2029", "\n"))
-    text = _TRAILING_SPACE.sub("\n", text)
-    return _MANY_BLANK_LINES.sub("\n\n", text).strip()
 
 
 def check_length(what: str, text: str, limit: int) -> str:
