@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from retinue import ActorAddress, AgentCard, ToolCard
-from retinue.testing import FOLLOW, TeamHarness, scripted_card, send_directive, tool_returns
+from retinue.testing import FOLLOW, TeamHarness, script, scripted_card, tool_returns
 from retinue_mcp import McpTool, StdioConnection
 
 DEMO_SERVER = Path(__file__).parent / "servers" / "demo_server.py"
@@ -53,5 +53,5 @@ def work(
 ) -> None:
     """`member` makes `calls` (`call_directive` lines) in one run, then answers the person
     `answer`; returns once the team is quiet (a server's start can take seconds)."""
-    team.say(member, "\n".join([*calls, send_directive("@Human", "response", answer)]))
+    team.say(member, script(*calls, answer=answer))
     team.wait_idle(timeout)

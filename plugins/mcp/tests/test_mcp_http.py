@@ -7,7 +7,7 @@ import logging
 import pytest
 from mcp_helpers import returns, role, stdio_card, work
 from pydantic import SecretStr
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive, script, send_directive
 from retinue_mcp import HttpConnection, McpTool
 
 
@@ -44,7 +44,7 @@ def test_a_model_calls_an_sse_server(retinue_team: TeamHarness, sse_url: str) ->
 
     team.say(
         clerk,
-        "\n".join([call_directive("authorization"), send_directive("@Human", "response", "done")]),
+        script(call_directive("authorization"), answer="done"),
     )
     team.wait_idle(120)
 

@@ -15,8 +15,8 @@ from retinue.testing import (
     TeamHarness,
     call_directive,
     check_plugin_card,
+    script,
     scripted_card,
-    send_directive,
 )
 from retinue_models import ModelTool, RosterModel
 
@@ -57,12 +57,10 @@ def test_the_model_switches_itself_and_its_next_turn_runs_on_the_new_model(
 
     team.say(
         ada,
-        "\n".join(
-            [
-                call_directive("switch_model", {"name": "terse"}),
-                call_directive("switch_model", {"name": "TERSE"}),
-                send_directive("@Human", "response", "switched"),
-            ]
+        script(
+            call_directive("switch_model", {"name": "terse"}),
+            call_directive("switch_model", {"name": "TERSE"}),
+            answer="switched",
         ),
     )
     team.wait_idle(20)
@@ -117,7 +115,7 @@ def test_a_model_outside_the_roster_is_refused_with_the_roster(
     ada = team.add(switcher())
     wrong = call_directive("switch_model", {"name": "openai:gpt-5"})
 
-    team.say(ada, "\n".join([wrong, wrong, send_directive("@Human", "response", "stayed")]))
+    team.say(ada, script(wrong, wrong, answer="stayed"))
     team.wait_idle(20)
 
     refusal = "'openai:gpt-5' is not in the roster; the roster is follow, terse"
@@ -173,7 +171,7 @@ def test_the_person_switches_with_slash_model_and_the_switch_survives_a_resume(
         resumed.wait_idle(20)
         assert [m.content for m in resumed.received_by("@Human")] == ["terse: two"]
         assert resumed.command(again, "/model follow").startswith("Switched to follow")
-        resumed.say(again, send_directive("@Human", "response", "back on follow"))
+        resumed.say(again, script(answer="back on follow"))
         resumed.wait_idle(20)
         assert resumed.received_by("@Human")[-1].content == "back on follow"
     finally:

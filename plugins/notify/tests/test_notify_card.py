@@ -24,6 +24,7 @@ from retinue.testing import (
     TeamHarness,
     call_directive,
     check_plugin_card,
+    script,
     scripted_card,
     send_directive,
 )
@@ -78,14 +79,12 @@ def test_an_agent_schedules_lists_cancels_and_is_notified_when_the_time_comes(
 
     team.say(
         ada,
-        "\n".join(
-            [
-                call_directive("schedule_notification", {"delay_seconds": 600, "text": back}),
-                call_directive("schedule_notification", {"delay_seconds": 90, "text": "stand-up"}),
-                call_directive("list_notifications"),
-                call_directive("cancel_notification", {"notification_id": "n2"}),
-                send_directive("@Human", "response", "scheduled"),
-            ]
+        script(
+            call_directive("schedule_notification", {"delay_seconds": 600, "text": back}),
+            call_directive("schedule_notification", {"delay_seconds": 90, "text": "stand-up"}),
+            call_directive("list_notifications"),
+            call_directive("cancel_notification", {"notification_id": "n2"}),
+            answer="scheduled",
         ),
     )
     team.wait_idle(20)
@@ -133,16 +132,14 @@ def test_bad_requests_are_retries_with_the_reason_and_the_turn_goes_on(
 
     team.say(
         ada,
-        "\n".join(
-            [
-                *twice({"delay_seconds": 0, "text": "now?"}),
-                *twice({"delay_seconds": 7200, "text": "too late"}),
-                *twice({"delay_seconds": 60, "text": "   "}),
-                call_directive("schedule_notification", {"delay_seconds": 60, "text": "ok"}),
-                *twice({"delay_seconds": 60, "text": "one more"}),
-                *twice({"notification_id": "N7"}, "cancel_notification"),
-                send_directive("@Human", "response", "done"),
-            ]
+        script(
+            *twice({"delay_seconds": 0, "text": "now?"}),
+            *twice({"delay_seconds": 7200, "text": "too late"}),
+            *twice({"delay_seconds": 60, "text": "   "}),
+            call_directive("schedule_notification", {"delay_seconds": 60, "text": "ok"}),
+            *twice({"delay_seconds": 60, "text": "one more"}),
+            *twice({"notification_id": "N7"}, "cancel_notification"),
+            answer="done",
         ),
     )
     team.wait_idle(20)
@@ -171,11 +168,9 @@ def test_another_agent_cannot_cancel_a_notification_it_did_not_schedule(
     team.wait_idle(20)
     team.say(
         bo,
-        "\n".join(
-            [
-                call_directive("cancel_notification", {"notification_id": "N1"}),
-                call_directive("list_notifications"),
-            ]
+        script(
+            call_directive("cancel_notification", {"notification_id": "N1"}),
+            call_directive("list_notifications"),
         ),
     )
     team.wait_idle(20)

@@ -14,7 +14,6 @@ from otel_quickstart import REQUEST, start_quickstart
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import (
-    ActorAddress,
     AgentCard,
     AgentConfig,
     AgentUsageLimits,
@@ -36,13 +35,6 @@ def card(role: str, script: str = "", **config: object) -> AgentCard:
             **config,  # type: ignore[arg-type]
         ),
     )
-
-
-def run_turns(team: TeamHarness, member: ActorAddress, *texts: str) -> None:
-    """Tell `member` each of `texts`, the team idle again before the next."""
-    for text in texts:
-        team.say(member, text)
-        team.wait_idle()
 
 
 def events(span: ReadableSpan, name: str) -> list[dict[str, object]]:
@@ -78,7 +70,7 @@ def test_a_cancelled_run_ends_its_turn_span_as_cancelled(
     worker = team.add(card("Worker", tools=[PingTool()]), model=parked.model)
     team.say(worker, "task 1")
     assert parked.entered.wait(5)
-    run_turns(team, worker, "/stop", "task 2")
+    team.turns(worker, "/stop", "task 2")
 
     stopped, after = spans.named("agent turn @Worker")
     assert stopped.status.status_code is StatusCode.ERROR
@@ -95,7 +87,7 @@ def test_a_failed_run_ends_its_turn_span_in_error_and_the_notice_stays_in_the_tr
 ) -> None:
     manager = start_quickstart(team)
     team.register(card("Developer", "explodes"))  # in place of the quick-start's
-    run_turns(team, manager, REQUEST)
+    team.turns(manager, REQUEST)
 
     (failed,) = spans.named("agent turn @Developer")
     assert failed.status.status_code is StatusCode.ERROR
@@ -117,7 +109,7 @@ def test_a_run_out_of_budget_is_an_event_and_its_turn_goes_on(
 ) -> None:
     limits = RunUsageLimits(run_request_limit=2)
     worker = team.add(card("Worker", "pings_forever", tools=[PingTool()], run_usage_limits=limits))
-    run_turns(team, worker, "ping away")
+    team.turns(worker, "ping away")
 
     (turn,) = spans.named("agent turn @Worker")
     (breach,) = events(turn, "retinue.usage_limit")
@@ -134,7 +126,7 @@ def test_a_run_out_of_budget_that_cannot_conclude_fails_its_turn_with_one_breach
     limits = RunUsageLimits(run_request_limit=2)
     script = "pings_and_cannot_conclude"
     worker = team.add(card("Worker", script, tools=[PingTool()], run_usage_limits=limits))
-    run_turns(team, worker, "ping away")
+    team.turns(worker, "ping away")
 
     (turn,) = spans.named("agent turn @Worker")
     assert turn.status.status_code is StatusCode.ERROR
@@ -148,7 +140,7 @@ def test_an_agent_out_of_budget_fails_its_turn_with_the_breach(
 ) -> None:
     limits = AgentUsageLimits(agent_request_limit=1)
     worker = team.add(card("Worker", agent_usage_limits=limits))
-    run_turns(team, worker, "first", "second")
+    team.turns(worker, "first", "second")
 
     first, second = spans.named("agent turn @Worker")
     assert first.status.status_code is StatusCode.UNSET
@@ -160,7 +152,7 @@ def test_an_agent_out_of_budget_fails_its_turn_with_the_breach(
 
 def test_a_skipped_route_is_an_event_of_its_turn(team: TeamHarness, spans: Spans) -> None:
     worker = team.add(card("Worker", "to_nobody"))
-    run_turns(team, worker, "write around")
+    team.turns(worker, "write around")
 
     (turn,) = spans.named("agent turn @Worker")
     (skipped,) = events(turn, "retinue.route_skipped")
@@ -169,7 +161,7 @@ def test_a_skipped_route_is_an_event_of_its_turn(team: TeamHarness, spans: Spans
 
 def test_a_fire_is_an_event_of_the_turn_that_fired(team: TeamHarness, spans: Spans) -> None:
     manager = start_quickstart(team)
-    run_turns(team, manager, REQUEST, "/fire_member @Developer")
+    team.turns(manager, REQUEST, "/fire_member @Developer")
 
     command = spans.named("agent turn @Manager")[-1]
     (fired,) = events(command, "retinue.fire")

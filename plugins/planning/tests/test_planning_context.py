@@ -22,8 +22,7 @@ def test_a_change_by_one_agent_reaches_anothers_next_prompt_as_a_delta(
     team.say(lead, call_directive("planning_create_tasks", tasks))
     team.wait_idle(20)
 
-    team.say(dev, "Hello.")
-    team.wait_idle(20)
+    team.turns(dev, "Hello.", timeout=20)
     [first] = team.context_updates("@Dev", 0)
     assert FULL in first.splitlines()[0]
     assert planning_section(first) == (
@@ -35,8 +34,7 @@ def test_a_change_by_one_agent_reaches_anothers_next_prompt_as_a_delta(
     change = {"task_id": "T1", "status": "doing", "owner": "@Lead"}
     team.say(lead, call_directive("planning_update_task", change))
     team.wait_idle(20)
-    team.say(dev, "And now?")
-    team.wait_idle(20)
+    team.turns(dev, "And now?", timeout=20)
 
     second = team.context_updates("@Dev", 1)[-1]
     assert DELTA in second.splitlines()[0]
@@ -50,14 +48,11 @@ def test_an_unchanged_board_appends_nothing(retinue_team: TeamHarness, lead: Act
     dev = team.add(planner("Dev"))
     create(team, lead, "Design")
 
-    for text in ("One.", "Two.", "Three."):
-        team.say(dev, text)
-        team.wait_idle(20)
+    team.turns(dev, "One.", "Two.", "Three.", timeout=20)
     # A search reads the board without changing it: still nothing new to say.
     team.say(lead, call_directive("planning_search", {}))
     team.wait_idle(20)
-    team.say(dev, "Four.")
-    team.wait_idle(20)
+    team.turns(dev, "Four.", timeout=20)
 
     assert len(team.model_requests("@Dev")) == 4
     assert [len(team.context_updates("@Dev", n)) for n in range(4)] == [1, 1, 1, 1]
@@ -83,8 +78,7 @@ def test_an_agent_on_an_empty_board_is_shown_it_is_empty(
 ) -> None:
     team = retinue_team
 
-    team.say(lead, "Hello.")
-    team.wait_idle(20)
+    team.turns(lead, "Hello.", timeout=20)
 
     [first] = team.context_updates("@Lead", 0)
     assert planning_section(first) == "### Planning board\n(none)"
@@ -141,8 +135,7 @@ def test_a_card_setting_keeps_the_summary_small(retinue_team: TeamHarness) -> No
 
     team.say(lead, call_directive("planning_create_tasks", tasks))
     team.wait_idle(20)
-    team.say(lead, "Next.")
-    team.wait_idle(20)
+    team.turns(lead, "Next.", timeout=20)
 
     section = planning_section(team.context_updates("@Lead", -1)[-1])
     assert section is not None
@@ -168,8 +161,7 @@ def test_text_an_agent_writes_cannot_pass_for_the_kernels(
     dev = team.add(planner("Dev"))
     create(team, mallory, title)
 
-    team.say(dev, "Hello.")
-    team.wait_idle(20)
+    team.turns(dev, "Hello.", timeout=20)
 
     [block] = team.context_updates("@Dev", 0)
     section = planning_section(block)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from planning_helpers import board_of, create, planner
 from retinue import ActorAddress, EventMessage, SentMessage, StateChangedMessage
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive, script, send_directive
 from retinue_planning import (
     PlanningBoardState,
     PlanningChangedEvent,
@@ -25,15 +25,13 @@ def busy_board(team: TeamHarness) -> None:
     plan = {"tasks": [{"title": "Design"}, {"title": "Build", "depends_on": ["#1"]}]}
     team.say(
         lead,
-        "\n".join(
-            [
-                call_directive("planning_create_tasks", plan),
-                call_directive("planning_update_task", {"task_id": "T1", "owner": "@Dev"}),
-                call_directive("planning_update_task", {"task_id": "T2", "status": "done"}),
-                call_directive("planning_update_task", {"task_id": "T1", "owner": "@Dev"}),
-                call_directive("planning_comment", {"task_id": "T1", "text": "Go."}),
-                send_directive("@Dev", "request", "work"),
-            ]
+        script(
+            call_directive("planning_create_tasks", plan),
+            call_directive("planning_update_task", {"task_id": "T1", "owner": "@Dev"}),
+            call_directive("planning_update_task", {"task_id": "T2", "status": "done"}),
+            call_directive("planning_update_task", {"task_id": "T1", "owner": "@Dev"}),
+            call_directive("planning_comment", {"task_id": "T1", "text": "Go."}),
+            send_directive("@Dev", "request", "work"),
         ),
     )
     team.wait_idle(20)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from planning_helpers import board_of, planner
 from retinue import ActorAddress
-from retinue.testing import TeamHarness, call_directive, send_directive, tool_returns
+from retinue.testing import TeamHarness, call_directive, script, tool_returns
 
 
 def retried(team: TeamHarness, name: str) -> list[str]:
@@ -27,19 +27,17 @@ def test_a_model_creates_updates_comments_searches_and_reads_tasks(
     ]
     team.say(
         lead,
-        "\n".join(
-            [
-                call_directive("planning_create_tasks", {"tasks": plan}),
-                call_directive("planning_update_task", {"task_id": "T1", "status": "doing"}),
-                call_directive("planning_comment", {"task_id": "t1", "text": "Half done."}),
-                call_directive(
-                    "planning_update_task",
-                    {"task_id": "1", "status": "done", "owner": "@Lead", "note": "Done."},
-                ),
-                call_directive("planning_search", {"query": "parser", "status": "open"}),
-                call_directive("planning_get_task", {"task_id": "T2"}),
-                send_directive("@Human", "response", "planned"),
-            ]
+        script(
+            call_directive("planning_create_tasks", {"tasks": plan}),
+            call_directive("planning_update_task", {"task_id": "T1", "status": "doing"}),
+            call_directive("planning_comment", {"task_id": "t1", "text": "Half done."}),
+            call_directive(
+                "planning_update_task",
+                {"task_id": "1", "status": "done", "owner": "@Lead", "note": "Done."},
+            ),
+            call_directive("planning_search", {"query": "parser", "status": "open"}),
+            call_directive("planning_get_task", {"task_id": "T2"}),
+            answer="planned",
         ),
     )
     team.wait_idle(20)
@@ -79,19 +77,17 @@ def test_mistakes_the_model_can_correct_are_sent_back_as_retries(
     two = {"tasks": [{"title": "First"}, {"title": "Second", "depends_on": ["#1"]}]}
     team.say(
         lead,
-        "\n".join(
-            [
-                call_directive("planning_create_tasks", two),
-                call_directive("planning_update_task", {"task_id": "T9", "status": "doing"}),
-                call_directive("planning_update_task", {"task_id": "T1", "status": "doing"}),
-                call_directive("planning_update_task", {"task_id": "T1", "owner": "@Zed"}),
-                call_directive("planning_update_task", {"task_id": "T1", "owner": "@Lead"}),
-                call_directive("planning_update_task", {"task_id": "T1", "depends_on": ["T2"]}),
-                call_directive("planning_update_task", {"task_id": "T1", "depends_on": []}),
-                call_directive("planning_update_task", {"task_id": "T2", "status": "done"}),
-                call_directive("planning_update_task", {"task_id": "T2", "status": "blocked"}),
-                send_directive("@Human", "response", "corrected"),
-            ]
+        script(
+            call_directive("planning_create_tasks", two),
+            call_directive("planning_update_task", {"task_id": "T9", "status": "doing"}),
+            call_directive("planning_update_task", {"task_id": "T1", "status": "doing"}),
+            call_directive("planning_update_task", {"task_id": "T1", "owner": "@Zed"}),
+            call_directive("planning_update_task", {"task_id": "T1", "owner": "@Lead"}),
+            call_directive("planning_update_task", {"task_id": "T1", "depends_on": ["T2"]}),
+            call_directive("planning_update_task", {"task_id": "T1", "depends_on": []}),
+            call_directive("planning_update_task", {"task_id": "T2", "status": "done"}),
+            call_directive("planning_update_task", {"task_id": "T2", "status": "blocked"}),
+            answer="corrected",
         ),
     )
     team.wait_idle(20)
@@ -118,7 +114,7 @@ def test_once_retries_are_spent_the_refusal_is_the_answer_and_the_turn_goes_on(
     team = retinue_team
     missing = call_directive("planning_get_task", {"task_id": "T4"})
 
-    team.say(lead, "\n".join([missing, missing, send_directive("@Human", "response", "ok")]))
+    team.say(lead, script(missing, missing, answer="ok"))
     team.wait_idle(20)
 
     assert team.tool_results("@Lead") == [
@@ -137,13 +133,11 @@ def test_a_person_can_own_a_task_and_a_search_finds_unassigned_ones(
 
     team.say(
         lead,
-        "\n".join(
-            [
-                call_directive("planning_create_tasks", tasks),
-                call_directive("planning_search", {"owner": "unassigned"}),
-                call_directive("planning_search", {"owner": "Human"}),
-                call_directive("planning_search", {"query": "nothing like it"}),
-            ]
+        script(
+            call_directive("planning_create_tasks", tasks),
+            call_directive("planning_search", {"owner": "unassigned"}),
+            call_directive("planning_search", {"owner": "Human"}),
+            call_directive("planning_search", {"query": "nothing like it"}),
         ),
     )
     team.wait_idle(20)

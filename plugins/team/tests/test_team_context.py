@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 from retinue import ActorAddress
-from retinue.testing import TeamHarness, scripted_card, send_directive, user_texts
+from retinue.testing import TeamHarness, scripted_card, send_directive
 
 FULL = "**Context update 1** — current state."
 DELTA = "**Context update 2** — state has changed since the last update."
-
-
-def _blocks(team: TeamHarness, name: str, request: int) -> list[str]:
-    """The context-update texts the agent's model was shown in one request."""
-    messages = team.model_requests(name)[request]
-    return [text for text in user_texts(messages) if "**Context update " in text]
 
 
 def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(
@@ -23,7 +17,7 @@ def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(
     team.wait_idle(20)
 
     # The hired member's first prompt carries everything, as a full snapshot.
-    [first] = _blocks(team, "@Developer", 0)
+    [first] = team.context_updates("@Developer", 0)
     assert first.startswith(FULL)
     assert "### Team roster\n" in first
     assert "- @Developer\n" in first  # its name says its role
@@ -40,7 +34,7 @@ def test_a_hired_member_starts_with_the_roster_and_later_gets_a_delta(
 
     # Its next prompt says only what changed: the new member.
     assert len(team.model_requests("@Developer")) == 2
-    [second] = _blocks(team, "@Developer", 1)[-1:]
+    [second] = team.context_updates("@Developer", 1)[-1:]
     assert second.startswith(DELTA)
     assert second.endswith("### Team roster (changed)\nAdded:\n- @DevOpsEngineer")
     assert "### Role profiles" not in second  # unchanged, so not repeated
@@ -59,7 +53,7 @@ def test_role_profiles_say_which_roles_this_agent_may_hire(retinue_team: TeamHar
     team.say(manager, "Hello.")
     team.wait_idle(20)
 
-    [block] = _blocks(team, "@Manager", 0)
+    [block] = team.context_updates("@Manager", 0)
     assert "- Auditor: Reads the books\n" in block
     assert "- Developer: Does the work of a Developer\n" in block
     assert "- You may hire: Developer\n" in block

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from dulwich.repo import Repo
 from retinue import ToolCallStartedEvent
-from retinue.testing import TeamHarness, call_directive, send_directive
+from retinue.testing import TeamHarness, call_directive, script
 from retinue_workspace import WorkspaceTool
 from retinue_workspace.sandbox import sandbox_problem
 from workspace_scripts import workspace_card
@@ -29,7 +29,7 @@ def run(team: TeamHarness, root: Path, *commands: str, **settings: Any) -> list[
     """Have a @Runner's model run `commands` with workspace_run; what each call returned."""
     runner = team.add(workspace_card("Runner", root, run=True, **settings))
     calls = [call_directive("workspace_run", {"command": c, "timeout": 5}) for c in commands]
-    team.say(runner, "\n".join([*calls, send_directive("@Human", "response", "done")]))
+    team.say(runner, script(*calls, answer="done"))
     team.wait_idle(60)
     return team.tool_results("@Runner")
 

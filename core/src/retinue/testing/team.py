@@ -138,6 +138,13 @@ class TeamHarness:
         """Until every mailbox is empty and no handler runs."""
         self.system.wait_idle(timeout)
 
+    def turns(self, recipient: ActorAddress, *contents: str, timeout: float = 30.0) -> None:
+        """The human says each of `contents` to `recipient`, the team quiet again (within
+        `timeout` seconds each) before the next: one turn and all it caused, then the next."""
+        for content in contents:
+            self.say(recipient, content)
+            self.wait_idle(timeout)
+
     def shutdown(self, timeout: float = 10.0) -> bool:
         """Stop every actor and end the models given to `add`/`register`; True when in time."""
         try:
