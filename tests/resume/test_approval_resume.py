@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo
 from retinue import AgentConfig, AgentMessage, PendingCall, SentMessage, ToolApprovalAskedEvent
 from retinue.agent.approval_policy import check_rules
@@ -128,3 +128,50 @@ def test_a_question_waiting_alone_is_asked_again_after_a_resume(where: str, resu
         "  [1] asks: Which colour? (one of: red, blue), for @Human"
     )
     assert told == [asked, asked, "Answered call 1. The run goes on.", "got: red"]
+
+
+def two_writes(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Two writes in one step (two calls parked at once), then their results to the person."""
+    returns = tool_returns(run_messages(messages))
+    if returns:
+        return send(info, ("@Human", "response", " / ".join(str(r.content) for r in returns)))
+    return ModelResponse(
+        parts=[
+            ToolCallPart("workspace_write", {"path": "a.txt", "content": "A"}),
+            ToolCallPart("workspace_write", {"path": "b.txt", "content": "B"}),
+        ]
+    )
+
+
+def parked_on_two_writes(where: str, root: Path) -> str:
+    """A team on `where` whose @Writer waits on two writes, the first approved; its id once
+    it has stopped."""
+    first = TeamHarness(store=where)
+    card = scripted_card(
+        "Writer",
+        "tests.resume.test_approval_resume:two_writes",
+        tools=[WorkspaceTool(root=root, per_team=False)],
+    )
+    assert isinstance(card.config, AgentConfig)
+    card.config.approve = check_rules(["workspace.write*"])
+    writer = first.add(card)
+    first.say(writer, "write both")
+    first.wait_idle()
+    assert first.command(writer, "/approve 1").startswith("Approved workspace_write (call 1).")
+    assert not (root / "a.txt").exists()  # the run waits for every answer
+    assert first.shutdown()
+    return first.team_id
+
+
+def test_a_call_approved_before_a_restart_runs_with_the_rest_after_it(
+    where: str, resumed: Any, tmp_path: Path
+) -> None:
+    team_id = parked_on_two_writes(where, tmp_path)
+
+    team, _ = resumed(team_id)
+    team.system.wait_idle(30)
+    team.send("/approve 2", to=team.roster["@Writer"])
+    team.system.wait_idle(30)
+
+    assert (tmp_path / "a.txt").read_text() == "A" and (tmp_path / "b.txt").read_text() == "B"
+    assert to_human(where, team_id)[-1].startswith("Created a.txt")

@@ -7,13 +7,15 @@ under `workspace.write*`, its model scripted."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from approval_team import writer_card
 from retinue import SentMessage
-from retinue.resume import resume_team
-from retinue.store import open_store
+from retinue.resume import ResumedTeam, fork_team, resume_team
+from retinue.store import Store, open_store
 from retinue.testing import TeamHarness, scripted_card, tool_returns
 from retinue_web import WebView
 from retinue_web.approvals import ARGS_CHARS
@@ -205,9 +207,12 @@ def test_a_calls_arguments_reach_the_page_bounded(
     assert card["args"].endswith(f"… ({18_000 + 34 - ARGS_CHARS} more characters)")
 
 
+@pytest.mark.parametrize("comeback", [resume_team, fork_team], ids=["resumed", "forked"])
 def test_a_resumed_teams_waiting_call_is_a_card_and_is_answered_from_the_page(
-    tmp_path: Path,
+    tmp_path: Path, comeback: Callable[[Store, str], ResumedTeam]
 ) -> None:
+    """A fork reads its source's record, but its web view its own stream: the park is
+    restated there."""
     where, root = str(tmp_path / "team.sqlite"), tmp_path / "files"
     first = TeamHarness(store=where)
     writer = first.add(writer_card(root))
@@ -216,7 +221,7 @@ def test_a_resumed_teams_waiting_call_is_a_card_and_is_answered_from_the_page(
     team_id = first.team_id
     first.shutdown()
     store = open_store(where, create=False)
-    team = resume_team(store, team_id)
+    team = comeback(store, team_id)
     try:
         team.wait_idle(30)
         with WebView(team) as view:

@@ -142,12 +142,12 @@ def reopen(agent: BaseAgent, events: Iterable[object]) -> None:
     if not approvals.restore(events):
         return
     approval_timers.start(agent, approvals.waiting)
-    waiting = approvals.pending_ids
+    parked = approvals.parked_ids  # those answered before the restart too: none has run
     context = agent.react_agent.context
     messages = context.messages
     last = messages[-1] if messages else None
     if isinstance(last, ModelRequest) and all(
-        isinstance(part, ToolReturnPart) and part.tool_call_id in waiting for part in last.parts
+        isinstance(part, ToolReturnPart) and part.tool_call_id in parked for part in last.parts
     ):  # the restore's "interrupted" answers to the parked calls: they are asked again
         context.replace(messages[:-1])
 

@@ -22,8 +22,9 @@ from typing import Any, Protocol
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
 
 from retinue.actors.address import ActorAddress
-from retinue.actors.messages import EventMessage, Message
+from retinue.actors.messages import Message
 from retinue.agent.approval_policy import NOTE_KEY, RULE_KEY, parse_rule
+from retinue.agent.approval_record import read_park
 from retinue.agent.approval_texts import recorded_answer, refusal
 from retinue.agent.events import (
     PendingCall,
@@ -291,9 +292,10 @@ class Approvals:
         return self._turn.chain_id if self._turn is not None else None
 
     @property
-    def pending_ids(self) -> set[str]:
-        """The tool call ids of the calls still waiting."""
-        return {call.tool_call_id for call in self._pending.values()}
+    def parked_ids(self) -> set[str]:
+        """The tool call ids of the park's calls: waiting, or answered while it waits."""
+        waiting = {call.tool_call_id for call in self._pending.values()}
+        return waiting | self._answers.keys() | self._replies.keys()
 
     def _find(self, call_id: str | None, command: str) -> PendingCall | str:
         """The pending call an answer names, or the one line saying why none is."""
@@ -362,32 +364,25 @@ class Approvals:
     # ------------------------------------------------------------------ after a restart
     def restore(self, events: Iterable[object]) -> bool:
         """Park again what the record left pending, and ask the person again; True if any."""
-        asked: ToolApprovalAskedEvent | None = None
-        held: list[Message] = []  # since the latest park
-        answered: dict[str, ToolApprovalAnsweredEvent] = {}
-        for item in events:
-            event = item.event if isinstance(item, EventMessage) else item
-            if isinstance(event, ToolApprovalHeldEvent):
-                held.append(event.message)
-            elif isinstance(event, ToolApprovalAskedEvent):
-                asked, held = event, []
-                self._count = max(self._count, *(int(c.id) for c in event.calls if c.id.isdigit()))
-            elif isinstance(event, ToolApprovalAnsweredEvent):
-                answered[event.call_id] = event
-                verdict = event.verdict
-                self._closed[event.call_id] = (
-                    f"already {verdict}" if verdict != "dropped" else f"dropped: {event.note}"
-                )
-        if asked is None:
+        record = read_park(events)
+        self._count = max(self._count, record.last_id)
+        for call_id, answer in record.answered.items():
+            verdict = answer.verdict
+            self._closed[call_id] = (
+                f"already {verdict}" if verdict != "dropped" else f"dropped: {answer.note}"
+            )
+        waiting = record.waiting
+        if record.asked is None or not waiting:
             return False
-        waiting = [call for call in asked.calls if call.id not in answered]
-        if not waiting:
-            return False
-        self._park(asked.message, waiting)
-        self._held = held
-        for call in asked.calls:  # answered before the crash, the rest not yet
-            given = answered.get(call.id)
+        self._park(record.asked.message, waiting)
+        self._held = record.held
+        for call in record.asked.calls:  # answered before the crash, the rest not yet
+            given = record.answered.get(call.id)
             if given is not None and given.verdict != "dropped":
                 self._given(call, recorded_answer(call, given), given.note)
+        me = self._host.myAddress
+        if record.asked.agent.team_id != me.team_id:  # a fork's member: its stream says so too
+            for event in record.restated(me):
+                self._host.notify_event(event)
         self._ask()
         return True
