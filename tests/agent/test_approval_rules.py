@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from agent_cards import card
+from approval_writers import writer
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from retinue import ActorAddress, AgentConfig, ApprovalRule, ToolApprovalAnsweredEvent
@@ -22,13 +23,6 @@ from retinue.testing import TeamHarness, call_tool, incoming, run_messages, send
 WorkspaceTool = pytest.importorskip(
     "retinue_workspace", reason="the writer's tool needs retinue-workspace"
 ).WorkspaceTool
-
-
-def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    returns = tool_returns(run_messages(messages))
-    if returns:
-        return send(info, ("@Human", "response", f"wrote: {returns[-1].content}"))
-    return call_tool("workspace_write", {"path": "out.txt", "content": "hello"})
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from approval_writers import recorded
 from retinue import EventMessage, ToolApprovalAnsweredEvent, ToolApprovalAskedEvent
-from retinue.record import decode
 from retinue.resume import fork_team
 from retinue.store import open_store
 
@@ -16,9 +16,7 @@ from tests.resume.test_approval_resume import parked_on_two_writes
 
 def own_events(where: str, team_id: str) -> list[object]:
     """The events in `team_id`'s own stream (not its source's), oldest first."""
-    with open_store(where, create=False) as store:
-        records = [decode(record.data) for record in store.read(team_id)]
-    return [m.event for m in records if isinstance(m, EventMessage)]
+    return [m.event for m in recorded(where, team_id) if isinstance(m, EventMessage)]
 
 
 def test_a_fork_of_a_parked_member_records_the_park_and_goes_on(where: str, tmp_path: Path) -> None:

@@ -9,42 +9,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
+from approval_writers import recorded, to_human, writer_card
+from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
-from retinue import AgentConfig, AgentMessage, PendingCall, SentMessage, ToolApprovalAskedEvent
-from retinue.agent.approval_policy import check_rules
-from retinue.record import decode
-from retinue.store import open_store
+from retinue import AgentConfig, AgentMessage, PendingCall, ToolApprovalAskedEvent
 from retinue.testing import TeamHarness, call_tool, run_messages, scripted_card, send, tool_returns
 
-WorkspaceTool = pytest.importorskip(
-    "retinue_workspace", reason="the parked call is a workspace write"
-).WorkspaceTool
-
-
-def writer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    returns = tool_returns(run_messages(messages))
-    if returns:
-        return send(info, ("@Human", "response", f"wrote: {returns[-1].content}"))
-    return call_tool("workspace_write", {"path": "out.txt", "content": "hello"})
+pytest.importorskip("retinue_workspace", reason="the parked call is a workspace write")
 
 
 def reviewer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return send(info)  # says nothing before the shutdown; answers after the resume (below)
 
 
-def to_human(where: str, team_id: str) -> list[str]:
+def person_heard(where: str, team_id: str) -> list[str]:
     """What the person was told, as the record has it (both runs of the team)."""
-    with open_store(where, create=False) as store:
-        records = [decode(record.data) for record in store.read(team_id)]
-    return [
-        m.message.content
-        for m in records
-        if isinstance(m, SentMessage)
-        and isinstance(m.message, AgentMessage)
-        and m.message.recipient is not None
-        and m.message.recipient.name == "@Human"
-    ]
+    return to_human(recorded(where, team_id))
 
 
 def timer_of(name: str, call_id: str) -> threading.Timer:
@@ -61,14 +41,8 @@ def test_a_resumed_timeout_counts_from_the_first_ask_and_a_reviewer_still_answer
     where: str, resumed: Any, tmp_path: Path
 ) -> None:
     first = TeamHarness(store=where)
-    card = scripted_card(
-        "Writer",
-        "tests.resume.test_approval_resume:writer",
-        tools=[WorkspaceTool(root=tmp_path, per_team=False)],
-    )
-    assert isinstance(card.config, AgentConfig)
     rule = {"rule": "workspace.write*", "reviewer": "@Reviewer", "timeout": 600}
-    card.config.approve = check_rules([rule])
+    card = writer_card(tmp_path, [rule])
     first.add(scripted_card("Reviewer", "tests.resume.test_approval_resume:reviewer"))
     writer_address = first.add(card)
     first.say(writer_address, "write it")
@@ -94,7 +68,7 @@ def test_a_resumed_timeout_counts_from_the_first_ask_and_a_reviewer_still_answer
     timer.join(30)
     assert not timer.is_alive()  # answered: its timeout cancelled
     assert (tmp_path / "out.txt").read_text() == "hello"
-    told = to_human(where, team_id)
+    told = person_heard(where, team_id)
     first_ask, ask_again, verdict, done = told
     assert first_ask == ask_again and "@Reviewer is asked to review it" in ask_again
     assert verdict == "@Reviewer for @Writer: Approved workspace_write (call 1). The run goes on."
@@ -122,7 +96,7 @@ def test_a_question_waiting_alone_is_asked_again_after_a_resume(where: str, resu
     team.system.wait_idle(30)
     team.send("/answer 1 red", to=team.roster["@Asker"])
     team.system.wait_idle(30)
-    told = to_human(where, team_id)
+    told = person_heard(where, team_id)
     asked = (
         "@Asker waits for you (answer @Asker with /answer ID TEXT, or /deny ID REASON):\n"
         "  [1] asks: Which colour? (one of: red, blue), for @Human"
@@ -130,31 +104,11 @@ def test_a_question_waiting_alone_is_asked_again_after_a_resume(where: str, resu
     assert told == [asked, asked, "Answered call 1. The run goes on.", "got: red"]
 
 
-def two_writes(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """Two writes in one step (two calls parked at once), then their results to the person."""
-    returns = tool_returns(run_messages(messages))
-    if returns:
-        return send(info, ("@Human", "response", " / ".join(str(r.content) for r in returns)))
-    return ModelResponse(
-        parts=[
-            ToolCallPart("workspace_write", {"path": "a.txt", "content": "A"}),
-            ToolCallPart("workspace_write", {"path": "b.txt", "content": "B"}),
-        ]
-    )
-
-
 def parked_on_two_writes(where: str, root: Path) -> str:
     """A team on `where` whose @Writer waits on two writes, the first approved; its id once
     it has stopped."""
     first = TeamHarness(store=where)
-    card = scripted_card(
-        "Writer",
-        "tests.resume.test_approval_resume:two_writes",
-        tools=[WorkspaceTool(root=root, per_team=False)],
-    )
-    assert isinstance(card.config, AgentConfig)
-    card.config.approve = check_rules(["workspace.write*"])
-    writer = first.add(card)
+    writer = first.add(writer_card(root, ["workspace.write*"], "two_writes"))
     first.say(writer, "write both")
     first.wait_idle()
     assert first.command(writer, "/approve 1").startswith("Approved workspace_write (call 1).")
@@ -174,4 +128,4 @@ def test_a_call_approved_before_a_restart_runs_with_the_rest_after_it(
     team.system.wait_idle(30)
 
     assert (tmp_path / "a.txt").read_text() == "A" and (tmp_path / "b.txt").read_text() == "B"
-    assert to_human(where, team_id)[-1].startswith("Created a.txt")
+    assert person_heard(where, team_id)[-1].startswith("Created a.txt")

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from approval_writers import recorded, to_human
 from resume_helpers import HERE, WAIT, env, lines_until
-from retinue import AgentMessage, EventMessage, SentMessage, ToolCallStartedEvent
-from retinue.record import decode
+from retinue import EventMessage, ToolCallStartedEvent
 from retinue.resume import resume_team
 from retinue.store import open_store
 
@@ -33,22 +33,6 @@ def kill_while_parked(where: str, root: Path) -> str:
         assert proc.wait(WAIT) == -signal.SIGKILL
     (team,) = [line.removeprefix("TEAM ") for line in lines if line.startswith("TEAM ")]
     return team
-
-
-def recorded(where: str, team_id: str) -> list[object]:
-    with open_store(where, create=False) as store:
-        return [decode(r.data) for r in store.read(team_id)]
-
-
-def to_human(records: list[object]) -> list[str]:
-    return [
-        m.message.content
-        for m in records
-        if isinstance(m, SentMessage)
-        and isinstance(m.message, AgentMessage)
-        and m.message.recipient is not None
-        and m.message.recipient.name == "@Human"
-    ]
 
 
 def test_a_parked_call_is_asked_again_after_a_crash_and_runs_once(tmp_path: Path) -> None:
